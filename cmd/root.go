@@ -1,0 +1,149 @@
+// Package cmd is worldcook's command line: it turns flags, environment and
+// worldcook.yaml into one typed configuration and calls the cook, validate
+// and streaming packages. It holds no cooking logic of its own.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/worldcook/worldcook/config"
+)
+
+// Exit statuses shared by every command.
+const (
+	ExitOK       = 0 // clean
+	ExitFindings = 1 // validation errors, or output that would change under --check
+	ExitInput    = 2 // unreadable or malformed input, or bad usage
+)
+
+// ExitError carries an exit status out of a command. A nil Err means the
+// command already reported everything it had to say.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// inputErr marks err as a problem with the user's input or usage (exit 2).
+func inputErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ExitError{Code: ExitInput, Err: err}
+}
+
+// IO is where a command reads and writes. Tests inject buffers.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrTerminal reports whether Err is an interactive terminal: progress
+	// bars are drawn only there, never into CI logs.
+	ErrTerminal bool
+}
+
+// app is what every command shares: its streams and the global flags.
+type app struct {
+	io         IO
+	configFile string
+	quiet      bool
+	json       bool
+}
+
+// config resolves the configuration for one command run: the command's own
+// flags are bound under section, the global flags at the top level.
+func (a *app) config(cmd *cobra.Command, section string) (*config.Config, error) {
+	l := config.NewLoader()
+	if err := l.Bind("", cmd.Root().PersistentFlags()); err != nil {
+		return nil, inputErr(err)
+	}
+	if err := l.Bind(section, cmd.Flags()); err != nil {
+		return nil, inputErr(err)
+	}
+	cfg, err := l.Resolve(a.configFile)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return cfg, nil
+}
+
+// NewRoot builds the worldcook command tree writing to streams.
+func NewRoot(streams IO) *cobra.Command {
+	a := &app{io: streams}
+	root := &cobra.Command{
+		Use:   "worldcook",
+		Short: "Cook, validate and simulate streamed Estella worlds",
+		Long: `worldcook splits an authored Estella scene into a persistent world and
+one document per grid cell with a world manifest (cook), checks the
+residency rules a streamed world must keep (validate), and replays camera
+paths through the runtime streaming scheduler (simulate).
+
+Settings come from flags, then WORLDCOOK_* environment variables, then
+worldcook.yaml (or --config FILE), then defaults.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.Err)
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.configFile, "config", "", "configuration file (default ./worldcook.yaml if present)")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
+	pf.BoolVar(&a.json, "json", false, "machine-readable JSON output where the command supports it")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return inputErr(fmt.Errorf("%v; see '%s --help'", err, c.CommandPath()))
+	})
+	root.AddCommand(
+		newCookCmd(a),
+		newValidateCmd(a),
+		newSimulateCmd(a),
+		newVersionCmd(a),
+	)
+	return root
+}
+
+// Main runs worldcook with args and returns the process exit status.
+func Main(args []string, in io.Reader, out, errw io.Writer) int {
+	streams := IO{In: in, Out: out, Err: errw}
+	if f, ok := errw.(*os.File); ok {
+		streams.ErrTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
+	}
+	root := NewRoot(streams)
+	root.SetArgs(args)
+	err := root.Execute()
+	return report(errw, err)
+}
+
+// report prints err as one line and maps it to an exit status.
+func report(errw io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitInput // cobra's own errors are usage errors
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		code = ee.Code
+		if ee.Err == nil {
+			return code
+		}
+		err = ee.Err
+	}
+	msg := strings.TrimSpace(err.Error())
+	fmt.Fprintf(errw, "worldcook: %s\n", strings.ReplaceAll(msg, "\n", " "))
+	return code
+}
