@@ -1,0 +1,201 @@
+// Package scene reads and writes Estella scene documents (.esscene).
+//
+// A Document keeps the file's bytes and describes each entity record as a
+// span of them, decoding only what cooking needs: ids, parents, children,
+// names, component types and the byte ranges of component data. Everything
+// else passes through untouched, so writing a record back is a copy, not a
+// re-encode: that is what makes a cook both lossless and fast.
+package scene
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Document is one parsed scene file.
+type Document struct {
+	// Path names the file in messages.
+	Path string
+	// Src is the file's bytes. Every span below aliases it.
+	Src []byte
+	// Fields are the top-level members in authored order, entities included.
+	Fields []TopField
+	// Entities are the records and prefab-instance entries in authored order.
+	Entities []Entity
+
+	components []Component
+	children   []int64
+	byID       map[int64]int32
+	dups       []Duplicate
+}
+
+// TopField is one top-level member of the scene object.
+type TopField struct {
+	Key string
+	// RawKey is the quoted key as authored, escapes and all.
+	RawKey []byte
+	Value  []byte
+}
+
+// Component is one entry of an entity's components list.
+type Component struct {
+	Type string
+	// Data is the raw `data` value (nil when the entry has none).
+	Data []byte
+}
+
+// Entity is one entry of the entities list: an entity record or, when
+// Prefab is set, a prefab-instance entry.
+type Entity struct {
+	// Raw is the whole record as authored.
+	Raw []byte
+	ID  int64
+	// Parent is the parent id when HasParent; a null or missing parent
+	// makes the entity a root.
+	Parent    int64
+	HasParent bool
+	Name      string
+	// Prefab is the asset reference of a prefab-instance entry.
+	Prefab string
+	// Overrides is the raw overrides list of a prefab-instance entry.
+	Overrides []byte
+	// Hidden is true for `"visible": false`.
+	Hidden bool
+
+	// parentAt..parentEnd locate the parent value inside Raw, so that a
+	// writer can cut the link without decoding the record.
+	parentAt, parentEnd int32
+	compFrom, compTo    int32
+	kidFrom, kidTo      int32
+	hasChildren         bool
+}
+
+// Duplicate records an id that appears on more than one entry.
+type Duplicate struct {
+	ID            int64
+	First, Second int
+}
+
+// IsPrefab reports whether e is a prefab-instance entry.
+func (e *Entity) IsPrefab() bool { return e.Prefab != "" }
+
+// Components returns entity i's components in authored order.
+func (d *Document) Components(i int) []Component {
+	e := &d.Entities[i]
+	return d.components[e.compFrom:e.compTo]
+}
+
+// Component returns the data of entity i's first component of type typ.
+func (d *Document) Component(i int, typ string) (data []byte, ok bool) {
+	for _, c := range d.Components(i) {
+		if c.Type == typ {
+			return c.Data, true
+		}
+	}
+	return nil, false
+}
+
+// Has reports whether entity i carries a component of type typ.
+func (d *Document) Has(i int, typ string) bool {
+	_, ok := d.Component(i, typ)
+	return ok
+}
+
+// Children returns the ids listed in entity i's children field and whether
+// the field is present.
+func (d *Document) Children(i int) ([]int64, bool) {
+	e := &d.Entities[i]
+	return d.children[e.kidFrom:e.kidTo], e.hasChildren
+}
+
+// Lookup returns the index of the entity with the given id. When an id is
+// duplicated, the first entry wins; Duplicates lists the others.
+func (d *Document) Lookup(id int64) (int, bool) {
+	i, ok := d.byID[id]
+	return int(i), ok
+}
+
+// Duplicates lists ids that appear more than once, in authored order.
+func (d *Document) Duplicates() []Duplicate { return d.dups }
+
+// Field returns the value of a top-level member.
+func (d *Document) Field(key string) ([]byte, bool) {
+	for _, f := range d.Fields {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Position returns the line and column (1-based) of byte offset off in Src.
+func (d *Document) Position(off int) (line, col int) {
+	if off > len(d.Src) {
+		off = len(d.Src)
+	}
+	line = 1 + bytes.Count(d.Src[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
+	col = 1 + utf8.RuneCount(d.Src[start:off])
+	return line, col
+}
+
+// Offset returns the byte offset of entity i's record in Src.
+func (d *Document) Offset(i int) int {
+	return offsetIn(d.Src, d.Entities[i].Raw)
+}
+
+func offsetIn(outer, inner []byte) int {
+	if len(inner) == 0 || len(outer) == 0 {
+		return 0
+	}
+	o := cap(outer) - cap(inner)
+	if o < 0 || o > len(outer) {
+		return 0
+	}
+	return o
+}
+
+// Error is a problem with a scene file: a syntax error (with line and
+// column) or a record whose fields have the wrong shape (with the entity
+// and field). It always says how to fix it.
+type Error struct {
+	File      string
+	Line, Col int
+	// Entity is the index in entities, or -1 when the problem is not in one.
+	Entity int
+	ID     *int64
+	Name   string
+	Field  string
+	Msg    string
+	Fix    string
+}
+
+func (e *Error) Error() string {
+	var b bytes.Buffer
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+	}
+	b.WriteString(": ")
+	if e.Entity >= 0 {
+		if e.ID != nil {
+			fmt.Fprintf(&b, "entity %d", *e.ID)
+		} else {
+			fmt.Fprintf(&b, "entities[%d]", e.Entity)
+		}
+		if e.Name != "" {
+			fmt.Fprintf(&b, " %q", e.Name)
+		}
+		if e.Field != "" {
+			fmt.Fprintf(&b, " field %s", e.Field)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Fix != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}

@@ -1,0 +1,530 @@
+package scene
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// MaxDepth bounds how deeply objects and arrays may nest. Scenes nest a
+// handful of levels; the bound exists so hostile input costs bounded work and
+// so that every later walk over a validated span can be iterative.
+const MaxDepth = 512
+
+// Kind is the type of a JSON value, read from its first byte.
+type Kind uint8
+
+// JSON value kinds.
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	return [...]string{"invalid", "null", "boolean", "number", "string", "array", "object"}[k]
+}
+
+// KindOf returns the kind of the validated JSON value v.
+func KindOf(v []byte) Kind {
+	if len(v) == 0 {
+		return Invalid
+	}
+	switch v[0] {
+	case 'n':
+		return Null
+	case 't', 'f':
+		return Bool
+	case '"':
+		return String
+	case '[':
+		return Array
+	case '{':
+		return Object
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return Number
+	}
+	return Invalid
+}
+
+// errAt is a syntax problem at a byte offset; Parse turns it into a
+// SyntaxError with a line and column.
+type errAt struct {
+	off int
+	msg string
+}
+
+func (e *errAt) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
+
+func syntaxf(off int, format string, args ...any) error {
+	return &errAt{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// strByte classifies bytes inside a JSON string: 0 plain, 1 needs a look
+// (quote, backslash or a control character that JSON forbids).
+var strByte = func() (t [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = 1
+	}
+	t['"'] = 1
+	t['\\'] = 1
+	return
+}()
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanString validates the string starting at b[i] == '"' and returns the
+// offset after its closing quote and whether it holds escapes.
+func scanString(b []byte, i int) (int, bool, error) {
+	start := i
+	i++
+	escaped := false
+	for {
+		for i < len(b) && strByte[b[i]] == 0 {
+			i++
+		}
+		if i >= len(b) {
+			return 0, false, syntaxf(start, "string is never closed")
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, nil
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				return 0, false, syntaxf(start, "string is never closed")
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return 0, false, syntaxf(i, "truncated \\u escape")
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !isHex(h) {
+						return 0, false, syntaxf(i, "invalid \\u escape")
+					}
+				}
+				i += 6
+			default:
+				return 0, false, syntaxf(i, "invalid escape \\%c in string", b[i+1])
+			}
+		default:
+			return 0, false, syntaxf(i, "control character 0x%02x inside a string (escape it)", c)
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// scanNumber validates a JSON number starting at b[i] and returns its end.
+func scanNumber(b []byte, i int) (int, error) {
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+	default:
+		return 0, badValue(b, start)
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0, syntaxf(start, "number %q has no digits after the decimal point", clip(b[start:i]))
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0, syntaxf(start, "number %q has no exponent digits", clip(b[start:i]))
+		}
+	}
+	return i, nil
+}
+
+// badValue explains what stands where a value should be, naming the usual
+// hand-editing accidents.
+func badValue(b []byte, i int) error {
+	if i >= len(b) {
+		return syntaxf(i, "unexpected end of file (the file is truncated)")
+	}
+	rest := b[i:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("NaN")), bytes.HasPrefix(rest, []byte("Infinity")), bytes.HasPrefix(rest, []byte("-Infinity")):
+		return syntaxf(i, "%s is not a JSON number; write a finite number", clip(rest[:min(len(rest), 9)]))
+	case bytes.HasPrefix(rest, []byte("<<<<<<<")), bytes.HasPrefix(rest, []byte("=======")), bytes.HasPrefix(rest, []byte(">>>>>>>")):
+		return syntaxf(i, "merge-conflict marker; resolve the conflict in the scene file")
+	case rest[0] == '\'':
+		return syntaxf(i, "single-quoted string; JSON strings use double quotes")
+	case rest[0] == '}' || rest[0] == ']':
+		return syntaxf(i, "trailing comma or missing value before %q", rest[0])
+	}
+	r, _ := utf8.DecodeRune(rest)
+	return syntaxf(i, "unexpected %q where a value should be", r)
+}
+
+func clip(b []byte) string {
+	if len(b) > 32 {
+		return string(b[:32]) + "…"
+	}
+	return string(b)
+}
+
+// scanValue validates the JSON value that starts at or after b[i] (after
+// white space) and returns its start and end offsets. It walks iteratively
+// with an explicit stack, so depth costs no goroutine stack.
+func scanValue(b []byte, i int) (start, end int, err error) {
+	var stackBuf [64]byte
+	stack := stackBuf[:0]
+	i = skipSpace(b, i)
+	start = i
+	for {
+		// A value is expected at i.
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		switch c := b[i]; c {
+		case '{', '[':
+			if len(stack) >= MaxDepth {
+				return 0, 0, syntaxf(i, "nesting deeper than %d levels", MaxDepth)
+			}
+			close := byte('}')
+			if c == '[' {
+				close = ']'
+			}
+			stack = append(stack, close)
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == close {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i, err = scanKey(b, i); err != nil {
+					return 0, 0, err
+				}
+			}
+			continue
+		case '"':
+			if i, _, err = scanString(b, i); err != nil {
+				return 0, 0, err
+			}
+		case 't':
+			if i, err = literal(b, i, "true"); err != nil {
+				return 0, 0, err
+			}
+		case 'f':
+			if i, err = literal(b, i, "false"); err != nil {
+				return 0, 0, err
+			}
+		case 'n':
+			if i, err = literal(b, i, "null"); err != nil {
+				return 0, 0, err
+			}
+		default:
+			if i, err = scanNumber(b, i); err != nil {
+				return 0, 0, err
+			}
+		}
+		// A value ended at i: close containers or move to the next element.
+		for {
+			if len(stack) == 0 {
+				return start, i, nil
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return 0, 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				if top == '}' {
+					return 0, 0, syntaxf(i, "expected ',' or '}' after an object member")
+				}
+				return 0, 0, syntaxf(i, "expected ',' or ']' after an array element")
+			}
+			i++
+			if top == '}' {
+				if i, err = scanKey(b, skipSpace(b, i)); err != nil {
+					return 0, 0, err
+				}
+			}
+			break
+		}
+	}
+}
+
+// scanKey validates `"key" :` at i and returns the offset after the colon.
+func scanKey(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+	}
+	if b[i] != '"' {
+		if b[i] == '}' {
+			return 0, syntaxf(i, "trailing comma before '}'")
+		}
+		return 0, syntaxf(i, "expected a double-quoted member name")
+	}
+	i, _, err := scanString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return 0, syntaxf(i, "expected ':' after a member name")
+	}
+	return i + 1, nil
+}
+
+func literal(b []byte, i int, word string) (int, error) {
+	if len(b)-i >= len(word) && string(b[i:i+len(word)]) == word {
+		return i + len(word), nil
+	}
+	return 0, badValue(b, i)
+}
+
+// The functions below read values that have already been validated (every
+// span handed out by a Document has been). They do not re-check syntax.
+
+// Each calls fn for each element of the validated array arr, stopping
+// early when fn returns false.
+func Each(arr []byte, fn func(elem []byte) bool) {
+	if KindOf(arr) != Array {
+		return
+	}
+	i := skipSpace(arr, 1)
+	for i < len(arr) && arr[i] != ']' {
+		s, e, _ := scanValue(arr, i)
+		if !fn(arr[s:e]) {
+			return
+		}
+		i = skipSpace(arr, e)
+		if i < len(arr) && arr[i] == ',' {
+			i++
+		}
+	}
+}
+
+// Members calls fn for each member of the validated object obj with the
+// raw key (without quotes, escapes undecoded) and the value.
+func Members(obj []byte, fn func(key, val []byte) bool) {
+	if KindOf(obj) != Object {
+		return
+	}
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		ke, _, _ := scanString(obj, i)
+		key := obj[i+1 : ke-1]
+		colon := skipSpace(obj, ke)
+		s, e, _ := scanValue(obj, colon+1)
+		if !fn(key, obj[s:e]) {
+			return
+		}
+		i = skipSpace(obj, e)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+// Field returns the value of member key in the validated object obj. When
+// a key repeats, the last one wins, as in JavaScript's JSON.parse.
+func Field(obj []byte, key string) ([]byte, bool) {
+	var out []byte
+	found := false
+	Members(obj, func(k, v []byte) bool {
+		if string(k) == key {
+			out, found = v, true
+		}
+		return true
+	})
+	return out, found
+}
+
+// Float reads a validated JSON number.
+func Float(v []byte) (float64, error) {
+	if KindOf(v) != Number {
+		return 0, fmt.Errorf("is %s %s, not a number", article(KindOf(v)), clip(v))
+	}
+	f, err := strconv.ParseFloat(unsafeString(v), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("number %s is out of range", clip(v))
+	}
+	return f, nil
+}
+
+var errNotInteger = errors.New("not an integer")
+
+// Int reads a validated JSON number that must be an integer in int64 range
+// (5 and 5.0 are accepted, 5.5 is not).
+func Int(v []byte) (int64, error) {
+	if KindOf(v) != Number {
+		return 0, fmt.Errorf("is %s %s, not an integer", article(KindOf(v)), clip(v))
+	}
+	if n, err := strconv.ParseInt(unsafeString(v), 10, 64); err == nil {
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(unsafeString(v), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("number %s is %w", clip(v), errNotInteger)
+	}
+	return int64(f), nil
+}
+
+// Str decodes a validated JSON string.
+func Str(v []byte) (string, error) {
+	if KindOf(v) != String {
+		return "", fmt.Errorf("is %s %s, not a string", article(KindOf(v)), clip(v))
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), nil
+	}
+	return unescape(inner), nil
+}
+
+// strView is Str without copying when the string has no escapes; the
+// result aliases the document and lives as long as it does.
+func strView(v []byte) string {
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return unsafeString(inner)
+	}
+	return unescape(inner)
+}
+
+func unescape(s []byte) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := rune(hex4(s[i+1:]))
+			i += 4
+			if utf16.IsSurrogate(r) && i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+				r2 := rune(hex4(s[i+3:]))
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r = d
+					i += 6
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+func hex4(b []byte) int {
+	n := 0
+	for _, c := range b[:4] {
+		n <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			n |= int(c - '0')
+		case c >= 'a' && c <= 'f':
+			n |= int(c-'a') + 10
+		default:
+			n |= int(c-'A') + 10
+		}
+	}
+	return n
+}
+
+func article(k Kind) string {
+	switch k {
+	case Array, Object, Invalid:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// AppendCompact appends v to dst with every white-space byte outside
+// strings removed. Nothing else changes: key order, escapes and number
+// literals keep their authored text, which is what makes cooking lossless.
+func AppendCompact(dst, v []byte) []byte {
+	for i := 0; i < len(v); {
+		// Copy runs of non-space, non-quote bytes in one go.
+		j := i
+		for j < len(v) && v[j] != '"' && !isSpace(v[j]) {
+			j++
+		}
+		dst = append(dst, v[i:j]...)
+		i = j
+		if i >= len(v) {
+			break
+		}
+		if v[i] == '"' {
+			e, _, _ := scanString(v, i)
+			dst = append(dst, v[i:e]...)
+			i = e
+			continue
+		}
+		i++ // white space
+	}
+	return dst
+}

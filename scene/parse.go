@@ -1,0 +1,448 @@
+package scene
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse reads a scene document. name is used in error messages only. The
+// returned Document aliases src: the caller must not modify src afterwards.
+//
+// Parse validates the whole file as JSON in one pass and decodes only the
+// fields a cook needs; a problem is returned as an *Error naming the line,
+// column, entity and field, with a fix.
+func Parse(name string, src []byte) (*Document, error) {
+	p := &parser{d: &Document{Path: name, Src: src}, b: src}
+	if err := p.document(); err != nil {
+		return nil, p.wrap(err)
+	}
+	return p.d, nil
+}
+
+type parser struct {
+	d *Document
+	b []byte
+	// cur is the entity being parsed, for messages.
+	cur int
+}
+
+// fieldErr is a problem with one field of the current entity.
+type fieldErr struct {
+	off   int
+	field string
+	msg   string
+	fix   string
+}
+
+func (e *fieldErr) Error() string { return e.field + ": " + e.msg }
+
+func (p *parser) wrap(err error) error {
+	out := &Error{File: p.d.Path, Entity: -1}
+	off := 0
+	var at *errAt
+	var fe *fieldErr
+	switch {
+	case errors.As(err, &at):
+		off, out.Msg, out.Fix = at.off, at.msg, fixFor(at.msg)
+	case errors.As(err, &fe):
+		off, out.Msg, out.Fix, out.Field = fe.off, fe.msg, fe.fix, fe.field
+		out.Entity = p.cur
+		if p.cur >= 0 && p.cur < len(p.d.Entities) {
+			e := &p.d.Entities[p.cur]
+			if e.ID != noID {
+				id := e.ID
+				out.ID = &id
+			}
+			out.Name = e.Name
+		}
+	default:
+		out.Msg = err.Error()
+	}
+	out.Line, out.Col = p.d.Position(off)
+	return out
+}
+
+// fixFor suggests a repair for a syntax error whose message does not
+// already say what to do.
+func fixFor(msg string) string {
+	switch {
+	case strings.Contains(msg, ";"):
+		return ""
+	case strings.Contains(msg, "truncated"):
+		return "the file was cut short; restore it from version control or re-save it from the editor"
+	}
+	return "fix the JSON syntax or re-save the scene from the editor"
+}
+
+// noID marks an entity whose id has not been read yet.
+const noID = -1 << 63
+
+func (p *parser) document() error {
+	b := p.b
+	if bytes.HasPrefix(b, bom) {
+		return &errAt{0, "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM"}
+	}
+	if !utf8.Valid(b) {
+		off := firstInvalidUTF8(b)
+		return &errAt{off, "invalid UTF-8 byte sequence; save the file as UTF-8"}
+	}
+	i := skipSpace(b, 0)
+	if i >= len(b) {
+		return &errAt{0, `file is empty; an Estella scene is a JSON object {"version", "name", "entities": [...]}`}
+	}
+	if b[i] != '{' {
+		s, e, err := scanValue(b, i)
+		if err != nil {
+			return err
+		}
+		return &errAt{s, fmt.Sprintf(`top level is %s, not an object; an Estella scene is a JSON object {"version", "name", "entities": [...]}`, article(KindOf(b[s:e])))}
+	}
+	i = skipSpace(b, i+1)
+	sawEntities := false
+	for first := true; ; first = false {
+		if i >= len(b) {
+			return syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		if b[i] == '}' && first {
+			i++
+			break
+		}
+		ks := i
+		ke, err := scanKey(b, i)
+		if err != nil {
+			return err
+		}
+		keyEnd := bytes.LastIndexByte(b[ks:ke], '"') + ks
+		key, err := Str(b[ks : keyEnd+1])
+		if err != nil {
+			return err
+		}
+		vs := skipSpace(b, ke)
+		var ve int
+		if key == "entities" {
+			if sawEntities {
+				return &errAt{ks, `"entities" appears twice; keep one entities list`}
+			}
+			sawEntities = true
+			if vs < len(b) && b[vs] != '[' {
+				s, e, err := scanValue(b, vs)
+				if err != nil {
+					return err
+				}
+				return &errAt{s, fmt.Sprintf(`"entities" is %s, not an array of entity records`, article(KindOf(b[s:e])))}
+			}
+			ve, err = p.entities(vs)
+		} else {
+			_, ve, err = scanValue(b, vs)
+		}
+		if err != nil {
+			return err
+		}
+		p.d.Fields = append(p.d.Fields, TopField{Key: key, RawKey: b[ks : keyEnd+1], Value: b[vs:ve]})
+		i = skipSpace(b, ve)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			i++
+			break
+		}
+		if i >= len(b) {
+			return syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		return syntaxf(i, "expected ',' or '}' after a top-level member")
+	}
+	if j := skipSpace(b, i); j < len(b) {
+		if bytes.HasPrefix(b[j:], []byte("<<<<<<<")) || bytes.HasPrefix(b[j:], []byte("=======")) || bytes.HasPrefix(b[j:], []byte(">>>>>>>")) {
+			return &errAt{j, "merge-conflict marker after the scene object; resolve the conflict in the scene file"}
+		}
+		return &errAt{j, "trailing data after the scene object; remove everything after the closing '}'"}
+	}
+	if !sawEntities {
+		return &errAt{0, `scene has no "entities" array; an Estella scene is {"version", "name", "entities": [...]}`}
+	}
+	return nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// entities parses the array at b[i] == '['.
+func (p *parser) entities(i int) (int, error) {
+	b := p.b
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	// A rough first guess at the entity count saves regrowing the slices of
+	// a large world several times.
+	if guess := len(b) / 400; guess > 16 && p.d.Entities == nil {
+		p.d.Entities = make([]Entity, 0, guess)
+		p.d.components = make([]Component, 0, guess*3)
+		p.d.byID = make(map[int64]int32, guess)
+	} else {
+		p.d.byID = make(map[int64]int32)
+	}
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		if b[i] != '{' {
+			s, e, err := scanValue(b, i)
+			if err != nil {
+				return 0, err
+			}
+			return 0, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
+		}
+		end, err := p.entity(i)
+		if err != nil {
+			return 0, err
+		}
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return i + 1, nil
+		}
+		if i >= len(b) {
+			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		return 0, syntaxf(i, "expected ',' or ']' after an entity record")
+	}
+}
+
+// entity parses one record at b[i] == '{' in a single validating pass.
+func (p *parser) entity(i int) (int, error) {
+	b := p.b
+	d := p.d
+	d.Entities = append(d.Entities, Entity{ID: noID, parentAt: -1})
+	idx := len(d.Entities) - 1
+	p.cur = idx
+	e := &d.Entities[idx]
+	start := i
+	e.compFrom = int32(len(d.components))
+	e.compTo = e.compFrom
+	e.kidFrom = int32(len(d.children))
+	e.kidTo = e.kidFrom
+	i = skipSpace(b, i+1)
+	hasID := false
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			ks := i
+			ke, err := scanKey(b, i)
+			if err != nil {
+				return 0, err
+			}
+			key := b[ks+1 : bytes.LastIndexByte(b[ks:ke], '"')+ks]
+			vs := skipSpace(b, ke)
+			var ve int
+			if string(key) == "components" && vs < len(b) && b[vs] == '[' {
+				ve, err = p.components(vs)
+			} else {
+				_, ve, err = scanValue(b, vs)
+			}
+			if err != nil {
+				return 0, err
+			}
+			v := b[vs:ve]
+			switch string(key) {
+			case "id":
+				id, err := Int(v)
+				if err != nil {
+					return 0, &fieldErr{vs, "id", err.Error(), "write the entity id as a whole number"}
+				}
+				e.ID, hasID = id, true
+			case "parent":
+				e.parentAt, e.parentEnd = int32(vs-start), int32(ve-start)
+				switch KindOf(v) {
+				case Null:
+					e.HasParent = false
+				case Number:
+					pid, err := Int(v)
+					if err != nil {
+						return 0, &fieldErr{vs, "parent", err.Error(), "write the parent's id, or null for a root"}
+					}
+					e.Parent, e.HasParent = pid, true
+				default:
+					return 0, &fieldErr{vs, "parent", "is " + article(KindOf(v)) + ", not an id or null", "write the parent's id, or null for a root"}
+				}
+			case "children":
+				if err := p.childList(e, v, vs); err != nil {
+					return 0, err
+				}
+			case "name":
+				if KindOf(v) == String {
+					e.Name = strView(v)
+				}
+			case "components":
+				if KindOf(v) != Array {
+					return 0, &fieldErr{vs, "components", "is " + article(KindOf(v)) + ", not an array", `write components as a list of {"type", "data"} objects`}
+				}
+			case "prefab":
+				if KindOf(v) == String {
+					e.Prefab = strView(v)
+					if e.Prefab == "" {
+						return 0, &fieldErr{vs, "prefab", "is an empty string", "name the prefab asset (@uuid:… or a path) or remove the field"}
+					}
+				}
+			case "overrides":
+				e.Overrides = v
+			case "visible":
+				e.Hidden = KindOf(v) == Bool && v[0] == 'f'
+			}
+			i = skipSpace(b, ve)
+			if i < len(b) && b[i] == ',' {
+				i = skipSpace(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			if i >= len(b) {
+				return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+			}
+			return 0, syntaxf(i, "expected ',' or '}' after a member of an entity record")
+		}
+	}
+	e.Raw = b[start:i]
+	if !hasID {
+		return 0, &fieldErr{start, "id", "is missing", "give every entity record a unique numeric id"}
+	}
+	if prev, dup := d.byID[e.ID]; dup {
+		d.dups = append(d.dups, Duplicate{ID: e.ID, First: int(prev), Second: idx})
+	} else {
+		d.byID[e.ID] = int32(idx)
+	}
+	return i, nil
+}
+
+func (p *parser) childList(e *Entity, v []byte, at int) error {
+	if KindOf(v) == Null {
+		return nil
+	}
+	if KindOf(v) != Array {
+		return &fieldErr{at, "children", "is " + article(KindOf(v)) + ", not an array of ids", "list the child ids, e.g. [3, 4], or []"}
+	}
+	var bad error
+	Each(v, func(el []byte) bool {
+		id, err := Int(el)
+		if err != nil {
+			bad = &fieldErr{at, "children", "element " + err.Error(), "list the child ids as whole numbers"}
+			return false
+		}
+		p.d.children = append(p.d.children, id)
+		return true
+	})
+	if bad != nil {
+		return bad
+	}
+	e.hasChildren = true
+	e.kidTo = int32(len(p.d.children))
+	return nil
+}
+
+// components parses the components array at b[i] == '[' in one pass,
+// recording each entry's type and the span of its data.
+func (p *parser) components(i int) (int, error) {
+	b := p.b
+	d := p.d
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for n := 0; ; n++ {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		field := func() string { return "components[" + strconv.Itoa(n) + "]" }
+		if b[i] != '{' {
+			s, e, err := scanValue(b, i)
+			if err != nil {
+				return 0, err
+			}
+			return 0, &fieldErr{s, field(), "is " + article(KindOf(b[s:e])) + ", not a component object", `write each component as {"type": "Name", "data": {...}}`}
+		}
+		cs := i
+		var c Component
+		hasType := false
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			i++
+		} else {
+			for {
+				ks := i
+				ke, err := scanKey(b, i)
+				if err != nil {
+					return 0, err
+				}
+				key := b[ks+1 : bytes.LastIndexByte(b[ks:ke], '"')+ks]
+				vs := skipSpace(b, ke)
+				_, ve, err := scanValue(b, vs)
+				if err != nil {
+					return 0, err
+				}
+				switch string(key) {
+				case "type":
+					if KindOf(b[vs:ve]) != String || ve-vs <= 2 {
+						return 0, &fieldErr{vs, field() + ".type", "is not a non-empty string", "name the component type, e.g. \"Transform\""}
+					}
+					c.Type, hasType = strView(b[vs:ve]), true
+				case "data":
+					c.Data = b[vs:ve]
+				}
+				i = skipSpace(b, ve)
+				if i < len(b) && b[i] == ',' {
+					i = skipSpace(b, i+1)
+					continue
+				}
+				if i < len(b) && b[i] == '}' {
+					i++
+					break
+				}
+				if i >= len(b) {
+					return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+				}
+				return 0, syntaxf(i, "expected ',' or '}' after a member of a component")
+			}
+		}
+		if !hasType {
+			return 0, &fieldErr{cs, field() + ".type", "is missing", "name the component type, e.g. \"Transform\""}
+		}
+		d.components = append(d.components, c)
+		d.Entities[len(d.Entities)-1].compTo = int32(len(d.components))
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return i + 1, nil
+		}
+		if i >= len(b) {
+			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+		}
+		return 0, syntaxf(i, "expected ',' or ']' after a component")
+	}
+}

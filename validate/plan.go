@@ -1,0 +1,129 @@
+// Package validate partitions a parsed scene into its persistent world and
+// grid cells, grows each cell's bounds to cover its content, and checks the
+// rules a streamed world must keep. Its result, a Plan, is everything cook
+// needs to write the world, and everything validate reports.
+package validate
+
+import (
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/scene"
+)
+
+// Options configure partitioning and checking.
+type Options struct {
+	// SceneName is the scene's name as the Estella runtime registers it:
+	// its path under the scenes root without ".esscene" ("main",
+	// "levels/boss"). Cell names derive from it.
+	SceneName string
+	// Plane is manifest.PlaneXZ (default) or manifest.PlaneXY.
+	Plane string
+	// Strict turns warnings into errors.
+	Strict bool
+	// Components declares project components' entity-reference fields, in
+	// addition to the engine's built-in table.
+	Components map[string]ComponentFields
+	// Assets are directories searched for prefab assets and their .meta
+	// sidecars when placing prefab-instance entries.
+	Assets []string
+}
+
+// ComponentFields lists a component type's entity-reference fields.
+type ComponentFields struct {
+	Entity []string // checked against residency boundaries
+	Soft   []string // the game resolves these itself: not checked
+}
+
+// Rect is an axis-aligned rectangle on the partition plane. For plane "xy"
+// the Z fields hold Y.
+type Rect struct {
+	MinX float64 `json:"minX"`
+	MinZ float64 `json:"minZ"`
+	MaxX float64 `json:"maxX"`
+	MaxZ float64 `json:"maxZ"`
+}
+
+// Plan is the partition of one scene and the findings about it.
+type Plan struct {
+	Doc *scene.Document
+	// Streamed is false for a scene without StreamedWorld: it is cooked
+	// as a byte-for-byte copy and has no cells.
+	Streamed  bool
+	SceneName string
+	CellSize  float64
+	Plane     string
+	// Persistent holds the entity indices of the persistent world, in
+	// authored order.
+	Persistent []int32
+	// Cells are the non-empty cells sorted by X, then Z.
+	Cells []Cell
+	// PersistentRefs are the sorted, distinct ids of persistent entities
+	// that cell entities reference.
+	PersistentRefs []int64
+	// Sources are the authored WorldStreamingSources, in authored order.
+	Sources []manifest.Source
+	// Findings are in a stable order: by entity position, then code.
+	Findings []Finding
+
+	// cut[i] is true when entity i's parent is not in the document that
+	// holds entity i (a missing parent), so writers emit null.
+	cut []bool
+}
+
+// Cell is one grid cell with content.
+type Cell struct {
+	X, Z int32
+	// Name is "<scene>.cell_<x>_<z>"; File is its file name inside world/.
+	Name string
+	File string
+	// Entities are the cell's entity indices in authored order.
+	Entities []int32
+	Roots    int
+	Grid     Rect
+	Bounds   Rect
+	Overhang Overhang
+}
+
+// Overhang names the entity that reaches farthest outside the grid square.
+type Overhang struct {
+	Entity int64   `json:"entity"`
+	Name   string  `json:"name"`
+	By     float64 `json:"by"`
+}
+
+// Severity of a finding.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Finding is one problem found in a scene.
+type Finding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	// File is the scene file; Line is the 1-based line of the entity's record.
+	File       string `json:"file"`
+	Line       int    `json:"line,omitempty"`
+	Entity     *int64 `json:"entity,omitempty"`
+	EntityName string `json:"entityName,omitempty"`
+	Field      string `json:"field,omitempty"`
+	Target     *int64 `json:"target,omitempty"`
+	TargetName string `json:"targetName,omitempty"`
+	FromCell   string `json:"fromCell,omitempty"`
+	ToCell     string `json:"toCell,omitempty"`
+	Hint       string `json:"hint,omitempty"`
+}
+
+// CutParent reports whether entity i's parent link must be written as null.
+func (p *Plan) CutParent(i int) bool { return i < len(p.cut) && p.cut[i] }
+
+// Errors counts error findings; with strict, warnings count too.
+func (p *Plan) Errors(strict bool) int {
+	n := 0
+	for _, f := range p.Findings {
+		if f.Severity == SeverityError || strict {
+			n++
+		}
+	}
+	return n
+}
