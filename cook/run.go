@@ -1,0 +1,159 @@
+package cook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/validate"
+)
+
+// ErrFindings is returned (wrapped) when validation found errors and the
+// cook refused to write.
+var ErrFindings = errors.New("validation failed")
+
+// ErrWouldChange is returned by a --check cook whose output differs from
+// what is on disk.
+var ErrWouldChange = errors.New("cooked output is out of date")
+
+// Job is one scene to cook.
+type Job struct {
+	// File is the scene to cook.
+	File string
+	// Out is the output directory.
+	Out string
+	// ScenesRoot is the folder scene names are relative to ("" = the
+	// file's own directory).
+	ScenesRoot string
+	// Validate configures partition and checks; SceneName is filled in
+	// from File and ScenesRoot when empty.
+	Validate validate.Options
+	// Check computes what would change without writing.
+	Check bool
+	// Workers for rendering cells (0 = GOMAXPROCS).
+	Workers int
+	// Progress receives rendered bytes (may be nil).
+	Progress func(done, total int64)
+	// FS is the file system to write through (nil = the real one).
+	FS FS
+}
+
+// Report is what one cook did.
+type Report struct {
+	File   string
+	Scene  string
+	Plan   *validate.Plan
+	World  *World
+	Result *Result
+	// Timings holds the duration of each phase, in order.
+	Timings []Phase
+}
+
+// Phase is a named step of a cook and how long it took.
+type Phase struct {
+	Name     string
+	Duration time.Duration
+}
+
+// Load reads and parses a scene and computes its plan: the part of a cook
+// that validate shares. Input problems come back as *scene.Error.
+func Load(file string, opts validate.Options, scenesRoot string, timings *[]Phase) (*validate.Plan, error) {
+	t := time.Now()
+	lap := func(name string) {
+		if timings != nil {
+			now := time.Now()
+			*timings = append(*timings, Phase{name, now.Sub(t)})
+			t = now
+		}
+	}
+	if opts.SceneName == "" {
+		name, err := validate.SceneName(file, scenesRoot)
+		if err != nil {
+			return nil, err
+		}
+		opts.SceneName = name
+	}
+	src, err := readFile(file)
+	if err != nil {
+		return nil, err
+	}
+	lap("read")
+	doc, err := scene.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	lap("parse")
+	plan, err := validate.Check(doc, opts)
+	if err != nil {
+		return nil, err
+	}
+	lap("validate")
+	return plan, nil
+}
+
+// readFile reads a scene, refusing things that are not regular files
+// (a FIFO or a device would block or never end).
+func readFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read scene: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read scene: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; pass an .esscene file", file)
+	}
+	buf := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, fmt.Errorf("cannot read scene %s: %w", file, err)
+	}
+	return buf, nil
+}
+
+// Run cooks one scene: load, validate, render, then commit under the
+// caller's lock on the output directory. With findings that are errors it
+// writes nothing and returns ErrFindings with the report.
+func Run(ctx context.Context, job Job) (*Report, error) {
+	rep := &Report{File: job.File}
+	plan, err := Load(job.File, job.Validate, job.ScenesRoot, &rep.Timings)
+	if err != nil {
+		return rep, err
+	}
+	rep.Plan, rep.Scene = plan, plan.SceneName
+	if n := plan.Errors(job.Validate.Strict); n > 0 {
+		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
+	}
+	t := time.Now()
+	w, err := Build(ctx, plan, Options{Workers: job.Workers, Progress: job.Progress})
+	if err != nil {
+		return rep, err
+	}
+	rep.World = w
+	rep.Timings = append(rep.Timings, Phase{"render", time.Since(t)})
+	t = time.Now()
+	fsys := job.FS
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	c := &Committer{FS: fsys, Dir: job.Out, Check: job.Check}
+	if err := c.Prepare(plan.SceneName); err != nil {
+		return rep, err
+	}
+	res, err := c.Commit(w)
+	if err != nil {
+		return rep, err
+	}
+	rep.Result = res
+	rep.Timings = append(rep.Timings, Phase{"commit", time.Since(t)})
+	if job.Check && res.Changed() {
+		return rep, fmt.Errorf("%s: %w (%d file(s) to write, %d to remove); run worldcook cook", job.File, ErrWouldChange, len(res.Written), len(res.Removed))
+	}
+	return rep, nil
+}
