@@ -1,0 +1,60 @@
+# worldcook build, test and benchmark entry points.
+GO        ?= go
+BIN       := bin/worldcook
+DEMO      := testdata/demo
+STATICCHECK_VERSION := v0.8.2
+# Each fuzz target runs this long in `make test` (longer: make fuzz FUZZTIME=5m).
+FUZZTIME  ?= 5s
+
+.PHONY: all build demo test lint vet fmt-check staticcheck race fuzz bench clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -o $(BIN) .
+
+# Build, cook the demo world, validate it and replay its camera route.
+demo: build
+	$(BIN) --config $(DEMO)/worldcook.yaml cook $(DEMO)/main.esscene --out out/demo --timings
+	$(BIN) --config $(DEMO)/worldcook.yaml validate $(DEMO)/main.esscene --map out/demo/validate-map.svg
+	$(BIN) --config $(DEMO)/worldcook.yaml simulate --path $(DEMO)/route.csv out/demo \
+		--plot out/demo/simulate-plot.svg --map out/demo/simulate-map.svg --format table
+	@echo "demo world cooked into out/demo; plots: out/demo/*.svg"
+
+# Everything CI checks: formatting, vet, staticcheck, the tests under the
+# race detector, and a short run of every fuzz target.
+test: lint race fuzz
+
+lint: fmt-check vet staticcheck
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	"$$(command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck)" ./...
+
+race:
+	$(GO) test -race -count=1 ./...
+
+# Run each fuzz target for FUZZTIME. A crasher is written under the
+# package's testdata/fuzz and becomes a regression test.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+# Benchmarks against floors measured in the same run; compare runs with
+# benchstat (see README).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+clean:
+	rm -rf bin out cooked
