@@ -1,0 +1,280 @@
+package streaming
+
+import (
+	"slices"
+	"time"
+)
+
+// FrameReport is what one frame did. Every list is in the order the
+// scheduler acted: requests and completions in dispatch order, unloads in
+// the order the cells became resident, evictions in the order they
+// happened, cancellations in dispatch order. Holes are nearest first.
+type FrameReport struct {
+	// Frame numbers start at 1: frame k is the route's k-th frame.
+	Frame int `json:"frame"`
+	// Requested are the requests started (loads, prefetches and retries).
+	Requested []string `json:"requested"`
+	// Completed are the requests that finished successfully.
+	Completed []string `json:"completed"`
+	// Prepared are the prefetches now held, not in the world.
+	Prepared []string `json:"prepared"`
+	// Published are the cells that entered the world.
+	Published []string `json:"published"`
+	// Cancelled are requests abandoned because no source wants them.
+	Cancelled []string `json:"cancelled"`
+	// Unloaded are resident cells beyond every unload radius.
+	Unloaded []string `json:"unloaded"`
+	// Evicted are resident cells dropped to respect the resident cap.
+	Evicted []string `json:"evicted"`
+	// Dropped are prepared cells released, and prefetches that nobody
+	// wanted any more when they finished.
+	Dropped []string `json:"dropped"`
+	// Failed are the attempts that failed or timed out.
+	Failed []string `json:"failed"`
+
+	Resident       int   `json:"resident"`
+	InFlight       int   `json:"inFlight"`
+	ResidentBytes  int64 `json:"residentBytes"`
+	PreparedBytes  int64 `json:"preparedBytes"`
+	RequestedBytes int64 `json:"requestedBytes"`
+	// Holes are the cells within some source's load radius that are not
+	// resident at the end of the frame: visible pop-in.
+	Holes []string `json:"holes"`
+
+	// Timing is set by real (disk) IO only.
+	Timing *FrameTiming `json:"timing,omitempty"`
+}
+
+// FrameTiming is the real time a frame spent applying finished loads.
+type FrameTiming struct {
+	// ApplyMS is the time spent applying results on the frame's thread.
+	ApplyMS float64 `json:"applyMs"`
+	// Backlog is the number of finished loads still waiting in the
+	// completion queue after the frame's time budget ran out.
+	Backlog int `json:"backlog"`
+}
+
+// ResidencyReport mirrors the runtime's worldResidencyReport.
+type ResidencyReport struct {
+	// ResidentCells are the resident cells in the order they arrived.
+	ResidentCells []string `json:"residentCells"`
+	// CellEntityCounts is the number of entities each resident cell owns.
+	CellEntityCounts map[string]int `json:"cellEntityCounts"`
+	// LoadCount is how many places were brought in since the start.
+	LoadCount int `json:"loadCount"`
+}
+
+// Summary totals a run.
+type Summary struct {
+	Frames int `json:"frames"`
+
+	PeakResidentBytes     int64  `json:"peakResidentBytes"`
+	PeakResidentFrame     int    `json:"peakResidentFrame"`
+	PeakPreparedBytes     int64  `json:"peakPreparedBytes"`
+	PeakInFlight          int    `json:"peakInFlight"`
+	MaxRequestedBytes     int64  `json:"maxRequestedBytes"`
+	MaxRequestedFrame     int    `json:"maxRequestedFrame"`
+	Budget                *int64 `json:"budget"`
+	MaxResidentBytes      *int64 `json:"maxResidentBytes"`
+	FramesOverBudget      int    `json:"framesOverBudget"`
+	FramesOverResidentCap int    `json:"framesOverResidentCap"`
+
+	// Loads counts every request started; Prefetches, Retries and Proxies
+	// say how many of them were of each kind.
+	Loads         int `json:"loads"`
+	Prefetches    int `json:"prefetches"`
+	Retries       int `json:"retries"`
+	Proxies       int `json:"proxies"`
+	Published     int `json:"published"`
+	Unloads       int `json:"unloads"`
+	Evictions     int `json:"evictions"`
+	Cancellations int `json:"cancellations"`
+	Drops         int `json:"drops"`
+	Failures      int `json:"failures"`
+	Timeouts      int `json:"timeouts"`
+	// GaveUp lists the cells whose every attempt failed.
+	GaveUp []GaveUp `json:"gaveUp"`
+
+	// HoleFrames is the number of frames with at least one hole.
+	HoleFrames     int `json:"holeFrames"`
+	MaxHoles       int `json:"maxHoles"`
+	FirstHoleFrame int `json:"firstHoleFrame"`
+	// FirstResidentFrame is the frame at which every cell the first
+	// frame's sources wanted within their load radius was resident
+	// (0: never during the run).
+	FirstResidentFrame int `json:"firstResidentFrame"`
+
+	Residency ResidencyReport `json:"residency"`
+	// IO is set by real (disk) IO only.
+	IO *IOStats `json:"io,omitempty"`
+}
+
+// GaveUp is a cell given up after its retries.
+type GaveUp struct {
+	Cell     string `json:"cell"`
+	Frame    int    `json:"frame"`
+	Attempts int    `json:"attempts"`
+	Err      string `json:"error"`
+}
+
+// IOStats are the real times of disk IO.
+type IOStats struct {
+	Reads     int          `json:"reads"`
+	BytesRead int64        `json:"bytesRead"`
+	Read      DurationStat `json:"read"`
+	Decode    DurationStat `json:"decode"`
+	Apply     DurationStat `json:"apply"`
+	// FrameApply is the time each frame spent applying results.
+	FrameApply DurationStat `json:"frameApply"`
+	// FramesOverTimeBudget counts frames whose apply time exceeded the
+	// frame time budget (the first result of a frame is always applied,
+	// so one slow cell can still overrun it).
+	FramesOverTimeBudget int     `json:"framesOverTimeBudget"`
+	FrameBudgetMS        float64 `json:"frameBudgetMs"`
+	// MaxBacklog is the most finished loads left waiting in the completion
+	// queue at the end of a frame.
+	MaxBacklog int `json:"maxBacklog"`
+}
+
+// DurationStat summarises a set of durations in milliseconds.
+type DurationStat struct {
+	Count  int     `json:"count"`
+	MeanMS float64 `json:"meanMs"`
+	P95MS  float64 `json:"p95Ms"`
+	MaxMS  float64 `json:"maxMs"`
+}
+
+func durationStat(ds []time.Duration) DurationStat {
+	if len(ds) == 0 {
+		return DurationStat{}
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return DurationStat{
+		Count:  len(s),
+		MeanMS: ms(sum / time.Duration(len(s))),
+		P95MS:  ms(s[(len(s)*95+99)/100-1]),
+		MaxMS:  ms(s[len(s)-1]),
+	}
+}
+
+// stats accumulates the summary as frames go by.
+type stats struct {
+	sum           Summary
+	published     int
+	failures      int
+	timeouts      int
+	firstResident int
+
+	// Disk IO only.
+	reads                          int
+	bytesRead                      int64
+	readT, decodeT, applyT, frameT []time.Duration
+	overTime, maxBacklog           int
+	frameBudget                    time.Duration
+}
+
+func (st *stats) init(set Settings) {
+	st.sum.Budget = set.Budget
+	st.sum.MaxResidentBytes = set.MaxResidentBytes
+}
+
+func (st *stats) dispatched(prefetch, retry, proxy bool) {
+	st.sum.Loads++
+	if prefetch {
+		st.sum.Prefetches++
+	}
+	if retry {
+		st.sum.Retries++
+	}
+	if proxy {
+		st.sum.Proxies++
+	}
+}
+
+func (st *stats) io(r Result) {
+	if r.BytesRead == 0 && r.Read == 0 && r.Decode == 0 && r.Apply == 0 {
+		return
+	}
+	st.reads++
+	st.bytesRead += r.BytesRead
+	st.readT = append(st.readT, r.Read)
+	st.decodeT = append(st.decodeT, r.Decode)
+	st.applyT = append(st.applyT, r.Apply)
+}
+
+func (st *stats) giveUp(frame int, cell string, attempts int, err error) {
+	st.sum.GaveUp = append(st.sum.GaveUp, GaveUp{Cell: cell, Frame: frame, Attempts: attempts, Err: err.Error()})
+}
+
+func (st *stats) timing(t *FrameTiming, apply, budget time.Duration) {
+	st.frameT = append(st.frameT, apply)
+	st.frameBudget = budget
+	if apply > budget {
+		st.overTime++
+	}
+	st.maxBacklog = max(st.maxBacklog, t.Backlog)
+}
+
+func (st *stats) add(r *FrameReport) {
+	s := &st.sum
+	s.Frames = r.Frame
+	if r.ResidentBytes > s.PeakResidentBytes {
+		s.PeakResidentBytes, s.PeakResidentFrame = r.ResidentBytes, r.Frame
+	}
+	s.PeakPreparedBytes = max(s.PeakPreparedBytes, r.PreparedBytes)
+	s.PeakInFlight = max(s.PeakInFlight, r.InFlight)
+	if r.RequestedBytes > s.MaxRequestedBytes {
+		s.MaxRequestedBytes, s.MaxRequestedFrame = r.RequestedBytes, r.Frame
+	}
+	if s.Budget != nil && r.RequestedBytes > *s.Budget {
+		s.FramesOverBudget++
+	}
+	if s.MaxResidentBytes != nil && r.ResidentBytes > *s.MaxResidentBytes {
+		s.FramesOverResidentCap++
+	}
+	s.Unloads += len(r.Unloaded)
+	s.Evictions += len(r.Evicted)
+	s.Cancellations += len(r.Cancelled)
+	s.Drops += len(r.Dropped)
+	if n := len(r.Holes); n > 0 {
+		if s.HoleFrames == 0 {
+			s.FirstHoleFrame = r.Frame
+		}
+		s.HoleFrames++
+		s.MaxHoles = max(s.MaxHoles, n)
+	}
+}
+
+// Summary returns the totals of the frames stepped so far.
+func (s *Scheduler) Summary() Summary {
+	sum := s.stats.sum
+	sum.Published = s.stats.published
+	sum.Failures = s.stats.failures
+	sum.Timeouts = s.stats.timeouts
+	sum.FirstResidentFrame = s.stats.firstResident
+	sum.GaveUp = slices.Clone(sum.GaveUp)
+	if sum.GaveUp == nil {
+		sum.GaveUp = []GaveUp{}
+	}
+	sum.Residency = s.Residency()
+	if st := &s.stats; st.reads > 0 || st.frameT != nil {
+		sum.IO = &IOStats{
+			Reads:                st.reads,
+			BytesRead:            st.bytesRead,
+			Read:                 durationStat(st.readT),
+			Decode:               durationStat(st.decodeT),
+			Apply:                durationStat(st.applyT),
+			FrameApply:           durationStat(st.frameT),
+			FramesOverTimeBudget: st.overTime,
+			FrameBudgetMS:        float64(st.frameBudget.Microseconds()) / 1000,
+			MaxBacklog:           st.maxBacklog,
+		}
+	}
+	return sum
+}

@@ -1,0 +1,699 @@
+package streaming
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// CellState is where a cell is in its life.
+type CellState uint8
+
+const (
+	// Unloaded: nothing of the cell is held.
+	Unloaded CellState = iota
+	// Loading: an attempt is in flight at the IO layer.
+	Loading
+	// Prepared: a prefetch finished; the document is held but no entity
+	// exists, so nothing can observe the cell.
+	Prepared
+	// Resident: published; the cell's entities exist.
+	Resident
+	// Retrying: an attempt failed and the cell waits out its backoff.
+	Retrying
+	// Failed: every attempt failed; the cell is not asked for again until
+	// every source has left it behind.
+	Failed
+)
+
+var stateNames = [...]string{"unloaded", "loading", "prepared", "resident", "retrying", "failed"}
+
+func (s CellState) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("state(%d)", int(s))
+}
+
+// geom is a cell's shape, laid out for the distance test.
+type geom struct {
+	minX, minZ, maxX, maxZ float64
+	// cx, cz is the centre of the grid square, for DistanceCenter.
+	cx, cz float64
+}
+
+// dist2 is the squared distance from (x, z) to the cell. Squares are
+// compared with squared radii throughout, as the reference does, so that
+// the inclusive "within r" tests agree with it bit for bit.
+func (g *geom) dist2(x, z float64, center bool) float64 {
+	if center {
+		dx, dz := g.cx-x, g.cz-z
+		return dx*dx + dz*dz
+	}
+	var dx, dz float64
+	if x < g.minX {
+		dx = g.minX - x
+	} else if x > g.maxX {
+		dx = x - g.maxX
+	}
+	if z < g.minZ {
+		dz = g.minZ - z
+	} else if z > g.maxZ {
+		dz = z - g.maxZ
+	}
+	return dx*dx + dz*dz
+}
+
+// Flags a cell's measurement carries: which kinds of radius of some source
+// it lies within this frame.
+const (
+	inLoad     uint8 = 1 << iota // some source within loadRadius
+	inPrefetch                   // some source within prefetchRadius
+	inUnload                     // some source within unloadRadius
+	inKeep                       // some source within max(prefetch, unload)
+)
+
+// cellRT is a cell's runtime state. It is kept small and in one array so
+// that the cells near a source sit close together in memory.
+type cellRT struct {
+	// d2 is the squared distance to the nearest enabled source, valid when
+	// mstamp is the current frame.
+	d2 float64
+	// seq changes on every state change; list entries and requests carry
+	// the seq they were made under, so stale ones are recognised.
+	seq   uint64
+	bytes int64 // bytes held (resident or prepared) or requested
+	// mstamp and nstamp are the frame of the last measurement and the last
+	// time the cell joined the near list.
+	mstamp, nstamp uint32
+	dispatched     int32 // frame of the current attempt's dispatch
+	due            int32 // Retrying: first frame the retry may go
+	cooldown       int32 // first frame an evicted cell may be dispatched
+	entities       int32
+	loads          int32 // requests dispatched for the cell, for the map
+	state          CellState
+	flags          uint8
+	failures       uint8 // failed attempts since the cell was last settled
+	prefetch       bool  // the current attempt is a prefetch
+	proxy          bool
+}
+
+// entry is a cell in one of the ordered lists, valid while the cell's seq
+// is unchanged.
+type entry struct {
+	cell int32
+	seq  uint64
+}
+
+type activeSource struct {
+	x, z                      float64
+	load2, prefetch2, unload2 float64
+	keep2                     float64
+	prefetch                  float64
+}
+
+// frameTimer is implemented by IO layers that spend real time on the
+// frame's thread (disk IO): how long the last Poll applied results, how
+// many finished results it left queued, and its per-frame time budget.
+type frameTimer interface {
+	frameTiming() (apply time.Duration, backlog int, budget time.Duration)
+}
+
+// Scheduler advances a streamed world one frame at a time.
+type Scheduler struct {
+	cells   []Cell
+	geo     []geom
+	rt      []cellRT
+	index   *gridIndex
+	sources []Source
+	active  []activeSource
+	set     Settings
+	center  bool
+	loader  Loader
+
+	frame int
+	seq   uint64
+
+	// Ordered lists: resident in the order cells became resident, inflight
+	// in dispatch order, prepared in the order prefetches were held,
+	// waiting in the order attempts failed, failed in the order cells were
+	// given up. Entries go stale when a cell changes state and are
+	// dropped by the next pass.
+	resident, inflight, prepared, waiting, failed []entry
+	nInflight                                     int
+	residentBytes, preparedBytes                  int64
+
+	near, cand []int32 // per-frame scratch
+
+	// first holds the cells the first frame's sources wanted within their
+	// load radius, until all of them are resident.
+	first     []int32
+	firstDone bool
+
+	stats stats
+	// measured counts distance evaluations, a size-independent proxy for
+	// the work a frame does (see the cost test).
+	measured uint64
+}
+
+// NewScheduler returns a scheduler over w's cells with the given sources
+// (their positions are the positions before the first frame), settings and
+// IO layer.
+func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Scheduler, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	if err := CheckSources(sources); err != nil {
+		return nil, err
+	}
+	if err := set.Check(); err != nil {
+		return nil, err
+	}
+	if loader == nil {
+		return nil, fmt.Errorf("no IO layer")
+	}
+	if len(w.Cells) > math.MaxInt32 {
+		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
+	}
+	s := &Scheduler{
+		cells:   w.Cells,
+		geo:     make([]geom, len(w.Cells)),
+		rt:      make([]cellRT, len(w.Cells)),
+		sources: slices.Clone(sources),
+		set:     set,
+		center:  set.Distance == DistanceCenter,
+		loader:  loader,
+	}
+	for i, c := range w.Cells {
+		cx := (float64(c.X) + 0.5) * w.CellSize
+		cz := (float64(c.Z) + 0.5) * w.CellSize
+		b := c.Bounds
+		// File the cell under its bounds and its grid square both, so a
+		// centre distance never falls outside what the index covers.
+		s.geo[i] = geom{
+			minX: math.Min(b.MinX, cx), minZ: math.Min(b.MinZ, cz),
+			maxX: math.Max(b.MaxX, cx), maxZ: math.Max(b.MaxZ, cz),
+			cx: cx, cz: cz,
+		}
+		s.rt[i].entities = int32(min(c.EntityCount, math.MaxInt32))
+	}
+	s.index = newGridIndex(s.geo, w.CellSize)
+	// Distances to bounds use the grown bounds proper, not the union.
+	for i, c := range w.Cells {
+		s.geo[i].minX, s.geo[i].minZ = c.Bounds.MinX, c.Bounds.MinZ
+		s.geo[i].maxX, s.geo[i].maxZ = c.Bounds.MaxX, c.Bounds.MaxZ
+	}
+	s.stats.init(set)
+	return s, nil
+}
+
+// Sources returns the sources with their current positions.
+func (s *Scheduler) Sources() []Source { return slices.Clone(s.sources) }
+
+// Frame returns the number of the last frame stepped (0 before the first).
+func (s *Scheduler) Frame() int { return s.frame }
+
+// Close closes the IO layer.
+func (s *Scheduler) Close() error { return s.loader.Close() }
+
+// State returns the state of the named cell.
+func (s *Scheduler) State(name string) CellState {
+	for i := range s.cells {
+		if s.cells[i].Name == name {
+			return s.rt[i].state
+		}
+	}
+	return Unloaded
+}
+
+// Step advances one frame with the sources at the given positions:
+// positions[i] is where sources[i] stands; a source without a position
+// keeps its last one. The frame runs finish, evict, unload/cancel, publish
+// and dispatch, in that order.
+func (s *Scheduler) Step(positions []Point) FrameReport {
+	s.frame++
+	s.move(positions)
+	rep := FrameReport{Frame: s.frame}
+	s.finish(&rep)
+	s.evict(&rep)
+	s.release(&rep)
+	s.publish(&rep)
+	s.gatherNear()
+	s.dispatch(&rep)
+	s.holes(&rep)
+	rep.Resident = len(s.resident)
+	rep.InFlight = s.nInflight
+	rep.ResidentBytes = s.residentBytes
+	rep.PreparedBytes = s.preparedBytes
+	if t, ok := s.loader.(frameTimer); ok {
+		apply, backlog, budget := t.frameTiming()
+		rep.Timing = &FrameTiming{ApplyMS: float64(apply.Microseconds()) / 1000, Backlog: backlog}
+		s.stats.timing(rep.Timing, apply, budget)
+	}
+	s.stats.add(&rep)
+	s.checkFirst()
+	return rep
+}
+
+func (s *Scheduler) stamp() uint32 { return uint32(s.frame) }
+
+// move places the sources and precomputes their squared radii.
+func (s *Scheduler) move(positions []Point) {
+	for i := range s.sources {
+		if i < len(positions) && finite(positions[i].X, positions[i].Z) {
+			s.sources[i].X, s.sources[i].Z = positions[i].X, positions[i].Z
+		}
+	}
+	s.active = s.active[:0]
+	for _, src := range s.sources {
+		if !src.Enabled {
+			continue
+		}
+		keep := math.Max(src.Prefetch, src.Unload)
+		s.active = append(s.active, activeSource{
+			x: src.X, z: src.Z,
+			load2: sq(src.Load), prefetch2: sq(src.Prefetch), unload2: sq(src.Unload), keep2: sq(keep),
+			prefetch: src.Prefetch,
+		})
+	}
+}
+
+// measure returns cell i's runtime record with this frame's distance and
+// radius flags, computing them once per frame.
+func (s *Scheduler) measure(i int32) *cellRT {
+	r := &s.rt[i]
+	if r.mstamp == s.stamp() {
+		return r
+	}
+	s.measured++
+	r.mstamp = s.stamp()
+	g := &s.geo[i]
+	best := math.Inf(1)
+	var fl uint8
+	for k := range s.active {
+		a := &s.active[k]
+		d2 := g.dist2(a.x, a.z, s.center)
+		best = min(best, d2)
+		if d2 <= a.load2 {
+			fl |= inLoad
+		}
+		if d2 <= a.prefetch2 {
+			fl |= inPrefetch
+		}
+		if d2 <= a.unload2 {
+			fl |= inUnload
+		}
+		if d2 <= a.keep2 {
+			fl |= inKeep
+		}
+	}
+	r.d2, r.flags = best, fl
+	return r
+}
+
+// setState moves a cell to a new state under a fresh seq, which makes the
+// cell's entries in every list stale.
+func (s *Scheduler) setState(i int32, st CellState) *cellRT {
+	s.seq++
+	r := &s.rt[i]
+	r.state, r.seq = st, s.seq
+	return r
+}
+
+func (s *Scheduler) valid(e entry, st CellState) bool {
+	r := &s.rt[e.cell]
+	return r.seq == e.seq && r.state == st
+}
+
+func (s *Scheduler) name(i int32) string { return s.cells[i].Name }
+
+// makeResident publishes cell i; its bytes were fixed at dispatch.
+func (s *Scheduler) makeResident(i int32) {
+	r := s.setState(i, Resident)
+	r.failures = 0
+	s.residentBytes += r.bytes
+	s.resident = append(s.resident, entry{i, r.seq})
+	s.stats.published++
+}
+
+// finish applies the attempts the IO layer finished (step 1), then
+// abandons attempts that ran past their timeout.
+func (s *Scheduler) finish(rep *FrameReport) {
+	for _, res := range s.loader.Poll(s.frame) {
+		s.stats.io(res)
+		if res.Cell < 0 || res.Cell >= len(s.rt) {
+			continue
+		}
+		i := int32(res.Cell)
+		r := &s.rt[i]
+		if r.state != Loading || r.seq != res.ID {
+			continue // cancelled or superseded
+		}
+		s.nInflight--
+		if res.Err != nil {
+			s.fail(i, res.Err, rep)
+			continue
+		}
+		if res.Entities >= 0 {
+			r.entities = int32(min(res.Entities, math.MaxInt32))
+		}
+		rep.Completed = append(rep.Completed, s.name(i))
+		if !r.prefetch {
+			s.makeResident(i)
+			rep.Published = append(rep.Published, s.name(i))
+			continue
+		}
+		// A prefetch asks again whether the cell is still wanted: the
+		// answer at dispatch may be stale by now.
+		switch m := s.measure(i); {
+		case m.flags&inLoad != 0:
+			s.makeResident(i)
+			rep.Published = append(rep.Published, s.name(i))
+		case m.flags&inPrefetch != 0:
+			r := s.setState(i, Prepared)
+			r.failures = 0
+			s.preparedBytes += r.bytes
+			s.prepared = append(s.prepared, entry{i, r.seq})
+			rep.Prepared = append(rep.Prepared, s.name(i))
+		default:
+			s.setState(i, Unloaded).failures = 0
+			rep.Dropped = append(rep.Dropped, s.name(i))
+		}
+	}
+	if t := s.set.Retry.TimeoutFrames; t > 0 {
+		for _, e := range s.inflight {
+			if !s.valid(e, Loading) || s.frame-int(s.rt[e.cell].dispatched) < t {
+				continue
+			}
+			s.loader.Cancel(e.seq)
+			s.nInflight--
+			s.stats.timeouts++
+			s.fail(e.cell, fmt.Errorf("timed out after %d frames", t), rep)
+		}
+	}
+}
+
+// fail records a failed attempt and schedules a retry after the backoff,
+// or gives the cell up once its retries are spent.
+func (s *Scheduler) fail(i int32, err error, rep *FrameReport) {
+	r := &s.rt[i]
+	if r.failures < math.MaxUint8 {
+		r.failures++
+	}
+	s.stats.failures++
+	rep.Failed = append(rep.Failed, s.name(i))
+	if int(r.failures) > s.set.Retry.Retries {
+		s.setState(i, Failed)
+		s.failed = append(s.failed, entry{i, r.seq})
+		s.stats.giveUp(s.frame, s.name(i), int(r.failures), err)
+		return
+	}
+	s.setState(i, Retrying)
+	r.due = int32(min(s.frame+s.set.Retry.backoff(int(r.failures)), math.MaxInt32))
+	s.waiting = append(s.waiting, entry{i, r.seq})
+}
+
+// evict enforces the resident-bytes cap (step 2): the resident cell
+// farthest from its nearest source goes first, never one within the pinned
+// radius; ties go to the cell that became resident first.
+func (s *Scheduler) evict(rep *FrameReport) {
+	if s.set.MaxResidentBytes == nil {
+		return
+	}
+	limit := *s.set.MaxResidentBytes
+	pinned := s.set.PinnedRadius != nil
+	var pin2 float64
+	if pinned {
+		pin2 = sq(*s.set.PinnedRadius)
+	}
+	for s.residentBytes > limit {
+		victim, worst := int32(-1), -1.0
+		for _, e := range s.resident {
+			if !s.valid(e, Resident) {
+				continue
+			}
+			m := s.measure(e.cell)
+			if pinned && m.d2 <= pin2 {
+				continue
+			}
+			if m.d2 > worst {
+				victim, worst = e.cell, m.d2
+			}
+		}
+		if victim < 0 {
+			break // everything left is pinned: over the cap beats a hole
+		}
+		r := s.setState(victim, Unloaded)
+		s.residentBytes -= r.bytes
+		r.cooldown = int32(min(s.frame+s.set.EvictCooldown, math.MaxInt32))
+		rep.Evicted = append(rep.Evicted, s.name(victim))
+	}
+}
+
+// release is step 3: unload resident cells beyond every unload radius,
+// cancel loads beyond every unload radius, and drop prepared cells and
+// prefetches beyond every max(prefetch, unload) radius.
+func (s *Scheduler) release(rep *FrameReport) {
+	s.resident = s.sweep(s.resident, Resident, func(i int32, m *cellRT) bool {
+		if m.flags&inUnload != 0 {
+			return true
+		}
+		s.setState(i, Unloaded)
+		s.residentBytes -= m.bytes
+		rep.Unloaded = append(rep.Unloaded, s.name(i))
+		return false
+	})
+	s.inflight = s.sweep(s.inflight, Loading, func(i int32, m *cellRT) bool {
+		if s.wanted(m) {
+			return true
+		}
+		s.loader.Cancel(m.seq)
+		s.nInflight--
+		s.setState(i, Unloaded).failures = 0
+		rep.Cancelled = append(rep.Cancelled, s.name(i))
+		return false
+	})
+	s.waiting = s.sweep(s.waiting, Retrying, func(i int32, m *cellRT) bool {
+		if s.wanted(m) {
+			return true
+		}
+		s.setState(i, Unloaded).failures = 0
+		rep.Cancelled = append(rep.Cancelled, s.name(i))
+		return false
+	})
+	s.prepared = s.sweep(s.prepared, Prepared, func(i int32, m *cellRT) bool {
+		if m.flags&inKeep != 0 {
+			return true
+		}
+		s.setState(i, Unloaded)
+		s.preparedBytes -= m.bytes
+		rep.Dropped = append(rep.Dropped, s.name(i))
+		return false
+	})
+	// A given-up cell is tried afresh once every source has left it.
+	s.failed = s.sweep(s.failed, Failed, func(i int32, m *cellRT) bool {
+		if m.flags&inKeep != 0 {
+			return true
+		}
+		s.setState(i, Unloaded).failures = 0
+		return false
+	})
+}
+
+// wanted reports whether a load or prefetch in flight (or waiting to be
+// retried) is still wanted by some source.
+func (s *Scheduler) wanted(m *cellRT) bool {
+	if m.prefetch {
+		return m.flags&inKeep != 0
+	}
+	return m.flags&inUnload != 0
+}
+
+// sweep walks a list in order, measuring each live cell, and keeps the
+// entries for which keep returns true. Stale entries are dropped.
+func (s *Scheduler) sweep(list []entry, st CellState, keep func(int32, *cellRT) bool) []entry {
+	out := list[:0]
+	for _, e := range list {
+		if !s.valid(e, st) {
+			continue
+		}
+		if keep(e.cell, s.measure(e.cell)) {
+			out = append(out, e)
+		}
+	}
+	clear(list[len(out):])
+	return out
+}
+
+// publish is step 4: prepared cells a source now wants within its load
+// radius enter the world.
+func (s *Scheduler) publish(rep *FrameReport) {
+	s.prepared = s.sweep(s.prepared, Prepared, func(i int32, m *cellRT) bool {
+		if m.flags&inLoad == 0 {
+			return true
+		}
+		s.preparedBytes -= m.bytes
+		s.makeResident(i)
+		rep.Published = append(rep.Published, s.name(i))
+		return false
+	})
+}
+
+// gatherNear collects the cells within some source's prefetch radius by
+// asking the spatial index, so the cost follows the cells near the
+// sources, not the size of the world.
+func (s *Scheduler) gatherNear() {
+	s.near = s.near[:0]
+	st := s.stamp()
+	for k := range s.active {
+		a := &s.active[k]
+		s.index.query(a.x, a.z, a.prefetch, func(i int32) {
+			r := &s.rt[i]
+			if r.nstamp == st {
+				return
+			}
+			r.nstamp = st
+			if s.measure(i).flags&inPrefetch != 0 {
+				s.near = append(s.near, i)
+			}
+		})
+	}
+}
+
+// byDistance orders cells nearest first, then by name in byte order.
+func (s *Scheduler) byDistance(a, b int32) int {
+	if c := cmp.Compare(s.rt[a].d2, s.rt[b].d2); c != 0 {
+		return c
+	}
+	return cmp.Compare(s.cells[a].Name, s.cells[b].Name)
+}
+
+// dispatch is step 5: start requests for wanted cells that hold nothing,
+// nearest first, within the byte budget and the in-flight cap.
+func (s *Scheduler) dispatch(rep *FrameReport) {
+	s.cand = s.cand[:0]
+	f := int32(min(s.frame, math.MaxInt32))
+	for _, i := range s.near {
+		r := &s.rt[i]
+		ready := r.state == Unloaded || (r.state == Retrying && r.due <= f)
+		if ready && r.cooldown <= f {
+			s.cand = append(s.cand, i)
+		}
+	}
+	slices.SortFunc(s.cand, s.byDistance)
+	budget := s.set.Budget
+	var lod2 float64
+	if s.set.LODRadius != nil {
+		lod2 = sq(*s.set.LODRadius)
+	}
+	for _, i := range s.cand {
+		if s.set.MaxInFlight != nil && s.nInflight >= *s.set.MaxInFlight {
+			break
+		}
+		c, r := &s.cells[i], &s.rt[i]
+		bytes, proxy := c.Bytes, false
+		if s.set.LODRadius != nil && c.HasProxy && r.d2 > lod2 {
+			bytes, proxy = c.ProxyBytes, true
+		}
+		// The first request of a frame always goes, so a cell larger than
+		// the budget still loads; after it, stop at the first that does
+		// not fit, keeping nearest-first order strict.
+		if budget != nil && len(rep.Requested) > 0 && rep.RequestedBytes+bytes > *budget {
+			break
+		}
+		retry := r.state == Retrying
+		r = s.setState(i, Loading)
+		r.prefetch = r.flags&inLoad == 0
+		r.proxy, r.bytes, r.dispatched = proxy, bytes, f
+		r.loads++
+		s.inflight = append(s.inflight, entry{i, r.seq})
+		s.nInflight++
+		rep.Requested = append(rep.Requested, c.Name)
+		rep.RequestedBytes += bytes
+		s.stats.dispatched(r.prefetch, retry, proxy)
+		s.loader.Start(Request{
+			ID: r.seq, Cell: int(i), Name: c.Name, Path: c.Path,
+			Bytes: bytes, Proxy: proxy, Prefetch: r.prefetch,
+			Attempt: int(r.failures) + 1, Frame: s.frame, Distance: r.d2,
+			Entities: c.EntityCount,
+		})
+		// A frame whose requests reach the budget exactly is full, as in
+		// the reference (this matters only for zero-byte cells).
+		if budget != nil && rep.RequestedBytes >= *budget {
+			break
+		}
+	}
+}
+
+// holes lists the cells within some source's load radius that are not
+// resident at the end of the frame: what a player would see missing.
+func (s *Scheduler) holes(rep *FrameReport) {
+	var holes []int32
+	for _, i := range s.near {
+		r := &s.rt[i]
+		if r.flags&inLoad != 0 && r.state != Resident {
+			holes = append(holes, i)
+		}
+	}
+	if s.frame == 1 {
+		// The first frame's wanted cells, for "frames until the first
+		// position is fully resident".
+		for _, i := range s.near {
+			if s.rt[i].flags&inLoad != 0 {
+				s.first = append(s.first, i)
+			}
+		}
+	}
+	if len(holes) == 0 {
+		return
+	}
+	slices.SortFunc(holes, s.byDistance)
+	rep.Holes = make([]string, len(holes))
+	for k, i := range holes {
+		rep.Holes[k] = s.cells[i].Name
+	}
+}
+
+func (s *Scheduler) checkFirst() {
+	if s.firstDone {
+		return
+	}
+	for _, i := range s.first {
+		if s.rt[i].state != Resident {
+			return
+		}
+	}
+	s.firstDone = true
+	s.stats.firstResident = s.frame
+}
+
+// Residency returns the residency report: the resident cells in the order
+// they became resident, their entity counts, and how many places were
+// brought into the world since the start.
+func (s *Scheduler) Residency() ResidencyReport {
+	rr := ResidencyReport{
+		ResidentCells:    []string{},
+		CellEntityCounts: map[string]int{},
+		LoadCount:        s.stats.published,
+	}
+	for _, e := range s.resident {
+		if s.valid(e, Resident) {
+			name := s.name(e.cell)
+			rr.ResidentCells = append(rr.ResidentCells, name)
+			rr.CellEntityCounts[name] = int(s.rt[e.cell].entities)
+		}
+	}
+	return rr
+}
+
+// Loads returns how many requests each cell had, indexed like the world's
+// cells.
+func (s *Scheduler) Loads() []int {
+	out := make([]int, len(s.rt))
+	for i := range s.rt {
+		out[i] = int(s.rt[i].loads)
+	}
+	return out
+}
