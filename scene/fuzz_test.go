@@ -1,0 +1,63 @@
+package scene
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/worldcook/worldcook/internal/corpus"
+)
+
+// FuzzParse feeds arbitrary bytes to the decoder. It must never panic;
+// when it accepts a document, encoding/json must accept it too, and
+// writing every record back must give the same document.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"version":1,"name":"m","entities":[{"id":1,"name":"A","parent":null,"children":[2],"components":[{"type":"Transform","data":{"position":{"x":1.5e3,"y":-0,"z":2}}}]},{"id":2,"name":"B\u00e9","parent":1,"children":[],"components":[]}]}`))
+	f.Add([]byte(`{"entities":[{"id":3,"parent":null,"prefab":"@uuid:x","overrides":[],"added":[],"removed":[]}]}`))
+	f.Add([]byte(`{"entities":[]} `))
+	f.Add([]byte("\xef\xbb\xbf{}"))
+	f.Add([]byte(`{"entities":[{"id":1,"components":[{"type":"A","data":[[[{"a":"\ud83d\ude00"}]]]}]}]}`))
+	if d := corpus.Dir(); d != "" {
+		for _, name := range []string{"examples__hello-world__main.esscene", "examples__physics-playground__showcase.esscene", "examples__platformer__main.esscene"} {
+			if b, err := os.ReadFile(d + "/" + name); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse("fuzz.esscene", src)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if !json.Valid(src) {
+			t.Fatalf("accepted invalid JSON: %q", src)
+		}
+		all := make([]int32, len(d.Entities))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		out := d.NewWriter().Append(nil, "n", all, func(int) bool { return true })
+		if !json.Valid(out) {
+			t.Fatalf("wrote invalid JSON: %q", out)
+		}
+		d2, err := Parse("again", out)
+		if err != nil {
+			t.Fatalf("cannot read back what was written: %v\n%q", err, out)
+		}
+		if len(d2.Entities) != len(d.Entities) {
+			t.Fatalf("entity count changed")
+		}
+		for i := range d.Entities {
+			a, b := d.Entities[i], d2.Entities[i]
+			if a.ID != b.ID || b.HasParent || a.Name != b.Name || a.Prefab != b.Prefab {
+				t.Fatalf("entity %d changed: %+v vs %+v", i, a, b)
+			}
+		}
+		for i := range d.Entities {
+			d.Transform(i)
+		}
+	})
+}
