@@ -186,8 +186,10 @@ func badValue(b []byte, i int) error {
 	}
 	rest := b[i:]
 	switch {
-	case bytes.HasPrefix(rest, []byte("NaN")), bytes.HasPrefix(rest, []byte("Infinity")), bytes.HasPrefix(rest, []byte("-Infinity")):
-		return syntaxf(i, "%s is not a JSON number; write a finite number", clip(rest[:min(len(rest), 9)]))
+	case bytes.HasPrefix(rest, []byte("NaN")):
+		return syntaxf(i, "NaN is not a JSON number; write a finite number")
+	case bytes.HasPrefix(rest, []byte("Infinity")), bytes.HasPrefix(rest, []byte("-Infinity")):
+		return syntaxf(i, "Infinity is not a JSON number; write a finite number")
 	case bytes.HasPrefix(rest, []byte("<<<<<<<")), bytes.HasPrefix(rest, []byte("=======")), bytes.HasPrefix(rest, []byte(">>>>>>>")):
 		return syntaxf(i, "merge-conflict marker; resolve the conflict in the scene file")
 	case rest[0] == '\'':

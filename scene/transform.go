@@ -34,17 +34,22 @@ var IdentityAffine = Affine{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}
 func (t TRS) Matrix() Affine {
 	q := t.Rotation
 	x, y, z, w := q.X, q.Y, q.Z, q.W
+	// Products are converted explicitly so the compiler cannot fuse them
+	// into multiply-adds, which would change the last bit on some CPUs.
+	xx, yy, zz := float64(x*x), float64(y*y), float64(z*z)
+	xy, xz, yz := float64(x*y), float64(x*z), float64(y*z)
+	xw, yw, zw := float64(x*w), float64(y*w), float64(z*w)
 	r := [3][3]float64{
-		{1 - 2*(y*y+z*z), 2 * (x*y - z*w), 2 * (x*z + y*w)},
-		{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w)},
-		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y)},
+		{1 - 2*(yy+zz), 2 * (xy - zw), 2 * (xz + yw)},
+		{2 * (xy + zw), 1 - 2*(xx+zz), 2 * (yz - xw)},
+		{2 * (xz - yw), 2 * (yz + xw), 1 - 2*(xx+yy)},
 	}
 	s := [3]float64{t.Scale.X, t.Scale.Y, t.Scale.Z}
 	p := [3]float64{t.Position.X, t.Position.Y, t.Position.Z}
 	var m Affine
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			m[i][j] = r[i][j] * s[j]
+			m[i][j] = float64(r[i][j] * s[j])
 		}
 		m[i][3] = p[i]
 	}
@@ -56,7 +61,10 @@ func (a Affine) Mul(b Affine) Affine {
 	var m Affine
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 4; j++ {
-			v := a[i][0]*b[0][j] + a[i][1]*b[1][j] + a[i][2]*b[2][j]
+			// Each product is rounded on its own (the float64 conversions
+			// forbid fused multiply-add), so bounds are bit-identical on
+			// every architecture, not just on those without FMA.
+			v := float64(a[i][0]*b[0][j]) + float64(a[i][1]*b[1][j]) + float64(a[i][2]*b[2][j])
 			if j == 3 {
 				v += a[i][3]
 			}
@@ -69,9 +77,9 @@ func (a Affine) Mul(b Affine) Affine {
 // Apply transforms the point v.
 func (a Affine) Apply(v Vec3) Vec3 {
 	return Vec3{
-		a[0][0]*v.X + a[0][1]*v.Y + a[0][2]*v.Z + a[0][3],
-		a[1][0]*v.X + a[1][1]*v.Y + a[1][2]*v.Z + a[1][3],
-		a[2][0]*v.X + a[2][1]*v.Y + a[2][2]*v.Z + a[2][3],
+		float64(a[0][0]*v.X) + float64(a[0][1]*v.Y) + float64(a[0][2]*v.Z) + a[0][3],
+		float64(a[1][0]*v.X) + float64(a[1][1]*v.Y) + float64(a[1][2]*v.Z) + a[1][3],
+		float64(a[2][0]*v.X) + float64(a[2][1]*v.Y) + float64(a[2][2]*v.Z) + a[2][3],
 	}
 }
 
