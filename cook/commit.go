@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	json "github.com/goccy/go-json"
 
@@ -95,65 +96,130 @@ func (c *Committer) Prepare(scene string) error {
 }
 
 // Commit writes w's changed files into the directory and removes the
-// cells that the previous manifest listed and w no longer has. Either all
-// of it happens or, on failure before the journal is written, none of it.
+// cells that the previous manifest listed and w no longer has.
 func (c *Committer) Commit(w *World) (*Result, error) {
-	scene := w.Plan.SceneName
-	res := &Result{}
-	keep := map[string]bool{}
-	var pending []Output
+	t := c.Begin(w.Plan.SceneName, w.ManifestPath)
 	for _, f := range w.Files {
-		if err := manifest.CheckPath(f.Path); err != nil {
-			return nil, fmt.Errorf("refusing to write %s: %w", f.Path, err)
-		}
-		keep[f.Path] = true
-		same, err := c.same(f)
-		if err != nil {
+		if err := t.Put(f); err != nil {
+			t.Abort()
 			return nil, err
 		}
-		if same {
-			res.Unchanged = append(res.Unchanged, f.Path)
-		} else {
-			res.Written = append(res.Written, f.Path)
-			pending = append(pending, f)
-		}
 	}
-	res.Removed = c.stale(w, keep)
+	return t.Commit()
+}
+
+// Txn is one scene's commit in progress. Put may be called from several
+// goroutines; Commit makes the staged files the world, all at once.
+type Txn struct {
+	c            *Committer
+	scene        string
+	manifestPath string
+
+	mu      sync.Mutex
+	res     Result
+	keep    map[string]bool
+	renames [][2]string
+	staged  bool
+	serial  int
+}
+
+// Begin starts a commit of scene, whose manifest lives at manifestPath.
+func (c *Committer) Begin(scene, manifestPath string) *Txn {
+	return &Txn{c: c, scene: scene, manifestPath: manifestPath, keep: map[string]bool{}}
+}
+
+// Put offers one file of the new world. A file whose bytes are already on
+// disk is left alone (its mtime stays); any other is staged. f.Bytes is not
+// kept after Put returns.
+func (t *Txn) Put(f Output) error {
+	c := t.c
+	if err := manifest.CheckPath(f.Path); err != nil {
+		return fmt.Errorf("refusing to write %s: %w", f.Path, err)
+	}
+	same, err := c.same(f)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.keep[f.Path] = true
+	if same {
+		t.res.Unchanged = append(t.res.Unchanged, f.Path)
+		t.mu.Unlock()
+		return nil
+	}
+	t.res.Written = append(t.res.Written, f.Path)
+	if c.Check {
+		t.mu.Unlock()
+		return nil
+	}
+	if !t.staged {
+		if err := c.FS.MkdirAll(c.stagingDir(t.scene), 0o755); err != nil {
+			t.mu.Unlock()
+			return fmt.Errorf("cannot write to the output directory: %w", err)
+		}
+		t.staged = true
+	}
+	tmp := path.Join(stagingRel(t.scene), fmt.Sprintf("%06d", t.serial))
+	t.serial++
+	t.renames = append(t.renames, [2]string{tmp, f.Path})
+	t.mu.Unlock()
+	if err := c.FS.WriteFile(c.abs(tmp), f.Bytes, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// Abort discards whatever was staged; the previous world stays as it was.
+func (t *Txn) Abort() {
+	if t.staged {
+		t.c.FS.RemoveAll(t.c.stagingDir(t.scene))
+	}
+}
+
+// Commit writes the journal, the point after which the new world is
+// decided, then moves the staged files into place (the manifest last) and
+// removes the cells the previous manifest listed and this one does not.
+func (t *Txn) Commit() (*Result, error) {
+	c := t.c
+	res := &t.res
+	sort.Strings(res.Written)
+	sort.Strings(res.Unchanged)
+	res.Removed = c.stale(t.manifestPath, t.keep)
 	if c.Check || !res.Changed() {
+		t.Abort()
 		return res, nil
 	}
-
-	staging := c.stagingDir(scene)
-	if err := c.FS.MkdirAll(staging, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot write to the output directory: %w", err)
-	}
-	j := journal{Removes: res.Removed}
-	for k, f := range pending {
-		tmp := path.Join(stagingRel(scene), fmt.Sprintf("%06d", k))
-		if err := c.FS.WriteFile(c.abs(tmp), f.Bytes, 0o644); err != nil {
-			c.FS.RemoveAll(staging)
-			return nil, fmt.Errorf("writing %s: %w", f.Path, err)
+	// Renames in path order with the manifest last, so that at no moment
+	// does a manifest point at cells that are not yet in place.
+	sort.Slice(t.renames, func(i, j int) bool {
+		a, b := t.renames[i][1], t.renames[j][1]
+		if (a == t.manifestPath) != (b == t.manifestPath) {
+			return b == t.manifestPath
 		}
-		j.Renames = append(j.Renames, [2]string{tmp, f.Path})
-	}
+		return a < b
+	})
+	j := journal{Renames: t.renames, Removes: res.Removed}
 	data, err := json.Marshal(&j)
 	if err != nil {
+		t.Abort()
 		return nil, err
 	}
-	jp := c.journalPath(scene)
-	if err := c.FS.WriteFile(jp+".tmp", data, 0o644); err != nil {
-		c.FS.RemoveAll(staging)
+	jp := c.journalPath(t.scene)
+	if err := c.FS.WriteFile(jp+".tmp", data, 0o644); err == nil {
+		err = c.FS.Rename(jp+".tmp", jp)
+	} else {
 		c.FS.Remove(jp + ".tmp")
+		t.Abort()
 		return nil, fmt.Errorf("writing the commit journal: %w", err)
 	}
-	if err := c.FS.Rename(jp+".tmp", jp); err != nil {
-		c.FS.RemoveAll(staging)
+	if err != nil {
 		c.FS.Remove(jp + ".tmp")
+		t.Abort()
 		return nil, fmt.Errorf("writing the commit journal: %w", err)
 	}
 	// From here on the cook is decided: if applying fails or the process
 	// dies, the next cook of this scene finishes the journal.
-	if err := c.apply(scene, &j); err != nil {
+	if err := c.apply(t.scene, &j); err != nil {
 		return nil, fmt.Errorf("%w (the next cook into %s finishes this commit)", err, c.Dir)
 	}
 	return res, nil
@@ -186,17 +252,17 @@ func (c *Committer) same(f Output) (bool, error) {
 // one no longer has: cells that vanished, or the whole world when the
 // scene stopped being streamed. Only paths the previous manifest names
 // inside world/ are candidates, so nothing else in the directory is touched.
-func (c *Committer) stale(w *World, keep map[string]bool) []string {
-	data, err := c.FS.ReadFile(c.abs(w.ManifestPath))
+func (c *Committer) stale(manifestPath string, keep map[string]bool) []string {
+	data, err := c.FS.ReadFile(c.abs(manifestPath))
 	if err != nil {
 		return nil
 	}
-	prev, err := manifest.Decode(w.ManifestPath, data)
+	prev, err := manifest.Decode(manifestPath, data)
 	if err != nil {
 		// A manifest we cannot read lists nothing we could safely delete;
 		// if this cook writes a new one it replaces it.
-		if !keep[w.ManifestPath] {
-			return []string{w.ManifestPath}
+		if !keep[manifestPath] {
+			return []string{manifestPath}
 		}
 		return nil
 	}
@@ -206,8 +272,8 @@ func (c *Committer) stale(w *World, keep map[string]bool) []string {
 			out = append(out, cell.Path)
 		}
 	}
-	if !keep[w.ManifestPath] {
-		out = append(out, w.ManifestPath)
+	if !keep[manifestPath] {
+		out = append(out, manifestPath)
 	}
 	sort.Strings(out)
 	return out

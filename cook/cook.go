@@ -35,7 +35,9 @@ type World struct {
 	Manifest *manifest.Manifest
 	// ManifestPath is where the manifest goes, or would have gone.
 	ManifestPath string
-	// Files are the persistent scene, the cells and the manifest, in that order.
+	// Files are the persistent scene, the cells and the manifest, in that
+	// order. Only Build fills them in; a cook that writes to disk streams
+	// each file to the commit instead of holding the world in memory.
 	Files []Output
 }
 
@@ -58,25 +60,72 @@ func ManifestPath(sceneName string) string {
 	return "world/" + validate.FileSafe(sceneName) + ".world.json"
 }
 
-// Build renders plan into memory. A scene that is not a streamed world
-// becomes a byte-for-byte copy of its source.
+// Build renders plan into memory: the files a cook would write, for
+// callers that use a world without writing it (simulate on a scene, tests).
+// A scene that is not a streamed world becomes a byte-for-byte copy.
 func Build(ctx context.Context, plan *validate.Plan, opts Options) (*World, error) {
 	w := &World{Plan: plan, ManifestPath: ManifestPath(plan.SceneName)}
-	doc := plan.Doc
 	if !plan.Streamed {
-		w.Files = []Output{{Path: PersistentPath(plan.SceneName), Bytes: doc.Src, Digest: digest(doc.Src)}}
+		src := plan.Doc.Src
+		w.Files = []Output{{Path: PersistentPath(plan.SceneName), Bytes: src, Digest: digest(src)}}
 		return w, nil
 	}
+	files := make([]Output, len(plan.Cells)+1)
+	m, err := render(ctx, plan, opts, func(k int, f Output) error {
+		f.Bytes = append([]byte(nil), f.Bytes...)
+		files[k] = f
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	mf, err := manifestFile(w.ManifestPath, m)
+	if err != nil {
+		return nil, err
+	}
+	w.Manifest = m
+	w.Files = append(files, mf)
+	return w, nil
+}
+
+func manifestFile(p string, m *manifest.Manifest) (Output, error) {
+	b, err := manifest.Encode(m)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Path: p, Bytes: b, Digest: digest(b)}, nil
+}
+
+// render renders the persistent scene (index 0) and every cell (index
+// k+1) on parallel workers and hands each document to put, which must not
+// keep f.Bytes after it returns: the buffer is reused, so a large world
+// never holds more than one document per worker besides its input. It
+// returns the manifest, complete but for nothing: sizes and digests are
+// filled in as documents are rendered.
+func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k int, f Output) error) (*manifest.Manifest, error) {
+	doc := plan.Doc
 	writer := doc.NewWriter()
 	n := len(plan.Cells)
-	files := make([]Output, n+1)
+	m := &manifest.Manifest{
+		Version:        manifest.Version,
+		Scene:          plan.SceneName,
+		CellSize:       plan.CellSize,
+		Plane:          plan.Plane,
+		PersistentRefs: nonNil(plan.PersistentRefs),
+		Persistent:     manifest.Persistent{Path: PersistentPath(plan.SceneName), EntityCount: len(plan.Persistent)},
+		Sources:        plan.Sources,
+		Cells:          make([]manifest.Cell, n),
+	}
+	if m.Sources == nil {
+		m.Sources = []manifest.Source{}
+	}
 	var total int64
 	for _, c := range plan.Cells {
 		total += int64(writer.Size(c.Name, c.Entities))
 	}
 	var done int64
 	var mu sync.Mutex
-	report := func(b int64) {
+	progress := func(b int64) {
 		if opts.Progress == nil {
 			return
 		}
@@ -86,62 +135,40 @@ func Build(ctx context.Context, plan *validate.Plan, opts Options) (*World, erro
 		mu.Unlock()
 		opts.Progress(d, total)
 	}
-	render := func(k int) {
-		if k == n {
-			name := path.Base(plan.SceneName)
-			buf := make([]byte, 0, writer.Size(name, plan.Persistent))
-			buf = writer.Append(buf, name, plan.Persistent, plan.CutParent)
-			files[n] = Output{Path: PersistentPath(plan.SceneName), Bytes: buf, Digest: digest(buf)}
-			return
+	pool := sync.Pool{New: func() any { return new([]byte) }}
+	err := parallel(ctx, n+1, opts.Workers, func(k int) error {
+		name, ents, p := path.Base(plan.SceneName), plan.Persistent, m.Persistent.Path
+		if k > 0 {
+			c := &plan.Cells[k-1]
+			name, ents, p = c.Name, c.Entities, "world/"+c.File
 		}
-		c := &plan.Cells[k]
-		size := writer.Size(c.Name, c.Entities)
-		buf := make([]byte, 0, size)
-		buf = writer.Append(buf, c.Name, c.Entities, plan.CutParent)
-		files[k] = Output{Path: "world/" + c.File, Bytes: buf, Digest: digest(buf)}
-		report(int64(size))
-	}
-	if err := parallel(ctx, n+1, opts.Workers, render); err != nil {
-		return nil, err
-	}
-	m := &manifest.Manifest{
-		Version:        manifest.Version,
-		Scene:          plan.SceneName,
-		CellSize:       plan.CellSize,
-		Plane:          plan.Plane,
-		PersistentRefs: nonNil(plan.PersistentRefs),
-		Persistent: manifest.Persistent{
-			Path:        files[n].Path,
-			Bytes:       int64(len(files[n].Bytes)),
-			Blake3:      files[n].Digest,
-			EntityCount: len(plan.Persistent),
-		},
-		Sources: plan.Sources,
-		Cells:   make([]manifest.Cell, n),
-	}
-	if m.Sources == nil {
-		m.Sources = []manifest.Source{}
-	}
-	for k, c := range plan.Cells {
-		m.Cells[k] = manifest.Cell{
-			Name: c.Name, Path: files[k].Path, X: c.X, Z: c.Z,
-			MinX: c.Bounds.MinX, MinZ: c.Bounds.MinZ, MaxX: c.Bounds.MaxX, MaxZ: c.Bounds.MaxZ,
-			EntityCount: len(c.Entities), RootCount: c.Roots,
-			Bytes: int64(len(files[k].Bytes)), Blake3: files[k].Digest,
+		bp := pool.Get().(*[]byte)
+		defer pool.Put(bp)
+		size := writer.Size(name, ents)
+		if cap(*bp) < size {
+			*bp = make([]byte, 0, size)
 		}
-	}
-	mb, err := manifest.Encode(m)
+		buf := writer.Append((*bp)[:0], name, ents, plan.CutParent)
+		*bp = buf
+		f := Output{Path: p, Bytes: buf, Digest: digest(buf)}
+		if k == 0 {
+			m.Persistent.Bytes, m.Persistent.Blake3 = int64(len(buf)), f.Digest
+		} else {
+			c := &plan.Cells[k-1]
+			m.Cells[k-1] = manifest.Cell{
+				Name: c.Name, Path: p, X: c.X, Z: c.Z,
+				MinX: c.Bounds.MinX, MinZ: c.Bounds.MinZ, MaxX: c.Bounds.MaxX, MaxZ: c.Bounds.MaxZ,
+				EntityCount: len(c.Entities), RootCount: c.Roots,
+				Bytes: int64(len(buf)), Blake3: f.Digest,
+			}
+			progress(int64(size))
+		}
+		return put(k, f)
+	})
 	if err != nil {
 		return nil, err
 	}
-	w.Manifest = m
-	// The persistent scene first, then cells, then the manifest: the order
-	// in which a commit renames them, so the index is always last.
-	w.Files = make([]Output, 0, n+2)
-	w.Files = append(w.Files, files[n])
-	w.Files = append(w.Files, files[:n]...)
-	w.Files = append(w.Files, Output{Path: w.ManifestPath, Bytes: mb, Digest: digest(mb)})
-	return w, nil
+	return m, nil
 }
 
 func nonNil(ids []int64) []int64 {
@@ -156,49 +183,52 @@ func digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// parallel runs fn(0..n-1) on up to workers goroutines, stopping early
-// when ctx is cancelled.
-func parallel(ctx context.Context, n, workers int, fn func(int)) error {
+// parallel runs fn(0..n-1) on up to workers goroutines and returns the
+// first error, after which no new calls start. It stops early when ctx is
+// cancelled.
+func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			fn(i)
+	workers = min(workers, n)
+	var (
+		mu   sync.Mutex
+		next int
+		fail error
+		wg   sync.WaitGroup
+	)
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if fail == nil && ctx.Err() != nil {
+			fail = fmt.Errorf("cook cancelled: %w", ctx.Err())
 		}
-		return nil
+		if fail != nil || next >= n {
+			return 0, false
+		}
+		next++
+		return next - 1, true
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				fn(i)
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if fail == nil {
+						fail = err
+					}
+					mu.Unlock()
+					return
+				}
 			}
 		}()
 	}
-	var err error
-loop:
-	for i := 0; i < n; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break loop
-		}
-	}
-	close(next)
 	wg.Wait()
-	if err != nil {
-		return fmt.Errorf("cook cancelled: %w", err)
-	}
-	return nil
+	return fail
 }

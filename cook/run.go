@@ -131,13 +131,6 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
 	}
 	t := time.Now()
-	w, err := Build(ctx, plan, Options{Workers: job.Workers, Progress: job.Progress})
-	if err != nil {
-		return rep, err
-	}
-	rep.World = w
-	rep.Timings = append(rep.Timings, Phase{"render", time.Since(t)})
-	t = time.Now()
 	fsys := job.FS
 	if fsys == nil {
 		fsys = OSFS{}
@@ -146,14 +139,48 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	if err := c.Prepare(plan.SceneName); err != nil {
 		return rep, err
 	}
-	res, err := c.Commit(w)
+	w, res, err := write(ctx, c, plan, Options{Workers: job.Workers, Progress: job.Progress})
 	if err != nil {
 		return rep, err
 	}
-	rep.Result = res
-	rep.Timings = append(rep.Timings, Phase{"commit", time.Since(t)})
+	rep.World, rep.Result = w, res
+	rep.Timings = append(rep.Timings, Phase{"write", time.Since(t)})
 	if job.Check && res.Changed() {
 		return rep, fmt.Errorf("%s: %w (%d file(s) to write, %d to remove); run worldcook cook", job.File, ErrWouldChange, len(res.Written), len(res.Removed))
 	}
 	return rep, nil
+}
+
+// write renders plan straight into a commit: each document is compared
+// with the disk and staged as soon as it is rendered, so memory holds one
+// document per worker rather than the whole cooked world.
+func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options) (*World, *Result, error) {
+	w := &World{Plan: plan, ManifestPath: ManifestPath(plan.SceneName)}
+	t := c.Begin(plan.SceneName, w.ManifestPath)
+	if !plan.Streamed {
+		src := plan.Doc.Src
+		f := Output{Path: PersistentPath(plan.SceneName), Bytes: src, Digest: digest(src)}
+		if err := t.Put(f); err != nil {
+			t.Abort()
+			return nil, nil, err
+		}
+		res, err := t.Commit()
+		return w, res, err
+	}
+	m, err := render(ctx, plan, opts, func(_ int, f Output) error { return t.Put(f) })
+	if err != nil {
+		t.Abort()
+		return nil, nil, err
+	}
+	mf, err := manifestFile(w.ManifestPath, m)
+	if err == nil {
+		err = t.Put(mf)
+	}
+	if err != nil {
+		t.Abort()
+		return nil, nil, err
+	}
+	w.Manifest = m
+	res, err := t.Commit()
+	return w, res, err
 }
