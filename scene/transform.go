@@ -213,5 +213,6 @@ func (v Vec3) Finite() bool {
 	return finite(v.X) && finite(v.Y) && finite(v.Z)
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0)
+func finite(f float64) bool {
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }

@@ -27,8 +27,6 @@ type Request struct {
 	// Distance is the squared distance to the nearest source at dispatch:
 	// nearer requests are served first.
 	Distance float64
-	// Entities is the entity count the manifest promises (-1: unknown).
-	Entities int
 }
 
 // Result answers a Request.

@@ -617,7 +617,6 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 			ID: r.seq, Cell: int(i), Name: c.Name, Path: c.Path,
 			Bytes: bytes, Proxy: proxy, Prefetch: r.prefetch,
 			Attempt: int(r.failures) + 1, Frame: s.frame, Distance: r.d2,
-			Entities: c.EntityCount,
 		})
 		// A frame whose requests reach the budget exactly is full, as in
 		// the reference (this matters only for zero-byte cells).

@@ -23,8 +23,14 @@ type Options struct {
 	// addition to the engine's built-in table.
 	Components map[string]ComponentFields
 	// Assets are directories searched for prefab assets and their .meta
-	// sidecars when placing prefab-instance entries.
+	// sidecars when placing prefab-instance entries. Empty means the
+	// Estella project holding the scene (the nearest parent directory with
+	// a project.esproject), else the scene's own directory.
 	Assets []string
+	// Prefabs, when set, is a prefab asset index shared between Check
+	// calls (a cook of many scenes reads each prefab once); it replaces
+	// Assets. Nil builds one per call, lazily, only if a prefab is placed.
+	Prefabs *Prefabs
 }
 
 // ComponentFields lists a component type's entity-reference fields.
@@ -112,6 +118,10 @@ type Finding struct {
 	FromCell   string `json:"fromCell,omitempty"`
 	ToCell     string `json:"toCell,omitempty"`
 	Hint       string `json:"hint,omitempty"`
+	// Arrow locates a rejected reference on the partition plane, from the
+	// referencing entity to its target, for drawing; nil when either end
+	// has no place in the world.
+	Arrow *Arrow `json:"-"`
 }
 
 // CutParent reports whether entity i's parent link must be written as null.
