@@ -1,0 +1,101 @@
+package validate
+
+import "sort"
+
+// builtinFields are the entity-reference fields the Estella SDK declares
+// (entityFields in its component metadata). Parent and Children are
+// structural and never serialized, but a document that carries them anyway
+// is read the same way the loader would remap them.
+var builtinFields = map[string][]string{
+	"Parent":          {"entity"},
+	"Children":        {"entities"},
+	"MeshSkin":        {"joints"},
+	"ParticleEmitter": {"subEmitter"},
+	"UIScroll":        {"content"},
+	"UISlider":        {"fill", "handle"},
+	"UIToggle":        {"check"},
+	"UIDropdown":      {"label"},
+	"RevoluteJoint":   {"connectedEntity"},
+	"DistanceJoint":   {"connectedEntity"},
+	"PrismaticJoint":  {"connectedEntity"},
+	"WeldJoint":       {"connectedEntity"},
+	"WheelJoint":      {"connectedEntity"},
+	"MotorJoint":      {"connectedEntity"},
+	"PointJoint3D":    {"connectedEntity"},
+	"HingeJoint3D":    {"connectedEntity"},
+	"SliderJoint3D":   {"connectedEntity"},
+	"DistanceJoint3D": {"connectedEntity"},
+	"FixedJoint3D":    {"connectedEntity"},
+}
+
+// BuiltinFields returns a copy of the engine's entity-reference field
+// table: component type → fields.
+func BuiltinFields() map[string][]string {
+	out := make(map[string][]string, len(builtinFields))
+	for k, v := range builtinFields {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
+
+// fieldTable is the table one Check uses: the built-in fields plus the
+// project's entity fields, minus every field declared soft (a soft
+// declaration may also silence a built-in field the game resolves itself).
+type fieldTable map[string][]string
+
+func newFieldTable(project map[string]ComponentFields) fieldTable {
+	t := make(fieldTable, len(builtinFields)+len(project))
+	for k, v := range builtinFields {
+		t[k] = v
+	}
+	// Sorted so the table, and so the order of findings, never depends on
+	// map iteration.
+	types := make([]string, 0, len(project))
+	for k := range project {
+		types = append(types, k)
+	}
+	sort.Strings(types)
+	for _, typ := range types {
+		cf := project[typ]
+		fields := append([]string(nil), t[typ]...)
+		for _, f := range cf.Entity {
+			if !contains(fields, f) {
+				fields = append(fields, f)
+			}
+		}
+		kept := fields[:0]
+		for _, f := range fields {
+			if !contains(cf.Soft, f) {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == 0 {
+			delete(t, typ)
+			continue
+		}
+		t[typ] = kept
+	}
+	return t
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isBuiltinRefType reports whether typ is in the built-in table. It is a
+// switch rather than a map lookup because it runs once per component of a
+// world of millions of entities.
+func isBuiltinRefType(typ string) bool {
+	switch typ {
+	case "Parent", "Children", "MeshSkin", "ParticleEmitter", "UIScroll", "UISlider", "UIToggle", "UIDropdown",
+		"RevoluteJoint", "DistanceJoint", "PrismaticJoint", "WeldJoint", "WheelJoint", "MotorJoint",
+		"PointJoint3D", "HingeJoint3D", "SliderJoint3D", "DistanceJoint3D", "FixedJoint3D":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,74 @@
+package validate
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// SceneExt is the file extension of Estella scene documents.
+const SceneExt = ".esscene"
+
+// SceneName returns the name the Estella runtime registers a scene under:
+// its path relative to scenesRoot, without ".esscene", with forward
+// slashes ("levels/boss"). An empty scenesRoot means the file's own
+// directory, so "main.esscene" is "main". Cook and validate both name cells
+// after it, so a world validated and a world cooked agree on every name.
+func SceneName(file, scenesRoot string) (string, error) {
+	if scenesRoot == "" {
+		scenesRoot = filepath.Dir(file)
+	}
+	absRoot, err := filepath.Abs(scenesRoot)
+	if err != nil {
+		return "", fmt.Errorf("scenes root %s: %v", scenesRoot, err)
+	}
+	absFile, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("scene %s: %v", file, err)
+	}
+	rel, err := filepath.Rel(absRoot, absFile)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("scene %s is not inside the scenes root %s; pass --scenes-root with the folder that holds the game's scenes", file, scenesRoot)
+	}
+	name := strings.TrimSuffix(filepath.ToSlash(rel), SceneExt)
+	if name == "" {
+		return "", fmt.Errorf("scene %s has an empty name; rename the file", file)
+	}
+	return name, nil
+}
+
+// FileSafe replaces every byte outside [A-Za-z0-9_.-] with '_', so a cell
+// or manifest named after a scene in a sub-folder ("levels/boss") becomes
+// one flat file name that never leaves world/.
+func FileSafe(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !safeByte(c) {
+			b[i] = '_'
+		}
+	}
+	// ".." alone would still name the parent directory.
+	if s := string(b); s == "." || s == ".." {
+		return strings.Repeat("_", len(s))
+	}
+	return string(b)
+}
+
+func safeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// CellName is the name of cell (x, z) of a scene: "main.cell_-1_3".
+func CellName(scene string, x, z int32) string {
+	b := make([]byte, 0, len(scene)+24)
+	b = append(b, scene...)
+	b = append(b, ".cell_"...)
+	b = strconv.AppendInt(b, int64(x), 10)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, int64(z), 10)
+	return string(b)
+}
+
+// CellFile is the file name of a cell's document inside world/.
+func CellFile(cellName string) string { return FileSafe(cellName) + ".json" }

@@ -1,0 +1,357 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+// parallelMin is the world size from which placement is spread over
+// several goroutines; below it the goroutines cost more than they save.
+const parallelMin = 32 << 10
+
+// maxPlacers caps the goroutines placing subtrees.
+const maxPlacers = 8
+
+// placer places a share of the world's subtrees: it composes world
+// matrices, assigns top-level entities to cells and grows its own copy of
+// the cells' bounds. Subtrees are independent, so placers share nothing
+// they write but per-entity slots of their own subtrees.
+type placer struct {
+	c       *checker
+	cells   []cellAcc
+	cellKey map[uint64]int32
+	pos     map[int32]scene.Vec3
+	// mats holds the world matrices of this placer's entities that have
+	// children; slot[i] is 1 + the index of entity i's matrix.
+	mats     []scene.Affine
+	slot     []int32
+	findings []Finding
+	fents    []int32
+	failed   bool
+}
+
+func (w *placer) add(i int32, f Finding) {
+	w.findings = append(w.findings, w.c.finding(i, f))
+	w.fents = append(w.fents, i)
+}
+
+// place partitions the world. Entities are grouped by root, each group in
+// parents-first order, and the groups are shared out to placers in
+// contiguous runs; the placers' cells are then merged. The result does not
+// depend on how many placers ran.
+func (c *checker) place() error {
+	n := len(c.flags)
+	grouped := c.groupByRoot()
+	parts := 1
+	if n >= parallelMin {
+		parts = min(runtime.GOMAXPROCS(0), maxPlacers)
+	}
+	bounds := make([]int, 0, parts+1)
+	bounds = append(bounds, 0)
+	for k := 1; k < parts; k++ {
+		j := max(n*k/parts, bounds[len(bounds)-1])
+		for j < n && c.parent[grouped[j]] >= 0 {
+			j++ // a run starts at a root, so a subtree is never split
+		}
+		bounds = append(bounds, j)
+	}
+	bounds = append(bounds, n)
+
+	c.doc = make([]int32, n)
+	slot := make([]int32, n)
+	placers := make([]placer, parts)
+	var wg sync.WaitGroup
+	for k := range placers {
+		w := &placers[k]
+		w.c, w.slot = c, slot
+		w.cellKey = make(map[uint64]int32)
+		w.pos = make(map[int32]scene.Vec3)
+		run := grouped[bounds[k]:bounds[k+1]]
+		if parts == 1 {
+			w.run(run)
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(run)
+		}()
+	}
+	wg.Wait()
+
+	for k := range placers {
+		if placers[k].failed {
+			// Report the first malformed Transform in authored order, so
+			// the error does not depend on which placer met one first.
+			for i := range c.flags {
+				if c.flags[i]&fTransform != 0 && c.flags[i]&fPrefab == 0 {
+					if _, _, err := c.d.Transform(i); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+
+	// Merge the placers' cells and renumber every entity's cell.
+	key := make(map[uint64]int32)
+	c.pos = make(map[int32]scene.Vec3)
+	for k := range placers {
+		w := &placers[k]
+		remap := make([]int32, len(w.cells))
+		for l := range w.cells {
+			a := &w.cells[l]
+			ck := cellKeyOf(a.x, a.z)
+			g, ok := key[ck]
+			if !ok {
+				g = int32(len(c.cells))
+				key[ck] = g
+				c.cells = append(c.cells, *a)
+			} else {
+				c.cells[g].merge(a)
+			}
+			remap[l] = g
+		}
+		for _, i := range grouped[bounds[k]:bounds[k+1]] {
+			if ci := c.doc[i]; ci >= 0 {
+				c.doc[i] = remap[ci]
+			}
+		}
+		for i, p := range w.pos {
+			c.pos[i] = p
+		}
+		c.plan.Findings = append(c.plan.Findings, w.findings...)
+		c.fents = append(c.fents, w.fents...)
+	}
+	return nil
+}
+
+// groupByRoot returns the entities grouped by root (roots in authored
+// order), each group in the topological order: a stable counting sort.
+func (c *checker) groupByRoot() []int32 {
+	n := len(c.flags)
+	start := make([]int32, n+1)
+	for _, r := range c.root {
+		start[r+1]++
+	}
+	for k := 1; k <= n; k++ {
+		start[k] += start[k-1]
+	}
+	out := make([]int32, n)
+	for _, i := range c.order {
+		r := c.root[i]
+		out[start[r]] = i
+		start[r]++
+	}
+	return out
+}
+
+func cellKeyOf(x, z int32) uint64 { return uint64(uint32(x))<<32 | uint64(uint32(z)) }
+
+// merge folds another placer's share of the same cell into a.
+func (a *cellAcc) merge(b *cellAcc) {
+	a.bounds.MinX = math.Min(a.bounds.MinX, b.bounds.MinX)
+	a.bounds.MinZ = math.Min(a.bounds.MinZ, b.bounds.MinZ)
+	a.bounds.MaxX = math.Max(a.bounds.MaxX, b.bounds.MaxX)
+	a.bounds.MaxZ = math.Max(a.bounds.MaxZ, b.bounds.MaxZ)
+	if b.over >= 0 && (b.by > a.by || (b.by == a.by && (a.over < 0 || b.over < a.over))) {
+		a.by, a.over = b.by, b.over
+	}
+	a.roots += b.roots
+}
+
+// run places the entities of run, which holds whole subtrees in
+// parents-first order. A world matrix is the parent's times the local one
+// and is kept only for entities with children.
+func (w *placer) run(run []int32) {
+	c := w.c
+	d := c.d
+	kids := 0
+	for _, i := range run {
+		if c.flags[i]&fHasKids != 0 {
+			kids++
+		}
+	}
+	w.mats = make([]scene.Affine, 0, kids)
+	for _, i := range run {
+		fl := c.flags[i]
+		var in *instance
+		var local scene.TRS
+		hasT := false
+		if fl&fPrefab != 0 {
+			in = &c.inst[c.instAt[i]-1]
+			local, hasT = in.trs, in.placed
+		} else if fl&fTransform != 0 {
+			t, _, err := d.Transform(int(i))
+			if err != nil {
+				w.failed = true
+				return
+			}
+			local, hasT = t, true
+		}
+		// An entity without a Transform has no place: it adds nothing to
+		// the bounds, and its children's world transforms are their local
+		// ones (Estella's TransformSystem never composes through it).
+		var m scene.Affine
+		p := c.parent[i]
+		if hasT {
+			m = local.Matrix()
+			if p >= 0 && w.slot[p] > 0 {
+				m = w.mats[w.slot[p]-1].Mul(m)
+			}
+			if fl&fHasKids != 0 {
+				w.mats = append(w.mats, m)
+				w.slot[i] = int32(len(w.mats))
+			}
+			if fl&fNeedPos != 0 {
+				w.pos[i] = m.Origin()
+			}
+		}
+		if p < 0 {
+			c.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
+		} else {
+			c.doc[i] = c.doc[c.root[i]]
+		}
+		ci := c.doc[i]
+		if ci < 0 || !hasT {
+			continue
+		}
+		w.addPoint(ci, i, m.Origin())
+		switch {
+		case in != nil:
+			w.extents(ci, i, &m, in.comps, in)
+		case fl&fExtent != 0:
+			w.extents(ci, i, &m, d.Components(int(i)), nil)
+		}
+	}
+}
+
+// placeRoot returns the placer's cell index of top-level entity i, or -1
+// for the persistent world.
+func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene.Affine) int32 {
+	c := w.c
+	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
+		return -1
+	}
+	if in != nil && !in.placed {
+		w.add(i, Finding{
+			Code:    CodeUnplaceablePrefab,
+			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), c.d.Entities[i].Prefab, in.why),
+			Field:   "prefab",
+			Hint:    "add a Transform.position override to the instance's root, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent",
+		})
+		return -1
+	}
+	if !hasT {
+		return -1
+	}
+	u, v := c.uv(m.Origin())
+	cs := c.cellSize
+	fx, fz := math.Floor(u/cs), math.Floor(v/cs)
+	g := Rect{MinX: fx * cs, MinZ: fz * cs, MaxX: (fx + 1) * cs, MaxZ: (fz + 1) * cs}
+	if !(fx >= math.MinInt32 && fx <= math.MaxInt32 && fz >= math.MinInt32 && fz <= math.MaxInt32) ||
+		!finite(g.MinX) || !finite(g.MaxX) || !finite(g.MinZ) || !finite(g.MaxZ) {
+		w.add(i, Finding{
+			Code:    CodeBadCellSize,
+			Message: fmt.Sprintf("%s at %s lies beyond the cell index range of a 32-bit integer for cellSize %s; it stays in the persistent world", c.who(i), c.planeText(u, v), fmtNum(cs)),
+			Field:   "Transform.position",
+			Hint:    "move the entity nearer the origin or increase StreamedWorld.cellSize",
+		})
+		return -1
+	}
+	x, z := int32(fx), int32(fz)
+	key := cellKeyOf(x, z)
+	ci, ok := w.cellKey[key]
+	if !ok {
+		ci = int32(len(w.cells))
+		w.cells = append(w.cells, cellAcc{x: x, z: z, grid: g, bounds: g, over: -1})
+		w.cellKey[key] = ci
+	}
+	w.cells[ci].roots++
+	return ci
+}
+
+// uv projects a world point on the partition plane.
+func (c *checker) uv(p scene.Vec3) (float64, float64) {
+	if c.xy {
+		return p.X, p.Y
+	}
+	return p.X, p.Z
+}
+
+func (c *checker) planeText(u, v float64) string {
+	if c.xy {
+		return "x=" + fmtNum(u) + ", y=" + fmtNum(v)
+	}
+	return "x=" + fmtNum(u) + ", z=" + fmtNum(v)
+}
+
+// addPoint grows cell ci to cover world point p of entity i.
+func (w *placer) addPoint(ci int32, i int32, p scene.Vec3) {
+	u, v := w.c.uv(p)
+	w.addRange(ci, i, u, u, v, v)
+}
+
+// addBox grows cell ci to cover the local box [lo, hi] of entity i under
+// its world matrix m. The projection of a transformed box on an axis is the
+// transformed centre ± the absolute matrix row times the half extents: the
+// exact range of its eight transformed corners, rotation and shear
+// included, for a few multiplications.
+func (w *placer) addBox(ci, i int32, m *scene.Affine, lo, hi scene.Vec3) {
+	cx, cy, cz := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2, (lo.Z+hi.Z)/2
+	ex, ey, ez := (hi.X-lo.X)/2, (hi.Y-lo.Y)/2, (hi.Z-lo.Z)/2
+	ru, rv := &m[0], &m[2]
+	if w.c.xy {
+		rv = &m[1]
+	}
+	u := ru[0]*cx + ru[1]*cy + ru[2]*cz + ru[3]
+	v := rv[0]*cx + rv[1]*cy + rv[2]*cz + rv[3]
+	du := math.Abs(ru[0])*ex + math.Abs(ru[1])*ey + math.Abs(ru[2])*ez
+	dv := math.Abs(rv[0])*ex + math.Abs(rv[1])*ey + math.Abs(rv[2])*ez
+	w.addRange(ci, i, u-du, u+du, v-dv, v+dv)
+}
+
+// addRange grows cell ci to cover [u0, u1] × [v0, v1] of entity i and
+// tracks the entity reaching farthest outside the grid square. A range that
+// is not finite (an overflowing transform) never reaches the bounds: it is
+// reported once per entity instead.
+func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
+	c := w.c
+	if !finite(u0) || !finite(u1) || !finite(v0) || !finite(v1) {
+		if c.flags[i]&fNonFinite == 0 {
+			c.flags[i] |= fNonFinite
+			w.add(i, Finding{
+				Code:    CodeBadCellSize,
+				Message: c.who(i) + " has a world position or extent that is not a finite number (its transforms overflow); it is left out of the cell bounds",
+				Field:   "Transform",
+				Hint:    "bring the Transform position and scale of " + c.who(i) + " and its ancestors into a sensible range",
+			})
+		}
+		return
+	}
+	a := &w.cells[ci]
+	b := &a.bounds
+	// Plain comparisons: the values are finite, so math.Min's NaN and
+	// signed-zero care is not needed on this per-entity path.
+	if u0 < b.MinX {
+		b.MinX = u0
+	}
+	if u1 > b.MaxX {
+		b.MaxX = u1
+	}
+	if v0 < b.MinZ {
+		b.MinZ = v0
+	}
+	if v1 > b.MaxZ {
+		b.MaxZ = v1
+	}
+	g := &a.grid
+	out := max(g.MinX-u0, u1-g.MaxX, g.MinZ-v0, v1-g.MaxZ)
+	if out > a.by || (out == a.by && out > 0 && i < a.over) {
+		a.by, a.over = out, i
+	}
+}
