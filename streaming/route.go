@@ -1,0 +1,287 @@
+package streaming
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/worldcook/worldcook/manifest"
+)
+
+// MaxRouteFrames bounds the frames a route may span, so that a typo in a
+// frame column (frame 10000000000) fails clearly instead of exhausting
+// memory.
+const MaxRouteFrames = 1_000_000
+
+// Route is a path for the streaming sources, read from CSV: a header, then
+// x and z (y for a plane "xy" world) on every row, with optional frame and
+// source columns.
+type Route struct {
+	File string
+	// Columns present besides x.
+	HasY, HasZ, HasFrame, HasSource bool
+	Rows                            []RouteRow
+}
+
+// RouteRow is one row of a route.
+type RouteRow struct {
+	Line    int
+	Frame   int64
+	Source  string
+	X, Y, Z float64
+}
+
+// RouteError is a problem with a route file, located by line.
+type RouteError struct {
+	File string
+	Line int // 0 when the problem is the file as a whole
+	Msg  string
+}
+
+func (e *RouteError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+var routeColumns = []string{"x", "y", "z", "frame", "source"}
+
+// ParseRoute reads a route CSV. Lines starting with # are comments; blank
+// lines are skipped. Errors name the file and line.
+func ParseRoute(r io.Reader, file string) (*Route, error) {
+	fail := func(line int, format string, args ...any) error {
+		return &RouteError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fail(0, "%v", err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // spreadsheet BOM
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.Comment = '#'
+	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
+	csvErr := func(err error) error {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			if errors.Is(pe.Err, csv.ErrFieldCount) {
+				return fail(pe.Line, "the row has a different number of fields from the header")
+			}
+			return fail(pe.Line, "%v", pe.Err)
+		}
+		return fail(0, "%v", err)
+	}
+
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fail(0, "empty route; the first line must be a header such as x,z")
+	}
+	if err != nil {
+		return nil, csvErr(err)
+	}
+	hline, _ := cr.FieldPos(0)
+	col := map[string]int{}
+	for i, h := range header {
+		name := strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(routeColumns, name) {
+			return nil, fail(hline, "unknown column %q; the header may name x, y, z, frame and source", strings.TrimSpace(h))
+		}
+		if _, dup := col[name]; dup {
+			return nil, fail(hline, "column %q appears twice", name)
+		}
+		col[name] = i
+	}
+	rt := &Route{File: file}
+	_, rt.HasY = col["y"]
+	_, rt.HasZ = col["z"]
+	_, rt.HasFrame = col["frame"]
+	_, rt.HasSource = col["source"]
+	if _, ok := col["x"]; !ok || !(rt.HasZ || rt.HasY) {
+		return nil, fail(hline, "the header needs columns x and z (y, frame and source are optional)")
+	}
+
+	num := func(rec []string, line int, name string, required bool) (float64, error) {
+		i, ok := col[name]
+		if !ok {
+			return 0, nil
+		}
+		s := strings.TrimSpace(rec[i])
+		if s == "" {
+			if required {
+				return 0, fail(line, "%s is empty", name)
+			}
+			return 0, nil
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fail(line, "%s %q is not a finite number", name, s)
+		}
+		return v, nil
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(err)
+		}
+		line, _ := cr.FieldPos(0)
+		row := RouteRow{Line: line}
+		if row.X, err = num(rec, line, "x", true); err != nil {
+			return nil, err
+		}
+		// y is optional height on an xz world, so it may be left empty;
+		// z is required whenever the column is there.
+		if row.Y, err = num(rec, line, "y", false); err != nil {
+			return nil, err
+		}
+		if row.Z, err = num(rec, line, "z", true); err != nil {
+			return nil, err
+		}
+		if i, ok := col["frame"]; ok {
+			s := strings.TrimSpace(rec[i])
+			f, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return nil, fail(line, "frame %q is not a whole number", s)
+			}
+			row.Frame = f
+		}
+		if i, ok := col["source"]; ok {
+			row.Source = strings.TrimSpace(rec[i])
+			if row.Source == "" {
+				return nil, fail(line, "source is empty; name the streaming source this row moves")
+			}
+		}
+		rt.Rows = append(rt.Rows, row)
+	}
+	if len(rt.Rows) == 0 {
+		return nil, fail(0, "the route has a header but no rows")
+	}
+	return rt, nil
+}
+
+// Bind places the route on sources and returns the sources (with those the
+// route drives enabled) and, for each frame, every source's position.
+//
+// Rows name their source in the source column; without it, the route moves
+// the first enabled source. A world without authored sources gets one
+// source per name in the route (or one, named after template, without a
+// source column), each a copy of template. With a frame column, rows are
+// grouped by frame number, in order, and a gap repeats the last positions;
+// without it, a new frame starts when a source already placed in the
+// current frame appears again (every row is a frame with one source).
+// Sources the route does not place stay where they were.
+func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source, [][]Point, error) {
+	fail := func(line int, format string, args ...any) error {
+		return &RouteError{File: rt.File, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	xy := plane == manifest.PlaneXY
+	if xy && !rt.HasY {
+		return nil, nil, fail(1, "the world partitions on x and y; the header needs a y column")
+	}
+	if !xy && !rt.HasZ {
+		return nil, nil, fail(1, "the world partitions on x and z; the header needs a z column")
+	}
+	at := func(row RouteRow) Point {
+		if xy {
+			return Point{X: row.X, Z: row.Y}
+		}
+		return Point{X: row.X, Z: row.Z}
+	}
+	out := slices.Clone(sources)
+	authored := len(out) > 0
+	find := func(name string) int {
+		for i := range out {
+			if out[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	// Which source each row moves.
+	who := make([]int, len(rt.Rows))
+	driven := map[int]bool{}
+	for k, row := range rt.Rows {
+		i := 0
+		switch {
+		case rt.HasSource:
+			if i = find(row.Source); i < 0 {
+				if authored {
+					names := make([]string, len(out))
+					for j := range out {
+						names[j] = out[j].Name
+					}
+					return nil, nil, fail(row.Line, "the world has no streaming source %q (it has %s)", row.Source, strings.Join(names, ", "))
+				}
+				s := template
+				s.Name = row.Source
+				p := at(row)
+				s.X, s.Z = p.X, p.Z
+				out = append(out, s)
+				i = len(out) - 1
+			}
+		case len(out) == 0:
+			s := template
+			p := at(row)
+			s.X, s.Z = p.X, p.Z
+			out = append(out, s)
+		default:
+			i = slices.IndexFunc(out, func(s Source) bool { return s.Enabled })
+			i = max(i, 0)
+		}
+		who[k] = i
+		driven[i] = true
+	}
+	for i := range driven {
+		out[i].Enabled = true
+	}
+
+	cur := make([]Point, len(out))
+	for i, s := range out {
+		cur[i] = Point{X: s.X, Z: s.Z}
+	}
+	var frames [][]Point
+	emit := func() { frames = append(frames, slices.Clone(cur)) }
+	placed := map[int]int{} // source -> line, within the current frame
+	var frame int64
+	for k, row := range rt.Rows {
+		i := who[k]
+		switch {
+		case rt.HasFrame && k == 0:
+			frame = row.Frame
+		case rt.HasFrame && row.Frame < frame:
+			return nil, nil, fail(row.Line, "frame %d comes after frame %d; rows must be in frame order", row.Frame, frame)
+		case rt.HasFrame && row.Frame > frame:
+			if row.Frame-rt.Rows[0].Frame >= MaxRouteFrames {
+				return nil, nil, fail(row.Line, "frame %d is more than %d frames after the first", row.Frame, MaxRouteFrames)
+			}
+			for ; frame < row.Frame; frame++ {
+				emit()
+			}
+			clear(placed)
+		case rt.HasFrame:
+			if prev, dup := placed[i]; dup {
+				return nil, nil, fail(row.Line, "source %s is placed twice in frame %d (first on line %d)", out[i].Name, frame, prev)
+			}
+		default:
+			if _, again := placed[i]; again || !rt.HasSource {
+				if k > 0 {
+					emit()
+				}
+				clear(placed)
+			}
+		}
+		placed[i] = row.Line
+		cur[i] = at(row)
+	}
+	emit()
+	return out, frames, nil
+}
