@@ -1,8 +1,199 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
 
-// newValidateCmd is replaced by the real command.
+	"github.com/spf13/cobra"
+
+	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/validate"
+)
+
 func newValidateCmd(a *app) *cobra.Command {
-	return &cobra.Command{Use: "validate", Hidden: true}
+	cmd := &cobra.Command{
+		Use:   "validate SCENE|DIR...",
+		Short: "Check the residency rules of streamed scenes",
+		Long: `Validate partitions each scene as cook would and checks the rules a
+streamed world must keep: no hard entity reference from one cell into
+another or from the persistent world into a cell, WorldPersistent and
+StreamedWorld only on top-level entities, one StreamedWorld with a sane
+cellSize, a consistent hierarchy, placeable prefab instances and sane
+streaming-source radii. It also reports how far each cell's bounds grew
+beyond its grid square. A directory argument validates every .esscene
+under it. A scene without StreamedWorld gets the structural checks only.
+
+Formats: text (default), json (one JSON object per scene, one per line),
+sarif (SARIF 2.1.0 for code-scanning uploads) and github (workflow
+annotations). Project components holding entity ids are declared in
+worldcook.yaml (components: {FollowTarget: {entityFields: [target]}}).
+See docs/validate.md for every finding code.
+
+EXIT STATUS
+  0  no errors (warnings allowed unless --strict)
+  1  errors found, or warnings with --strict
+  2  a scene could not be read or parsed, or bad usage`,
+		Example: `  # check the demo world
+  worldcook validate testdata/demo/main.esscene
+
+  # a 2D world, cells on X and Y, with a map of the cells and rejected references
+  worldcook validate --plane xy --map out/map.svg levels/island.esscene
+
+  # in CI: annotate the pull request, and upload SARIF for code scanning
+  worldcook validate --format github assets/scenes
+  worldcook validate --format sarif assets/scenes > worldcook.sarif`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.config(cmd, "validate")
+			if err != nil {
+				return err
+			}
+			format := cfg.Validate.Format
+			if cfg.JSON && !cmd.Flags().Changed("format") {
+				format = validate.FormatJSON
+			}
+			return runValidate(a.io, args, format, cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.String("format", validate.FormatText, "report format: "+strings.Join(validate.Formats, ", "))
+	f.Bool("strict", false, "treat warnings (dangling-ref, missing-parent) as errors")
+	f.String("map", "", "draw the cell grid, grown bounds and rejected references to this SVG `file` (one scene)")
+	f.String("plane", "xz", "partition plane: xz (3D worlds) or xy (2D worlds)")
+	f.String("scenes-root", "", "folder that scene names are relative to (default: each scene's folder)")
+	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)")
+	return cmd
+}
+
+// runValidate checks every scene and reports. Scenes are reported one by
+// one as they are checked, so memory holds one world at a time (SARIF,
+// one log for all scenes, keeps only the findings).
+func runValidate(streams IO, args []string, format string, cfg *config.Config) error {
+	v := cfg.Validate
+	if format == "" {
+		format = validate.FormatText
+	}
+	known := false
+	for _, f := range validate.Formats {
+		known = known || f == format
+	}
+	if !known {
+		return inputErr(fmt.Errorf("--format %q is not a report format; use one of %s", format, strings.Join(validate.Formats, ", ")))
+	}
+	opts, err := validateOptions(v.Plane, v.Assets, v.Strict, cfg.Components)
+	if err != nil {
+		return inputErr(err)
+	}
+	if len(v.Assets) > 0 {
+		// One index serves every scene: each .meta and prefab is read once.
+		opts.Prefabs = validate.NewPrefabs(v.Assets)
+	}
+	files, err := scenePaths(args)
+	if err != nil {
+		return inputErr(err)
+	}
+	if v.Map != "" && len(files) != 1 {
+		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))
+	}
+	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version}
+	var sarif []*validate.Plan
+	unreadable, failing := 0, 0
+	for _, file := range files {
+		plan, err := checkScene(file, v.ScenesRoot, opts)
+		if err != nil {
+			unreadable++
+			fmt.Fprintf(streams.Err, "worldcook: %s\n", oneLine(err))
+			continue
+		}
+		if plan.Errors(v.Strict) > 0 {
+			failing++
+		}
+		if v.Map != "" {
+			if err := writeMapFile(v.Map, plan); err != nil {
+				return inputErr(err)
+			}
+		}
+		if format == validate.FormatSARIF {
+			sarif = append(sarif, findingsOnly(plan))
+			continue
+		}
+		if err := validate.Write(streams.Out, format, []*validate.Plan{plan}, ropts); err != nil {
+			return err
+		}
+	}
+	if format == validate.FormatSARIF {
+		if err := validate.Write(streams.Out, format, sarif, ropts); err != nil {
+			return err
+		}
+	}
+	switch {
+	case unreadable > 0:
+		return &ExitError{Code: ExitInput}
+	case failing > 0:
+		return &ExitError{Code: ExitFindings}
+	}
+	return nil
+}
+
+// checkScene reads, parses and checks one scene. Every error it returns is
+// about the input and already names the file.
+func checkScene(file, scenesRoot string, opts validate.Options) (*validate.Plan, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read %s: %v", file, err)
+	}
+	name, err := validate.SceneName(file, scenesRoot)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := scene.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	opts.SceneName = name
+	plan, err := validate.Check(doc, opts)
+	if err != nil {
+		var se *scene.Error
+		if errors.As(err, &se) {
+			return nil, err // names the file, line and entity already
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return plan, nil
+}
+
+// findingsOnly keeps what a report needs of a plan, letting the document's
+// bytes go while later scenes are checked.
+func findingsOnly(p *validate.Plan) *validate.Plan {
+	return &validate.Plan{
+		Doc:       &scene.Document{Path: p.Doc.Path},
+		Streamed:  p.Streamed,
+		SceneName: p.SceneName,
+		CellSize:  p.CellSize,
+		Plane:     p.Plane,
+		Findings:  p.Findings,
+	}
+}
+
+// writeMapFile draws the plan's map to file.
+func writeMapFile(file string, plan *validate.Plan) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return fmt.Errorf("--map: %v", err)
+	}
+	if err := validate.WriteMap(f, plan); err != nil {
+		f.Close()
+		return fmt.Errorf("--map %s: %v", file, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--map %s: %v", file, err)
+	}
+	return nil
 }

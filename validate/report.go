@@ -1,0 +1,417 @@
+package validate
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Report formats accepted by Write.
+const (
+	FormatText   = "text"
+	FormatJSON   = "json"
+	FormatSARIF  = "sarif"
+	FormatGitHub = "github"
+)
+
+// Formats lists the report formats, the default first.
+var Formats = []string{FormatText, FormatJSON, FormatSARIF, FormatGitHub}
+
+// InformationURI is where SARIF viewers link a worldcook rule.
+const InformationURI = "https://github.com/worldcook/worldcook/blob/main/docs/validate.md"
+
+// ReportOptions tune Write.
+type ReportOptions struct {
+	// Quiet leaves out warnings and summaries (text and github formats):
+	// only errors are printed.
+	Quiet bool
+	// ToolVersion is recorded in SARIF output.
+	ToolVersion string
+}
+
+// Write renders the plans' findings in format (text, json, sarif or
+// github; "" is text). Plans are reported in the order given, findings in
+// each plan's order, so output is deterministic.
+//
+//   - text: one finding a line, "file:line: severity[code]: message (hint)",
+//     then, unless quiet, a summary per scene and one line per cell whose
+//     bounds grew beyond its grid square.
+//   - json: one JSON object per scene, each on its own line (JSON Lines),
+//     with the fields of SPEC §3 in a fixed order.
+//   - sarif: one SARIF 2.1.0 log with one run holding every scene's results.
+//   - github: GitHub Actions workflow commands (::error / ::warning) that
+//     annotate the scene files in pull requests.
+func Write(w io.Writer, format string, plans []*Plan, opts ReportOptions) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	switch format {
+	case "", FormatText:
+		err = writeText(bw, plans, opts)
+	case FormatJSON:
+		err = writeJSON(bw, plans)
+	case FormatSARIF:
+		err = writeSARIF(bw, plans, opts)
+	case FormatGitHub:
+		err = writeGitHub(bw, plans, opts)
+	default:
+		return fmt.Errorf("unknown report format %q; use one of %s", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Counts returns a plan's error and warning findings.
+func (p *Plan) Counts() (errors, warnings int) {
+	for _, f := range p.Findings {
+		if f.Severity == SeverityError {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// String renders a finding as one text line: "file:line: severity[code]:
+// message (hint)".
+func (f Finding) String() string {
+	var b strings.Builder
+	b.WriteString(f.File)
+	if f.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(f.Line))
+	}
+	b.WriteString(": ")
+	b.WriteString(f.Severity)
+	b.WriteByte('[')
+	b.WriteString(f.Code)
+	b.WriteString("]: ")
+	b.WriteString(f.Message)
+	if f.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(f.Hint)
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if many, ok := strings.CutSuffix(one, "y"); ok {
+		return strconv.Itoa(n) + " " + many + "ies"
+	}
+	return strconv.Itoa(n) + " " + one + "s"
+}
+
+func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
+	for _, p := range plans {
+		for _, f := range p.Findings {
+			if opts.Quiet && f.Severity != SeverityError {
+				continue
+			}
+			w.WriteString(f.String())
+			w.WriteByte('\n')
+		}
+	}
+	if opts.Quiet {
+		return nil
+	}
+	for _, p := range plans {
+		errs, warns := p.Counts()
+		file := p.Doc.Path
+		if !p.Streamed {
+			fmt.Fprintf(w, "%s: not a streamed world (no StreamedWorld): %d entities; %s, %s\n",
+				file, len(p.Doc.Entities), plural(errs, "error"), plural(warns, "warning"))
+			continue
+		}
+		fmt.Fprintf(w, "%s: streamed world %q, cellSize %s on %s: %s, %s in the persistent world; %s, %s\n",
+			file, p.SceneName, fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"),
+			plural(len(p.Persistent), "entity"), plural(errs, "error"), plural(warns, "warning"))
+		for _, c := range p.Cells {
+			if c.Overhang.By <= 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %s grew %s beyond its grid square to [%s, %s]x[%s, %s]; farthest out: %s (%d)\n",
+				c.Name, fmtNum(c.Overhang.By), fmtNum(c.Bounds.MinX), fmtNum(c.Bounds.MaxX), fmtNum(c.Bounds.MinZ), fmtNum(c.Bounds.MaxZ),
+				quoteName(c.Overhang.Name), c.Overhang.Entity)
+		}
+	}
+	return nil
+}
+
+// jsonReport is the JSON schema of one scene's report (SPEC §3). Field
+// order is the declaration order and never changes.
+type jsonReport struct {
+	Scene              string     `json:"scene"`
+	Name               string     `json:"name"`
+	Streamed           bool       `json:"streamed"`
+	Plane              string     `json:"plane,omitempty"`
+	CellSize           *float64   `json:"cellSize"`
+	PersistentEntities int        `json:"persistentEntities"`
+	PersistentRefs     []int64    `json:"persistentRefs"`
+	Cells              []jsonCell `json:"cells"`
+	Findings           []Finding  `json:"findings"`
+	Summary            struct {
+		Errors   int `json:"errors"`
+		Warnings int `json:"warnings"`
+	} `json:"summary"`
+}
+
+type jsonCell struct {
+	Name        string    `json:"name"`
+	X           int32     `json:"x"`
+	Z           int32     `json:"z"`
+	Grid        Rect      `json:"grid"`
+	Bounds      Rect      `json:"bounds"`
+	EntityCount int       `json:"entityCount"`
+	RootCount   int       `json:"rootCount"`
+	Overhang    *Overhang `json:"overhang,omitempty"`
+}
+
+func writeJSON(w *bufio.Writer, plans []*Plan) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, p := range plans {
+		r := jsonReport{
+			Scene:          p.Doc.Path,
+			Name:           p.SceneName,
+			Streamed:       p.Streamed,
+			PersistentRefs: p.PersistentRefs,
+			Cells:          make([]jsonCell, 0, len(p.Cells)),
+			Findings:       p.Findings,
+		}
+		if r.PersistentRefs == nil {
+			r.PersistentRefs = []int64{}
+		}
+		if r.Findings == nil {
+			r.Findings = []Finding{}
+		}
+		if p.Streamed {
+			cs := p.CellSize
+			r.CellSize = &cs
+			r.Plane = p.Plane
+			r.PersistentEntities = len(p.Persistent)
+		} else {
+			r.PersistentEntities = len(p.Doc.Entities)
+		}
+		for _, c := range p.Cells {
+			jc := jsonCell{Name: c.Name, X: c.X, Z: c.Z, Grid: c.Grid, Bounds: c.Bounds, EntityCount: len(c.Entities), RootCount: c.Roots}
+			if c.Overhang.By > 0 {
+				o := c.Overhang
+				jc.Overhang = &o
+			}
+			r.Cells = append(r.Cells, jc)
+		}
+		r.Summary.Errors, r.Summary.Warnings = p.Counts()
+		if err := enc.Encode(&r); err != nil {
+			return fmt.Errorf("encode report of %s: %w", p.Doc.Path, err)
+		}
+	}
+	return nil
+}
+
+// SARIF 2.1.0, the subset code-scanning services read.
+const sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string    `json:"id"`
+	Name                 string    `json:"name"`
+	ShortDescription     sarifText `json:"shortDescription"`
+	FullDescription      sarifText `json:"fullDescription"`
+	Help                 sarifText `json:"help"`
+	HelpURI              string    `json:"helpUri"`
+	DefaultConfiguration struct {
+		Level string `json:"level"`
+	} `json:"defaultConfiguration"`
+}
+
+type sarifResult struct {
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Level      string          `json:"level"`
+	Message    sarifText       `json:"message"`
+	Locations  []sarifLocation `json:"locations"`
+	Properties *sarifProps     `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation struct {
+			URI string `json:"uri"`
+		} `json:"artifactLocation"`
+		Region *sarifRegion `json:"region,omitempty"`
+	} `json:"physicalLocation"`
+	LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+type sarifLogical struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+type sarifProps struct {
+	Entity   *int64 `json:"entity,omitempty"`
+	Field    string `json:"field,omitempty"`
+	Target   *int64 `json:"target,omitempty"`
+	FromCell string `json:"fromCell,omitempty"`
+	ToCell   string `json:"toCell,omitempty"`
+}
+
+// sarifURI turns a scene path into an artifact URI: relative paths stay
+// relative (code scanning resolves them against the repository root),
+// absolute ones become file URIs.
+func sarifURI(path string) string {
+	p := filepath.ToSlash(path)
+	if filepath.IsAbs(path) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // a Windows drive path
+		}
+		return "file://" + p
+	}
+	return strings.TrimPrefix(p, "./")
+}
+
+func writeSARIF(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           "worldcook",
+			Version:        opts.ToolVersion,
+			InformationURI: InformationURI,
+			Rules:          make([]sarifRule, len(Rules)),
+		}},
+		Results: []sarifResult{},
+	}
+	index := make(map[string]int, len(Rules))
+	for k, r := range Rules {
+		sr := sarifRule{ID: r.ID, Name: ruleName(r.ID), ShortDescription: sarifText{r.Short}, FullDescription: sarifText{r.Full},
+			Help: sarifText{r.Help}, HelpURI: InformationURI + "#" + r.ID}
+		sr.DefaultConfiguration.Level = r.Level
+		run.Tool.Driver.Rules[k] = sr
+		index[r.ID] = k
+	}
+	for _, p := range plans {
+		for _, f := range p.Findings {
+			res := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: f.Severity, Message: sarifText{f.Message}}
+			if f.Hint != "" {
+				res.Message.Text += " (" + f.Hint + ")"
+			}
+			var loc sarifLocation
+			loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.File)
+			if f.Line > 0 {
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line}
+			}
+			if f.Entity != nil {
+				name := f.EntityName
+				if name == "" {
+					name = "entity " + strconv.FormatInt(*f.Entity, 10)
+				}
+				loc.LogicalLocations = []sarifLogical{{
+					Name:               name,
+					FullyQualifiedName: p.SceneName + "#" + strconv.FormatInt(*f.Entity, 10),
+					Kind:               "object",
+				}}
+			}
+			res.Locations = []sarifLocation{loc}
+			res.Properties = &sarifProps{Entity: f.Entity, Field: f.Field, Target: f.Target, FromCell: f.FromCell, ToCell: f.ToCell}
+			run.Results = append(run.Results, res)
+		}
+	}
+	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(&log)
+}
+
+// ruleName turns a code into the PascalCase name SARIF viewers show:
+// cross-cell-ref → CrossCellRef.
+func ruleName(id string) string {
+	parts := strings.Split(id, "-")
+	for k, s := range parts {
+		if s != "" {
+			parts[k] = strings.ToUpper(s[:1]) + s[1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// GitHub workflow commands: data escapes %, CR and LF; property values
+// also escape ':' and ','.
+var (
+	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func writeGitHub(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
+	for _, p := range plans {
+		for _, f := range p.Findings {
+			if opts.Quiet && f.Severity != SeverityError {
+				continue
+			}
+			w.WriteString("::")
+			w.WriteString(f.Severity)
+			w.WriteString(" file=")
+			w.WriteString(ghProp.Replace(filepath.ToSlash(f.File)))
+			if f.Line > 0 {
+				w.WriteString(",line=")
+				w.WriteString(strconv.Itoa(f.Line))
+			}
+			w.WriteString(",title=")
+			w.WriteString(ghProp.Replace("worldcook " + f.Code))
+			w.WriteString("::")
+			msg := f.Message
+			if f.Hint != "" {
+				msg += " (" + f.Hint + ")"
+			}
+			w.WriteString(ghData.Replace(msg))
+			w.WriteByte('\n')
+		}
+	}
+	if opts.Quiet {
+		return nil
+	}
+	for _, p := range plans {
+		errs, warns := p.Counts()
+		fmt.Fprintf(w, "%s: %s, %s\n", p.Doc.Path, plural(errs, "error"), plural(warns, "warning"))
+	}
+	return nil
+}
