@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -182,51 +185,228 @@ func firstInvalidUTF8(b []byte) int {
 	return len(b)
 }
 
-// entities parses the array at b[i] == '['.
+// parallelMin is the size of entities array worth splitting across
+// goroutines; below it the split costs more than it saves. Tests lower it.
+var parallelMin = 4 << 20
+
+// sampleBytes is how much of the entities array is parsed first to learn
+// the average record size, so that the arenas for the rest are allocated
+// once at about the right size: over-allocating a large world costs page
+// faults and zeroing, under-allocating costs regrowth copies.
+var sampleBytes = 256 << 10
+
+// entities parses the array at b[i] == '[' and indexes the ids.
 func (p *parser) entities(i int) (int, error) {
 	b := p.b
+	d := p.d
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
+		d.index()
 		return i + 1, nil
 	}
-	// A rough first guess at the entity count saves regrowing the slices of
-	// a large world several times.
-	if guess := len(b) / 400; guess > 16 && p.d.Entities == nil {
-		p.d.Entities = make([]Entity, 0, guess)
-		p.d.components = make([]Component, 0, guess*3)
-		p.d.byID = make(map[int64]int32, guess)
-	} else {
-		p.d.byID = make(map[int64]int32)
+	d.Entities = make([]Entity, 0, 256)
+	d.components = make([]Component, 0, 1024)
+	end, done, err := p.records(i, i+sampleBytes)
+	if err != nil {
+		return 0, err
 	}
+	if !done {
+		perEntity := max(1, (end-i)/len(d.Entities))
+		perComps := float64(len(d.components)) / float64(len(d.Entities))
+		size := func(n int) (ents, comps int) {
+			ents = n/perEntity + n/perEntity/8 + 16
+			return ents, int(float64(ents)*perComps) + 16
+		}
+		if workers := runtime.GOMAXPROCS(0); workers > 1 && len(b)-end >= parallelMin {
+			end, err = p.entitiesParallel(end, workers, size)
+		} else {
+			ents, comps := size(len(b) - end)
+			d.Entities = slices.Grow(d.Entities, ents)
+			d.components = slices.Grow(d.components, comps)
+			end, _, err = p.records(end, len(b)+1)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	d.index()
+	return end, nil
+}
+
+// index builds the id map and lists duplicate ids.
+func (d *Document) index() {
+	d.byID = make(map[int64]int32, len(d.Entities))
+	for i := range d.Entities {
+		id := d.Entities[i].ID
+		if prev, dup := d.byID[id]; dup {
+			d.dups = append(d.dups, Duplicate{ID: id, First: int(prev), Second: i})
+		} else {
+			d.byID[id] = int32(i)
+		}
+	}
+}
+
+// records parses entity records starting at b[i] (a record's '{'). It
+// returns after the array's ']' with done set, or, once a record and its
+// comma are consumed and the next record starts at or after stop, with
+// end at that next record's '{'.
+func (p *parser) records(i, stop int) (end int, done bool, err error) {
+	b := p.b
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) {
-			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+			return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
 		}
 		if b[i] != '{' {
 			s, e, err := scanValue(b, i)
 			if err != nil {
-				return 0, err
+				return 0, false, err
 			}
-			return 0, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
+			return 0, false, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
 		}
-		end, err := p.entity(i)
+		e, err := p.entity(i)
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
-		i = skipSpace(b, end)
+		i = skipSpace(b, e)
 		if i < len(b) && b[i] == ',' {
-			i++
+			i = skipSpace(b, i+1)
+			if i >= stop {
+				return i, false, nil
+			}
 			continue
 		}
 		if i < len(b) && b[i] == ']' {
-			return i + 1, nil
+			return i + 1, true, nil
 		}
 		if i >= len(b) {
-			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
+			return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
 		}
-		return 0, syntaxf(i, "expected ',' or ']' after an entity record")
+		return 0, false, syntaxf(i, "expected ',' or ']' after an entity record")
 	}
+}
+
+// chunk is one goroutine's share of a parallel parse.
+type chunk struct {
+	start int // guessed first record
+	p     *parser
+	end   int
+	done  bool
+	err   error
+}
+
+// entitiesParallel splits the entities array into byte ranges and parses
+// them on several goroutines. Each range after the first starts at a
+// guessed record boundary (a '{' opening `"id"` after a comma). A guess is
+// trusted only when the range before it, parsed from a trusted start,
+// ends exactly there; otherwise the rest is parsed sequentially from the
+// last trusted point. The result is therefore always what a sequential
+// parse gives, and a well-formed editor file takes the fast path.
+func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps int)) (int, error) {
+	b := p.b
+	n := workers * 4
+	span := (len(b) - i) / n
+	chunks := make([]*chunk, 0, n)
+	chunks = append(chunks, &chunk{start: i})
+	for k := 1; k < n; k++ {
+		if g := guessRecord(b, i+k*span); g > chunks[len(chunks)-1].start {
+			chunks = append(chunks, &chunk{start: g})
+		}
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for k, c := range chunks {
+		stop := len(b) + 1
+		if k+1 < len(chunks) {
+			stop = chunks[k+1].start
+		}
+		ents, comps := size(stop - c.start)
+		c.p = &parser{d: &Document{Path: p.d.Path, Src: b, Entities: make([]Entity, 0, ents), components: make([]Component, 0, comps)}, b: b}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c.end, c.done, c.err = c.p.records(c.start, stop)
+		}()
+	}
+	wg.Wait()
+
+	d := p.d
+	total, comps := len(d.Entities), len(d.components)
+	for _, c := range chunks {
+		total += len(c.p.d.Entities)
+		comps += len(c.p.d.components)
+	}
+	d.Entities = slices.Grow(d.Entities, total-len(d.Entities))
+	d.components = slices.Grow(d.components, comps-len(d.components))
+	for k, c := range chunks {
+		if k > 0 && chunks[k-1].end != c.start {
+			// The guess was not a record boundary: finish sequentially
+			// from the last trusted position.
+			p.cur = len(d.Entities)
+			end, _, err := p.records(chunks[k-1].end, len(b)+1)
+			return end, err
+		}
+		if c.err != nil {
+			// A trusted range failed: report it as the sequential parse
+			// would, with entity indices counted from the whole array.
+			base := len(d.Entities)
+			err := c.p.wrap(c.err).(*Error)
+			if err.Entity >= 0 {
+				err.Entity += base
+			}
+			return 0, err
+		}
+		p.merge(c.p.d)
+		c.p = nil // let the chunk's arenas go
+		if c.done {
+			return c.end, nil
+		}
+	}
+	return 0, syntaxf(len(b), "unexpected end of file (the file is truncated)")
+}
+
+// merge appends a chunk's records to the document, rebasing the arena
+// indices of their components and children.
+func (p *parser) merge(part *Document) {
+	d := p.d
+	comp, kids := int32(len(d.components)), int32(len(d.children))
+	for _, e := range part.Entities {
+		e.compFrom += comp
+		e.compTo += comp
+		e.kidFrom += kids
+		e.kidTo += kids
+		d.Entities = append(d.Entities, e)
+	}
+	d.components = append(d.components, part.components...)
+	d.children = append(d.children, part.children...)
+}
+
+// guessRecord returns the first offset at or after i that looks like the
+// start of an entity record: '{', optional space, "id", preceded by a
+// comma. It may be wrong (the text could sit inside a string or a
+// component's data); entitiesParallel checks every guess.
+func guessRecord(b []byte, i int) int {
+	for i < len(b) {
+		k := bytes.IndexByte(b[i:], '{')
+		if k < 0 {
+			return len(b)
+		}
+		q := i + k
+		j := skipSpace(b, q+1)
+		if bytes.HasPrefix(b[j:], []byte(`"id"`)) {
+			c := q - 1
+			for c >= 0 && isSpace(b[c]) {
+				c--
+			}
+			if c >= 0 && b[c] == ',' {
+				return q
+			}
+		}
+		i = q + 1
+	}
+	return len(b)
 }
 
 // entity parses one record at b[i] == '{' in a single validating pass.
@@ -328,11 +508,6 @@ func (p *parser) entity(i int) (int, error) {
 	e.Raw = b[start:i]
 	if !hasID {
 		return 0, &fieldErr{start, "id", "is missing", "give every entity record a unique numeric id"}
-	}
-	if prev, dup := d.byID[e.ID]; dup {
-		d.dups = append(d.dups, Duplicate{ID: e.ID, First: int(prev), Second: idx})
-	} else {
-		d.byID[e.ID] = int32(idx)
 	}
 	return i, nil
 }

@@ -1,0 +1,75 @@
+package scene
+
+import (
+	"bytes"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/worldgen"
+)
+
+// parseBoth parses src sequentially and in parallel and requires the two
+// documents (or errors) to be identical.
+func parseBoth(t *testing.T, src []byte) {
+	t.Helper()
+	defer func(old, sample int) { parallelMin, sampleBytes = old, sample }(parallelMin, sampleBytes)
+	sampleBytes = 64
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+
+	parallelMin = 1 << 62
+	seq, seqErr := Parse("x", src)
+	parallelMin = 1
+	par, parErr := Parse("x", src)
+	if (seqErr == nil) != (parErr == nil) {
+		t.Fatalf("sequential error %v, parallel error %v", seqErr, parErr)
+	}
+	if seqErr != nil {
+		if seqErr.Error() != parErr.Error() {
+			t.Fatalf("errors differ:\n seq %v\n par %v", seqErr, parErr)
+		}
+		return
+	}
+	if !reflect.DeepEqual(seq.Entities, par.Entities) || !reflect.DeepEqual(seq.components, par.components) ||
+		!reflect.DeepEqual(seq.children, par.children) || !reflect.DeepEqual(seq.dups, par.dups) {
+		t.Fatal("parallel parse differs from sequential parse")
+	}
+}
+
+func TestParallelParseMatchesSequential(t *testing.T) {
+	var gen bytes.Buffer
+	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 3)); err != nil {
+		t.Fatal(err)
+	}
+	// Record-like text inside strings and component data, where a guessed
+	// boundary is wrong and the parse must fall back.
+	rec := func(id int, extra string) string {
+		return `{"id":` + itoa(id) + `,"name":"n, {\"id\": 1}","parent":null,"children":[],"components":[{"type":"T","data":{"list":[1, {"id": 2}, {"id":3}]` + extra + `}}]}`
+	}
+	var tricky strings.Builder
+	tricky.WriteString(`{"version":1,"entities":[`)
+	for i := 1; i <= 400; i++ {
+		if i > 1 {
+			tricky.WriteString(", ")
+		}
+		tricky.WriteString(rec(i, ""))
+	}
+	tricky.WriteString(`],"folders":[{"id":1}, {"id":2}]}`)
+	broken := strings.Replace(tricky.String(), rec(300, ""), rec(300, `,"bad":tru`), 1)
+	dup := strings.Replace(tricky.String(), rec(350, ""), rec(7, ""), 1)
+
+	for name, src := range map[string][]byte{
+		"generated": gen.Bytes(),
+		"tricky":    []byte(tricky.String()),
+		"broken":    []byte(broken),
+		"duplicate": []byte(dup),
+		"truncated": []byte(tricky.String()[:len(tricky.String())/2]),
+	} {
+		t.Run(name, func(t *testing.T) { parseBoth(t, src) })
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
