@@ -24,8 +24,8 @@ type E struct {
 
 func at(id int64) *int64 { return &id }
 
-// sceneJSON renders entities one record per line, so a finding's line is
-// the entity's position in the list plus 3.
+// sceneJSON renders entities one record per line, so entities[k] is on
+// line k+5.
 func sceneJSON(es ...E) string {
 	kids := map[int64][]int64{}
 	for _, e := range es {

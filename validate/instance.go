@@ -110,20 +110,23 @@ type instance struct {
 }
 
 // resolveInstance expands what placement needs of prefab entry i. The root
-// is identified by the asset's rootEntityId; when the asset cannot be found
-// the root is the one prefab entity (no nested "slot/local" id) that the
-// overrides name, if they name exactly one — the common single-entity prefab
-// with a position override — and unknown otherwise.
+// is identified by the asset's rootEntityId. When the asset cannot be
+// found, the root is guessed: the one prefab entity (no nested
+// "slot/local" id) with a Transform.position override — the common case
+// of a placed instance — and a WorldPersistent added to any of its
+// entities is taken to be on the root, since a misplaced one cannot be
+// told from a right one without the asset.
 func resolveInstance(d *scene.Document, i int, ovs []override, prefabs *Prefabs) instance {
 	var in instance
 	asset := prefabs.lookup(d.Entities[i].Prefab, d.Path)
+	known := asset.err == ""
 	rootID := ""
-	if asset.err == "" {
+	if known {
 		rootID = asset.rootID
 		in.comps = append(in.comps, asset.comps...)
 	} else {
 		for _, o := range ovs {
-			if o.entity == "" || strings.Contains(o.entity, "/") {
+			if o.kind != "property" || o.comp != "Transform" || o.prop != "position" || o.entity == "" || strings.Contains(o.entity, "/") {
 				continue
 			}
 			if rootID == "" {
@@ -138,13 +141,12 @@ func resolveInstance(d *scene.Document, i int, ovs []override, prefabs *Prefabs)
 		isRoot := rootID != "" && o.entity == rootID
 		switch o.kind {
 		case "component_added", "component_replaced":
-			if o.comp == "WorldPersistent" || o.comp == "StreamedWorld" {
-				if !isRoot && rootID != "" {
-					in.misplaced, in.misComp = o.entity, o.comp
-					continue
-				}
+			marks := o.comp == "WorldPersistent" || o.comp == "StreamedWorld"
+			if !isRoot && known && marks {
+				in.misplaced, in.misComp = o.entity, o.comp
+				continue
 			}
-			if !isRoot && rootID != "" {
+			if !isRoot && !(marks && !known) {
 				continue
 			}
 			k := compIndex(in.comps, o.comp)
@@ -155,7 +157,7 @@ func resolveInstance(d *scene.Document, i int, ovs []override, prefabs *Prefabs)
 				in.comps[k].Data = o.data
 			}
 		case "component_removed":
-			if isRoot {
+			if isRoot || (!known && (o.comp == "WorldPersistent" || o.comp == "StreamedWorld")) {
 				if k := compIndex(in.comps, o.comp); k >= 0 {
 					in.comps = append(in.comps[:k:k], in.comps[k+1:]...)
 				}

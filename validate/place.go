@@ -16,6 +16,15 @@ const parallelMin = 32 << 10
 // maxPlacers caps the goroutines placing subtrees.
 const maxPlacers = 8
 
+// placerCount is how many placers share a world of n entities (a variable
+// so tests can prove the result does not depend on it).
+var placerCount = func(n int) int {
+	if n < parallelMin {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxPlacers)
+}
+
 // placer places a share of the world's subtrees: it composes world
 // matrices, assigns top-level entities to cells and grows its own copy of
 // the cells' bounds. Subtrees are independent, so placers share nothing
@@ -46,10 +55,7 @@ func (w *placer) add(i int32, f Finding) {
 func (c *checker) place() error {
 	n := len(c.flags)
 	grouped := c.groupByRoot()
-	parts := 1
-	if n >= parallelMin {
-		parts = min(runtime.GOMAXPROCS(0), maxPlacers)
-	}
+	parts := max(1, min(placerCount(n), n))
 	bounds := make([]int, 0, parts+1)
 	bounds = append(bounds, 0)
 	for k := 1; k < parts; k++ {
