@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -58,6 +59,26 @@ func FuzzParse(f *testing.F) {
 		}
 		for i := range d.Entities {
 			d.Transform(i)
+		}
+	})
+}
+
+// FuzzCompact checks the word-at-a-time compactor against encoding/json's.
+func FuzzCompact(f *testing.F) {
+	f.Add([]byte(`{"a": [1, 2.5e3, "x y\"z\\\\"],   "b":{"c" :null}}`))
+	f.Add([]byte("[\n        \"\u00e9\\u0041\",\n\ttrue\r\n]"))
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if !json.Valid(v) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, v); err != nil {
+			return
+		}
+		// encoding/json escapes U+2028/U+2029 and '<' etc. only when
+		// asked (HTMLEscape); Compact copies them, as AppendCompact does.
+		if got := AppendCompact(nil, v); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("AppendCompact(%q) = %q, want %q", v, got, want.Bytes())
 		}
 	})
 }

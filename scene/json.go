@@ -2,6 +2,8 @@ package scene
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"errors"
 	"fmt"
 	"math"
@@ -556,10 +558,7 @@ func AppendCompact(dst, v []byte) []byte {
 	for i := 0; i < len(v); {
 		switch compactClass[v[i]] {
 		case 0:
-			j := i + 1
-			for j < len(v) && compactClass[v[j]] == 0 {
-				j++
-			}
+			j := plainEnd(v, i+1)
 			dst = append(dst, v[i:j]...)
 			i = j
 		case 1:
@@ -568,12 +567,38 @@ func AppendCompact(dst, v []byte) []byte {
 			i = e
 		default:
 			i++
+			// Indentation comes in long runs of spaces: skip eight at a time.
+			for i+8 <= len(v) && binary.LittleEndian.Uint64(v[i:]) == 0x2020202020202020 {
+				i += 8
+			}
 			for i < len(v) && compactClass[v[i]] == 2 {
 				i++
 			}
 		}
 	}
 	return dst
+}
+
+// plainEnd returns the first offset at or after j holding a quote or a
+// byte below '!' (white space; valid JSON has no other such byte outside
+// strings). It tests eight bytes at a time: a SWAR "has a byte less than
+// 0x21" check or'ed with a "has a quote byte" check, whose lowest set bit
+// is exact (false positives can only sit above a true match).
+func plainEnd(v []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(v) {
+		w := binary.LittleEndian.Uint64(v[j:])
+		q := w ^ (ones * '"')
+		m := ((w - ones*0x21) &^ w) | ((q - ones) &^ q)
+		if m &= highs; m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+		j += 8
+	}
+	for j < len(v) && compactClass[v[j]] == 0 {
+		j++
+	}
+	return j
 }
 
 // stringEnd returns the offset after the closing quote of the valid string
