@@ -3,10 +3,10 @@ package scene
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
