@@ -1,0 +1,173 @@
+package streaming
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/worldcook/worldcook/worldmap"
+)
+
+// Chart draws a run over time: resident bytes against the cap, bytes
+// requested per frame against the budget, in-flight depth, evictions and
+// unloads, and holes.
+func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Settings) *worldmap.Chart {
+	n := len(frames)
+	col := func(f func(r *FrameReport) float64) []float64 {
+		out := make([]float64, n)
+		for i := range frames {
+			out[i] = f(&frames[i])
+		}
+		return out
+	}
+	resident := worldmap.Panel{
+		Title: "Resident bytes", Bytes: true,
+		Series: []worldmap.Series{{Name: "resident", Kind: worldmap.Area, Color: "#1f5fa8",
+			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentBytes) })}},
+		Note: fmt.Sprintf("peak %s at frame %d", byteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
+	}
+	if sum.PeakPreparedBytes > 0 {
+		resident.Series = append(resident.Series, worldmap.Series{Name: "prepared (not in the world)", Kind: worldmap.Line, Color: "#2a9d8f",
+			Values: col(func(r *FrameReport) float64 { return float64(r.PreparedBytes) })})
+	}
+	if c := set.MaxResidentBytes; c != nil {
+		resident.Levels = append(resident.Levels, worldmap.Level{Name: "cap " + byteSize(*c), Value: float64(*c)})
+	}
+	requested := worldmap.Panel{
+		Title: "Bytes requested per frame", Bytes: true,
+		Series: []worldmap.Series{{Name: "requested", Kind: worldmap.Bars, Color: "#e07b00",
+			Values: col(func(r *FrameReport) float64 { return float64(r.RequestedBytes) })}},
+		Note: fmt.Sprintf("%d loads, max %s in frame %d", sum.Loads, byteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+	}
+	if b := set.Budget; b != nil {
+		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + byteSize(*b), Value: float64(*b)})
+	}
+	inflight := worldmap.Panel{
+		Title: "In flight",
+		Series: []worldmap.Series{{Name: "requests in flight", Kind: worldmap.Steps, Color: "#7b3fa0",
+			Values: col(func(r *FrameReport) float64 { return float64(r.InFlight) })}},
+		Note: fmt.Sprintf("peak %d", sum.PeakInFlight),
+	}
+	if m := set.MaxInFlight; m != nil {
+		inflight.Levels = append(inflight.Levels, worldmap.Level{Name: fmt.Sprintf("max %d", *m), Value: float64(*m)})
+	}
+	churn := worldmap.Panel{
+		Title: "Evictions and unloads",
+		Series: []worldmap.Series{
+			{Name: "evicted", Kind: worldmap.Bars, Color: "#d62728",
+				Values: col(func(r *FrameReport) float64 { return float64(len(r.Evicted)) })},
+			{Name: "unloaded", Kind: worldmap.Bars, Color: "#9e9e9e",
+				Values: col(func(r *FrameReport) float64 { return float64(len(r.Unloaded)) })},
+		},
+		Note: fmt.Sprintf("%d evictions, %d unloads, %d cancellations", sum.Evictions, sum.Unloads, sum.Cancellations),
+	}
+	if sum.Failures > 0 {
+		churn.Series = append(churn.Series, worldmap.Series{Name: "failed", Kind: worldmap.Bars, Color: "#444444",
+			Values: col(func(r *FrameReport) float64 { return float64(len(r.Failed)) })})
+	}
+	holes := worldmap.Panel{
+		Title: "Holes (cells within a load radius, not resident)",
+		Series: []worldmap.Series{{Name: "holes", Kind: worldmap.Bars, Color: "#c2185b",
+			Values: col(func(r *FrameReport) float64 { return float64(len(r.Holes)) })}},
+		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),
+	}
+	return &worldmap.Chart{Title: title, Subtitle: subtitle, Panels: []worldmap.Panel{resident, requested, inflight, churn, holes}}
+}
+
+// jumps finds the steps of a path that are teleports rather than motion:
+// longer than two cells and than eight times the median step.
+func jumps(pts []worldmap.Point, cell float64) []int {
+	if len(pts) < 3 {
+		return nil
+	}
+	steps := make([]float64, len(pts)-1)
+	for i := 1; i < len(pts); i++ {
+		steps[i-1] = math.Hypot(pts[i].X-pts[i-1].X, pts[i].Z-pts[i-1].Z)
+	}
+	sorted := slices.Clone(steps)
+	slices.Sort(sorted)
+	limit := math.Max(2*cell, 8*sorted[len(sorted)/2])
+	var out []int
+	for i, d := range steps {
+		if d > limit {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// mapCellLimit is the world size above which the map shows only the region
+// the run touched.
+const mapCellLimit = 20000
+
+// Map draws a run on the world: the cell grid shaded by how often each
+// cell was requested, grown bounds, each enabled source's path (from
+// frames, each frame's source positions) and its load radius at the start.
+func Map(title, subtitle string, w *World, loads []int, sources []Source, frames [][]Point) *worldmap.Map {
+	m := &worldmap.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads"}
+	if w.Plane == "xy" {
+		m.AxisZ = "y"
+	}
+	reach := 0.0
+	for i, s := range sources {
+		if !s.Enabled {
+			continue
+		}
+		reach = math.Max(reach, math.Max(s.Prefetch, s.Unload))
+		rt := worldmap.Route{Name: s.Name}
+		for _, pos := range frames {
+			if i >= len(pos) {
+				continue
+			}
+			p := worldmap.Point{X: pos[i].X, Z: pos[i].Z}
+			if k := len(rt.Points); k == 0 || rt.Points[k-1] != p {
+				rt.Points = append(rt.Points, p)
+			}
+		}
+		if len(rt.Points) == 0 {
+			rt.Points = []worldmap.Point{{X: s.X, Z: s.Z}}
+		}
+		rt.Jumps = jumps(rt.Points, w.CellSize)
+		m.Routes = append(m.Routes, rt)
+		m.Rings = append(m.Rings, worldmap.Ring{Center: rt.Points[0], Radius: s.Load, Label: "load radius at start"})
+	}
+	var view *worldmap.Rect
+	if len(w.Cells) > mapCellLimit {
+		// A huge world: frame what the sources reached and what loaded.
+		var r worldmap.Rect
+		first := true
+		add := func(o worldmap.Rect) {
+			if first {
+				r, first = o, false
+				return
+			}
+			r = worldmap.Rect{MinX: math.Min(r.MinX, o.MinX), MinZ: math.Min(r.MinZ, o.MinZ), MaxX: math.Max(r.MaxX, o.MaxX), MaxZ: math.Max(r.MaxZ, o.MaxZ)}
+		}
+		for _, rt := range m.Routes {
+			for _, p := range rt.Points {
+				add(worldmap.Rect{MinX: p.X - reach, MinZ: p.Z - reach, MaxX: p.X + reach, MaxZ: p.Z + reach})
+			}
+		}
+		for i, c := range w.Cells {
+			if i < len(loads) && loads[i] > 0 {
+				add(worldmap.Rect(c.Bounds))
+			}
+		}
+		if !first {
+			view = &r
+			m.View = view
+		}
+	}
+	for i, c := range w.Cells {
+		b := worldmap.Rect(c.Bounds)
+		if view != nil && !(b.MinX <= view.MaxX && view.MinX <= b.MaxX && b.MinZ <= view.MaxZ && view.MinZ <= b.MaxZ) {
+			continue
+		}
+		cell := worldmap.Cell{Name: c.Name, X: c.X, Z: c.Z, Bounds: b}
+		if i < len(loads) {
+			cell.Value = float64(loads[i])
+		}
+		m.Cells = append(m.Cells, cell)
+	}
+	return m
+}

@@ -1,0 +1,328 @@
+package worldmap
+
+import (
+	"fmt"
+	"io"
+	"math"
+)
+
+// Rect is a rectangle in world units on the partition plane.
+type Rect struct {
+	MinX, MinZ, MaxX, MaxZ float64
+}
+
+func (r Rect) union(o Rect) Rect {
+	return Rect{math.Min(r.MinX, o.MinX), math.Min(r.MinZ, o.MinZ), math.Max(r.MaxX, o.MaxX), math.Max(r.MaxZ, o.MaxZ)}
+}
+
+func (r Rect) intersects(o Rect) bool {
+	return r.MinX <= o.MaxX && o.MinX <= r.MaxX && r.MinZ <= o.MaxZ && o.MinZ <= r.MaxZ
+}
+
+// Point is a position in world units.
+type Point struct{ X, Z float64 }
+
+// Cell is one grid cell.
+type Cell struct {
+	Name string
+	X, Z int32
+	// Bounds are the grown bounds; drawn when they exceed the grid square.
+	Bounds Rect
+	// Value shades the cell (0 leaves it pale grey); Note adds to its
+	// tooltip.
+	Value float64
+	Note  string
+}
+
+// Route is a path through the world, drawn as a line from a dot (start) to
+// an arrowhead (end).
+type Route struct {
+	Name   string
+	Points []Point
+	// Jumps are the indices of points reached by a jump (a teleport, a
+	// camera cut): the line is broken there rather than drawn across.
+	Jumps []int
+}
+
+// Ring is a circle around a point, such as a source's radius.
+type Ring struct {
+	Center Point
+	Radius float64
+	Label  string
+	Color  string
+}
+
+// Arrow joins two points, such as a reference that crosses cells.
+type Arrow struct {
+	From, To Point
+	Label    string
+	Color    string // default red
+}
+
+// Map is a top-down drawing of a streamed world: +X to the right, the
+// plane's second axis up.
+type Map struct {
+	Title, Subtitle string
+	CellSize        float64
+	Cells           []Cell
+	// ValueName says what Cell.Value counts ("loads"); empty hides the
+	// colour scale.
+	ValueName string
+	Routes    []Route
+	Rings     []Ring
+	Arrows    []Arrow
+	// View limits the drawing to a region; nil shows everything.
+	View *Rect
+	// AxisX and AxisZ name the axes (default "x" and "z").
+	AxisX, AxisZ string
+	// Width is the width of the plotting area in pixels (default 720).
+	Width float64
+}
+
+// Layout constants, in pixels.
+const (
+	mapTop    = 64
+	mapLeft   = 64
+	mapRight  = 210
+	mapBottom = 48
+	// denseCells is the number of cells beyond which outlines and labels
+	// are left out: they would only paint the map grey.
+	denseCells = 20000
+)
+
+func (m *Map) grid(c Cell) Rect {
+	s := m.CellSize
+	return Rect{float64(c.X) * s, float64(c.Z) * s, float64(c.X+1) * s, float64(c.Z+1) * s}
+}
+
+// extent is the region drawn.
+func (m *Map) extent() (Rect, bool) {
+	if m.View != nil {
+		return *m.View, true
+	}
+	var r Rect
+	ok := false
+	add := func(o Rect) {
+		if !ok {
+			r, ok = o, true
+			return
+		}
+		r = r.union(o)
+	}
+	for _, c := range m.Cells {
+		add(c.Bounds.union(m.grid(c)))
+	}
+	for _, rt := range m.Routes {
+		for _, p := range rt.Points {
+			add(Rect{p.X, p.Z, p.X, p.Z})
+		}
+	}
+	for _, a := range m.Arrows {
+		add(Rect{a.From.X, a.From.Z, a.From.X, a.From.Z})
+		add(Rect{a.To.X, a.To.Z, a.To.X, a.To.Z})
+	}
+	return r, ok
+}
+
+// WriteSVG draws the map.
+func (m *Map) WriteSVG(w io.Writer) error {
+	view, ok := m.extent()
+	if !ok {
+		view = Rect{0, 0, 1, 1}
+	}
+	// A margin of half a cell keeps edge cells and routes off the frame.
+	pad := math.Max(m.CellSize/2, 1e-9)
+	view = Rect{view.MinX - pad, view.MinZ - pad, view.MaxX + pad, view.MaxZ + pad}
+	width := m.Width
+	if width <= 0 {
+		width = 720
+	}
+	spanX, spanZ := view.MaxX-view.MinX, view.MaxZ-view.MinZ
+	scale := width / spanX
+	if spanZ*scale > 900 { // tall worlds: fit the height instead
+		scale = 900 / spanZ
+	}
+	plotW, plotH := spanX*scale, spanZ*scale
+	c := NewCanvas(mapLeft+math.Max(plotW, 320)+mapRight, mapTop+math.Max(plotH, 240)+mapBottom)
+	px := func(x float64) float64 { return mapLeft + (x-view.MinX)*scale }
+	pz := func(z float64) float64 { return mapTop + (view.MaxZ-z)*scale }
+
+	c.Text(mapLeft, 24, m.Title, Font{Size: 16, Weight: "bold"})
+	c.Text(mapLeft, 44, m.Subtitle, Font{Size: 12, Fill: "#555"})
+	c.Rect(mapLeft, mapTop, plotW, plotH, Style{Fill: "#fbfbfb", Stroke: "#999", Width: 0.8})
+	c.Clip(mapLeft, mapTop, plotW, plotH)
+
+	var maxV float64
+	drawn := 0
+	for _, cell := range m.Cells {
+		if view.intersects(m.grid(cell)) || view.intersects(cell.Bounds) {
+			maxV = math.Max(maxV, cell.Value)
+			drawn++
+		}
+	}
+	dense := drawn > denseCells
+	cellPx := m.CellSize * scale
+	for _, cell := range m.Cells {
+		g := m.grid(cell)
+		if !view.intersects(g) && !view.intersects(cell.Bounds) {
+			continue
+		}
+		if dense && cell.Value == 0 {
+			continue
+		}
+		fill, t := "#eeeeee", 0.0
+		if cell.Value > 0 && maxV > 0 {
+			t = cell.Value / maxV
+			fill = rampColor(t)
+		}
+		tip := fmt.Sprintf("%s (%d, %d)", cell.Name, cell.X, cell.Z)
+		if m.ValueName != "" {
+			tip += fmt.Sprintf(": %s %s", label(cell.Value, false), m.ValueName)
+		}
+		if cell.Note != "" {
+			tip += "; " + cell.Note
+		}
+		st := Style{Fill: fill, Title: tip}
+		if !dense && cellPx >= 3 {
+			st.Stroke, st.Width = "#ffffff", 1
+		}
+		c.Rect(px(g.MinX), pz(g.MaxZ), cellPx, cellPx, st)
+		if !dense && cellPx >= 64 {
+			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(t)})
+		}
+		if !dense && cell.Value > 0 && cellPx >= 18 {
+			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
+				Font{Size: math.Min(12, cellPx/2.5), Anchor: "middle", Fill: textOn(t)})
+		}
+	}
+	grown := 0
+	for _, cell := range m.Cells {
+		g, b := m.grid(cell), cell.Bounds
+		if b.MinX >= g.MinX && b.MinZ >= g.MinZ && b.MaxX <= g.MaxX && b.MaxZ <= g.MaxZ {
+			continue
+		}
+		if !view.intersects(b) || dense {
+			continue
+		}
+		grown++
+		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale,
+			Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"})
+	}
+	for _, r := range m.Rings {
+		col := r.Color
+		if col == "" {
+			col = "#666"
+		}
+		c.Circle(px(r.Center.X), pz(r.Center.Z), r.Radius*scale, Style{Stroke: col, Width: 1, Dash: "2 3", Title: r.Label})
+	}
+	for i, rt := range m.Routes {
+		col := Palette[i%len(Palette)]
+		if len(rt.Points) == 0 {
+			continue
+		}
+		var p PathBuilder
+		jump := map[int]bool{}
+		for _, k := range rt.Jumps {
+			jump[k] = true
+		}
+		for k, pt := range rt.Points {
+			if k == 0 || jump[k] {
+				p.M(px(pt.X), pz(pt.Z))
+			} else {
+				p.L(px(pt.X), pz(pt.Z))
+			}
+		}
+		c.Path(&p, Style{Stroke: col, Width: 2.2, Title: rt.Name})
+		first, last := rt.Points[0], rt.Points[len(rt.Points)-1]
+		c.Circle(px(first.X), pz(first.Z), 4.5, Style{Fill: col, Stroke: "#fff", Width: 1.2, Title: rt.Name + " start"})
+		if n := len(rt.Points); n > 1 {
+			prev := rt.Points[n-2]
+			for k := n - 2; k > 0 && prev == last; k-- {
+				prev = rt.Points[k-1]
+			}
+			if prev != last {
+				c.Arrow(px(prev.X), pz(prev.Z), px(last.X), pz(last.Z), Style{Stroke: col, Width: 2.2, Title: rt.Name + " end"})
+			}
+		}
+	}
+	for _, a := range m.Arrows {
+		col := a.Color
+		if col == "" {
+			col = "#d62728"
+		}
+		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: col, Width: 1.6, Title: a.Label})
+	}
+	c.EndClip()
+	m.axes(c, view, scale, plotW, plotH)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, maxV, grown > 0)
+	_, err := c.WriteTo(w)
+	return err
+}
+
+func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
+	ax, az := m.AxisX, m.AxisZ
+	if ax == "" {
+		ax = "x"
+	}
+	if az == "" {
+		az = "z"
+	}
+	axis := Font{Size: 10, Fill: "#555"}
+	for _, v := range ticks(view.MinX, view.MaxX, 6, false) {
+		x := mapLeft + (v-view.MinX)*scale
+		c.Line(x, mapTop+plotH, x, mapTop+plotH+4, Style{Stroke: "#999"})
+		f := axis
+		f.Anchor = "middle"
+		c.Text(x, mapTop+plotH+16, label(v, false), f)
+	}
+	for _, v := range ticks(view.MinZ, view.MaxZ, 6, false) {
+		y := mapTop + (view.MaxZ-v)*scale
+		c.Line(mapLeft-4, y, mapLeft, y, Style{Stroke: "#999"})
+		f := axis
+		f.Anchor = "end"
+		c.Text(mapLeft-7, y+3, label(v, false), f)
+	}
+	c.Text(mapLeft+plotW/2, mapTop+plotH+36, ax+" →", Font{Size: 11, Anchor: "middle", Fill: "#333"})
+	c.Text(18, mapTop+plotH/2, az+" →", Font{Size: 11, Anchor: "middle", Fill: "#333", Rotate: -90})
+}
+
+func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
+	y := float64(mapTop)
+	key := Font{Size: 11, Fill: "#333"}
+	if m.ValueName != "" {
+		c.Text(x, y+4, "cells by "+m.ValueName, Font{Size: 11, Weight: "bold"})
+		y += 14
+		const steps, h = 40, 3.0
+		for i := 0; i < steps; i++ {
+			t := 1 - float64(i)/(steps-1)
+			c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: rampColor(t)})
+		}
+		c.Text(x+22, y+8, label(maxV, false), key)
+		c.Text(x+22, y+steps*h, "1", key)
+		y += steps*h + 10
+		c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
+		c.Text(x+22, y+10, "0 (never)", key)
+		y += 28
+	}
+	if grown {
+		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
+		c.Text(x+22, y+10, "grown bounds", key)
+		y += 22
+	}
+	for i, rt := range m.Routes {
+		col := Palette[i%len(Palette)]
+		c.Line(x, y+6, x+16, y+6, Style{Stroke: col, Width: 2.2})
+		c.Circle(x, y+6, 3, Style{Fill: col})
+		c.Text(x+22, y+10, rt.Name, key)
+		y += 18
+	}
+	if len(m.Rings) > 0 {
+		c.Circle(x+8, y+7, 7, Style{Stroke: "#666", Dash: "2 3"})
+		c.Text(x+22, y+10, m.Rings[0].Label, key)
+		y += 22
+	}
+	if len(m.Arrows) > 0 {
+		c.Arrow(x, y+6, x+16, y+6, Style{Stroke: "#d62728", Width: 1.6})
+		c.Text(x+22, y+10, "reference", key)
+	}
+}

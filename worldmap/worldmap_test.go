@@ -1,0 +1,120 @@
+package worldmap
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wellFormed checks that out parses as XML from start to end.
+func wellFormed(t *testing.T, out []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(out))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("not well-formed SVG: %v", err)
+		}
+	}
+}
+
+func TestMapDrawsGridBoundsRoutesAndArrows(t *testing.T) {
+	m := &Map{
+		Title: "main <test> & co", CellSize: 100, ValueName: "loads",
+		Cells: []Cell{
+			{Name: "main.cell_0_0", Bounds: Rect{0, 0, 100, 100}, Value: 2},
+			{Name: "main.cell_1_0", X: 1, Bounds: Rect{100, -30, 260, 100}, Value: 0},
+		},
+		Routes: []Route{{Name: "player", Points: []Point{{10, 10}, {150, 50}, {10, 90}, {20, 90}}, Jumps: []int{2}}},
+		Rings:  []Ring{{Center: Point{10, 10}, Radius: 50, Label: "load radius"}},
+		Arrows: []Arrow{{From: Point{50, 50}, To: Point{150, 50}, Label: "Door -> Frame"}},
+	}
+	var buf bytes.Buffer
+	if err := m.WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	wellFormed(t, buf.Bytes())
+	for _, want := range []string{
+		"main &lt;test&gt; &amp; co",    // escaped title
+		"main.cell_1_0 grown bounds",    // overhang outlined
+		"Door -&gt; Frame",              // arrow tooltip
+		"main.cell_0_0 (0, 0): 2 loads", // cell tooltip
+		"M", "marker-end",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("map lacks %q", want)
+		}
+	}
+	// The jump breaks the route: two subpaths.
+	if !regexp.MustCompile(`<path d="M[^"]*L[^"]*M[^"]*"[^>]*><title>player</title>`).MatchString(out) {
+		t.Errorf("route not broken at the jump")
+	}
+}
+
+func TestEmptyDrawingsDoNotFail(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (&Map{CellSize: 1}).WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, buf.Bytes())
+	buf.Reset()
+	if err := (&Chart{Panels: []Panel{{Title: "nothing"}}}).WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, buf.Bytes())
+}
+
+func TestChartStacksBarsAndDrawsLevels(t *testing.T) {
+	ch := &Chart{Title: "run", Panels: []Panel{{
+		Title: "churn", Bytes: true,
+		Series: []Series{{Name: "a", Kind: Bars, Values: []float64{1024, 0, 2048}}, {Name: "b", Kind: Bars, Values: []float64{1024, 1024, 0}}},
+		Levels: []Level{{Name: "budget 4 KiB", Value: 4096}},
+	}, {
+		Title:  "depth",
+		Series: []Series{{Name: "d", Kind: Steps, Values: []float64{1, 2, 3}}, {Name: "r", Kind: Area, Values: []float64{3, 2, 1}}, {Name: "l", Values: []float64{0, 1, 0}}},
+	}}}
+	var buf bytes.Buffer
+	if err := ch.WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, buf.Bytes())
+	for _, want := range []string{"budget 4 KiB", "4 KiB", "stroke-dasharray"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+}
+
+func TestTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		n      int
+		bytes  bool
+		want   []float64
+	}{
+		{0, 10, 5, false, []float64{0, 2, 4, 6, 8, 10}},
+		{0, 11680, 4, true, []float64{0, 5120, 10240}},
+		{1, 60, 10, false, []float64{10, 20, 30, 40, 50, 60}},
+		{5, 5, 4, false, []float64{5}},
+	} {
+		if got := ticks(tc.lo, tc.hi, tc.n, tc.bytes); !slices.Equal(got, tc.want) {
+			t.Errorf("ticks(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	for v, want := range map[float64]string{0: "0", 1.5: "1.5", 25000: "25k", 3e6: "3M"} {
+		if got := label(v, false); got != want {
+			t.Errorf("label(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := label(5120, true); got != "5 KiB" {
+		t.Errorf("label(5120, bytes) = %q", got)
+	}
+}
