@@ -28,10 +28,13 @@ func WriteMap(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriter(w)
 	m := newMapFrame(p)
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="11">`+"\n",
-		f1(m.width), f1(m.height+mapLegendGap*4), f1(m.width), f1(m.height+mapLegendGap*4))
+		f1(m.width), f1(m.height+mapLegendGap*5), f1(m.width), f1(m.height+mapLegendGap*5))
 	fmt.Fprintf(bw, "<title>%s</title>\n", esc(p.SceneName+" — worldcook validate map"))
 	bw.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>` + "\n")
 	bw.WriteString(`<rect width="100%" height="100%" fill="#ffffff"/>` + "\n")
+	// Content is clipped to the map area: a source's load radius may reach
+	// far beyond the cells, and the legend sits below.
+	fmt.Fprintf(bw, `<clipPath id="area"><rect width="%s" height="%s"/></clipPath>`+"\n<g clip-path=\"url(#area)\">\n", f1(m.width), f1(m.height))
 	if !p.Streamed || len(p.Cells) == 0 {
 		fmt.Fprintf(bw, `<text x="%s" y="%s">%s</text>`+"\n", f1(mapMargin), f1(mapMargin), esc(mapEmptyText(p)))
 	} else {
@@ -40,6 +43,7 @@ func WriteMap(w io.Writer, p *Plan) error {
 	}
 	m.sources(bw)
 	m.arrows(bw)
+	bw.WriteString("</g>\n")
 	m.legend(bw)
 	bw.WriteString("</svg>\n")
 	return bw.Flush()
@@ -181,12 +185,21 @@ func (m *mapFrame) arrows(w *bufio.Writer) {
 	}
 }
 
+// axes says how the plane is drawn.
+func (m *mapFrame) axes() string {
+	if m.p.Plane == "xy" {
+		return "seen along z: x to the right, y up"
+	}
+	return "seen from above: x to the right, z up"
+}
+
 func (m *mapFrame) legend(w *bufio.Writer) {
 	y := m.height + mapLegendGap
 	items := []struct{ swatch, text string }{
 		{`<rect width="14" height="10" fill="#dbeafe" stroke="#60a5fa"/>`, "grid square of a cell (cellSize " + fmtNum(m.p.CellSize) + ")"},
 		{`<rect width="14" height="10" fill="none" stroke="#f97316" stroke-dasharray="5 3"/>`, "bounds grown over content that overhangs the square"},
 		{`<line x1="0" y1="5" x2="14" y2="5" stroke="#dc2626" stroke-width="1.5"/>`, "cross-cell-ref (red) / persistent-to-cell-ref (purple), entity → target"},
+		{`<circle cx="7" cy="5" r="4" fill="#16a34a"/>`, "streaming source and its load radius; " + m.axes()},
 	}
 	for k, it := range items {
 		fmt.Fprintf(w, `<g transform="translate(%s,%s)">%s<text x="20" y="10">%s</text></g>`+"\n", f1(mapMargin), f1(y+float64(k)*mapLegendGap), it.swatch, esc(it.text))
