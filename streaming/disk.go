@@ -148,8 +148,15 @@ func (d *DiskLoader) load(req Request, res *Result) (*cellDoc, error) {
 	data, err := fs.ReadFile(d.cfg.Files, req.Path)
 	res.Read = time.Since(t0)
 	res.BytesRead = int64(len(data))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cell file %s is missing; re-cook the world", req.Path)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", req.Path, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read %s: %w", req.Path, err)
 	}
 	if d.cfg.Fail.Fails(req.Name, req.Attempt) {
 		return nil, d.cfg.Fail.err(req.Attempt)

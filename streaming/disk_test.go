@@ -84,7 +84,7 @@ func TestDiskIO(t *testing.T) {
 	for _, g := range sum.GaveUp {
 		gave[g.Cell] = g.Err
 	}
-	if e := gave[w.Cells[7].Name]; !strings.Contains(e, "file does not exist") {
+	if e := gave[w.Cells[7].Name]; !strings.Contains(e, "is missing; re-cook") {
 		t.Errorf("missing file: gave-up error %q", e)
 	}
 	if e := gave[w.Cells[11].Name]; !strings.Contains(e, "not a cell document") {

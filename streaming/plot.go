@@ -43,7 +43,7 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + byteSize(*b), Value: float64(*b)})
 	}
 	inflight := worldmap.Panel{
-		Title: "In flight",
+		Title: "In flight", Counts: true,
 		Series: []worldmap.Series{{Name: "requests in flight", Kind: worldmap.Steps, Color: "#7b3fa0",
 			Values: col(func(r *FrameReport) float64 { return float64(r.InFlight) })}},
 		Note: fmt.Sprintf("peak %d", sum.PeakInFlight),
@@ -52,7 +52,7 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 		inflight.Levels = append(inflight.Levels, worldmap.Level{Name: fmt.Sprintf("max %d", *m), Value: float64(*m)})
 	}
 	churn := worldmap.Panel{
-		Title: "Evictions and unloads",
+		Title: "Evictions and unloads", Counts: true,
 		Series: []worldmap.Series{
 			{Name: "evicted", Kind: worldmap.Bars, Color: "#d62728",
 				Values: col(func(r *FrameReport) float64 { return float64(len(r.Evicted)) })},
@@ -66,7 +66,7 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 			Values: col(func(r *FrameReport) float64 { return float64(len(r.Failed)) })})
 	}
 	holes := worldmap.Panel{
-		Title: "Holes (cells within a load radius, not resident)",
+		Title: "Holes (cells within a load radius, not resident)", Counts: true,
 		Series: []worldmap.Series{{Name: "holes", Kind: worldmap.Bars, Color: "#c2185b",
 			Values: col(func(r *FrameReport) float64 { return float64(len(r.Holes)) })}},
 		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),

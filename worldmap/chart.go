@@ -37,8 +37,10 @@ type Level struct {
 // Panel is one chart in a stack sharing the frame axis.
 type Panel struct {
 	Title string
-	// Bytes formats the value axis in binary units.
+	// Bytes formats the value axis in binary units; Counts keeps its
+	// ticks on whole numbers.
 	Bytes  bool
+	Counts bool
 	Series []Series
 	Levels []Level
 	// Note is shown right of the title in grey (a total, a peak).
@@ -115,6 +117,9 @@ func (ch *Chart) panel(c *Canvas, p *Panel, top, width, slot float64, n int, x f
 		hi = math.Max(hi, l.Value)
 	}
 	yt := ticks(0, math.Max(hi, 1), 4, p.Bytes)
+	if p.Counts && len(yt) > 1 && yt[1]-yt[0] < 1 {
+		yt = ticks(0, math.Max(hi, 1), int(math.Max(hi, 1)), false)
+	}
 	top2 := math.Max(yt[len(yt)-1], hi)
 	if top2 <= 0 {
 		top2 = 1
