@@ -60,8 +60,7 @@ type checker struct {
 	d       *scene.Document
 	opts    Options
 	plan    *Plan
-	table   fieldTable
-	project bool // project components are declared: look types up in table
+	table   *fieldTable
 	xy      bool
 	prefabs *Prefabs
 
@@ -116,7 +115,6 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 		d:       doc,
 		opts:    opts,
 		table:   newFieldTable(opts.Components),
-		project: len(opts.Components) > 0,
 		xy:      opts.Plane == manifest.PlaneXY,
 		canvas:  -1,
 		ppu:     defaultPPU,
@@ -356,10 +354,8 @@ func (c *checker) classify() error {
 					fl |= fRefs
 				}
 			}
-			if c.project && fl&fRefs == 0 {
-				if _, ok := c.table[comp.Type]; ok {
-					fl |= fRefs
-				}
+			if fl&fRefs == 0 && c.table.project() && len(c.table.fields(comp.Type)) > 0 {
+				fl |= fRefs
 			}
 		}
 		c.flags[i] = fl
@@ -375,7 +371,7 @@ func (c *checker) classify() error {
 			c.prefabIdx = append(c.prefabIdx, int32(i))
 			c.ovs = append(c.ovs, ovs)
 			for _, o := range ovs {
-				if o.kind != "property" || !contains(c.table[o.comp], o.prop) {
+				if o.kind != "property" || !contains(c.table.fields(o.comp), o.prop) {
 					continue
 				}
 				c.refValue(int32(i), o.comp, o.prop, o.value, o.entity)
@@ -395,7 +391,7 @@ func (c *checker) classify() error {
 // componentRefs collects the references held by entity i's components.
 func (c *checker) componentRefs(i int32) {
 	for _, comp := range c.d.Components(int(i)) {
-		for _, f := range c.table[comp.Type] {
+		for _, f := range c.table.fields(comp.Type) {
 			if v, ok := scene.Field(comp.Data, f); ok {
 				c.refValue(i, comp.Type, f, v, "")
 			}

@@ -1,6 +1,9 @@
 package validate
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // builtinFields are the entity-reference fields the Estella SDK declares
 // (entityFields in its component metadata). Parent and Children are
@@ -41,12 +44,22 @@ func BuiltinFields() map[string][]string {
 // fieldTable is the table one Check uses: the built-in fields plus the
 // project's entity fields, minus every field declared soft (a soft
 // declaration may also silence a built-in field the game resolves itself).
-type fieldTable map[string][]string
+//
+// Project component types match case-insensitively: configuration loaders
+// lower-case map keys (worldcook.yaml's "FollowTarget" arrives as
+// "followtarget"), and Estella type names never differ by case alone.
+type fieldTable struct {
+	exact map[string][]string
+	// fold holds project types not in exact, matched with EqualFold; seen
+	// caches each document type name's answer.
+	fold map[string][]string
+	seen map[string][]string
+}
 
-func newFieldTable(project map[string]ComponentFields) fieldTable {
-	t := make(fieldTable, len(builtinFields)+len(project))
+func newFieldTable(project map[string]ComponentFields) *fieldTable {
+	t := &fieldTable{exact: make(map[string][]string, len(builtinFields)+len(project))}
 	for k, v := range builtinFields {
-		t[k] = v
+		t.exact[k] = v
 	}
 	// Sorted so the table, and so the order of findings, never depends on
 	// map iteration.
@@ -57,7 +70,17 @@ func newFieldTable(project map[string]ComponentFields) fieldTable {
 	sort.Strings(types)
 	for _, typ := range types {
 		cf := project[typ]
-		fields := append([]string(nil), t[typ]...)
+		key := typ
+		for b := range builtinFields {
+			if strings.EqualFold(b, typ) {
+				key = b
+			}
+		}
+		_, builtin := builtinFields[key]
+		fields := append([]string(nil), t.exact[key]...)
+		if !builtin {
+			fields = append(fields, t.fold[key]...)
+		}
 		for _, f := range cf.Entity {
 			if !contains(fields, f) {
 				fields = append(fields, f)
@@ -69,14 +92,47 @@ func newFieldTable(project map[string]ComponentFields) fieldTable {
 				kept = append(kept, f)
 			}
 		}
-		if len(kept) == 0 {
-			delete(t, typ)
+		if builtin {
+			t.exact[key] = kept
 			continue
 		}
-		t[typ] = kept
+		if t.fold == nil {
+			t.fold = make(map[string][]string)
+			t.seen = make(map[string][]string)
+		}
+		t.fold[key] = kept
 	}
 	return t
 }
+
+// fields returns the reference fields of component type typ.
+func (t *fieldTable) fields(typ string) []string {
+	if f, ok := t.exact[typ]; ok {
+		return f
+	}
+	if t.fold == nil {
+		return nil
+	}
+	if f, ok := t.seen[typ]; ok {
+		return f
+	}
+	var out []string
+	keys := make([]string, 0, len(t.fold))
+	for k := range t.fold {
+		if strings.EqualFold(k, typ) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, t.fold[k]...)
+	}
+	t.seen[typ] = out
+	return out
+}
+
+// project reports whether project types must be looked up per component.
+func (t *fieldTable) project() bool { return t.fold != nil }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {

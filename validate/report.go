@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -140,11 +141,20 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 				continue
 			}
 			fmt.Fprintf(w, "  %s grew %s beyond its grid square to [%s, %s]x[%s, %s]; farthest out: %s (%d)\n",
-				c.Name, fmtNum(c.Overhang.By), fmtNum(c.Bounds.MinX), fmtNum(c.Bounds.MaxX), fmtNum(c.Bounds.MinZ), fmtNum(c.Bounds.MaxZ),
+				c.Name, short(c.Overhang.By), short(c.Bounds.MinX), short(c.Bounds.MaxX), short(c.Bounds.MinZ), short(c.Bounds.MaxZ),
 				quoteName(c.Overhang.Name), c.Overhang.Entity)
 		}
 	}
 	return nil
+}
+
+// short formats a length for people: two decimals are plenty, and they
+// hide the float noise of rotations (the JSON report keeps every digit).
+func short(f float64) string {
+	if r := math.Round(f*100) / 100; !math.IsInf(r, 0) && !math.IsNaN(r) {
+		f = r
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // jsonReport is the JSON schema of one scene's report (SPEC §3). Field
