@@ -112,13 +112,13 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
 	}
 	c := &checker{
-		d:       doc,
-		opts:    opts,
-		table:   newFieldTable(opts.Components),
-		xy:      opts.Plane == manifest.PlaneXY,
-		canvas:  -1,
-		ppu:     defaultPPU,
-		plan:    &Plan{Doc: doc, SceneName: opts.SceneName, Plane: opts.Plane},
+		d:      doc,
+		opts:   opts,
+		table:  newFieldTable(opts.Components),
+		xy:     opts.Plane == manifest.PlaneXY,
+		canvas: -1,
+		ppu:    defaultPPU,
+		plan:   &Plan{Doc: doc, SceneName: opts.SceneName, Plane: opts.Plane},
 	}
 	if err := c.run(); err != nil {
 		return nil, err
