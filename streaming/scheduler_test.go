@@ -515,18 +515,26 @@ func TestRetriesSpendTheBudget(t *testing.T) {
 
 func TestFailureModelDeterministic(t *testing.T) {
 	f := FailureModel{Rate: 0.3, Seed: 42}
-	n := 0
+	same := FailureModel{Rate: 0.3, Seed: 42}
+	other := FailureModel{Rate: 0.3, Seed: 43}
+	n, differ := 0, 0
 	for i := 0; i < 10000; i++ {
 		name := fmt.Sprintf("cell_%d", i)
-		if f.Fails(name, 1) != f.Fails(name, 1) {
+		if f.Fails(name, 1) != same.Fails(name, 1) {
 			t.Fatal("not deterministic")
 		}
 		if f.Fails(name, 1) {
 			n++
 		}
+		if f.Fails(name, 1) != other.Fails(name, 1) || f.Fails(name, 1) != f.Fails(name, 2) {
+			differ++
+		}
 	}
 	if n < 2700 || n > 3300 {
 		t.Errorf("%d of 10000 failed at rate 0.3", n)
+	}
+	if differ < 3000 {
+		t.Errorf("seed and attempt barely change the outcome (%d of 10000 differ)", differ)
 	}
 	if (FailureModel{Rate: 0}).Fails("x", 1) || !(FailureModel{Rate: 1}).Fails("x", 1) {
 		t.Error("rates 0 and 1 are not exact")
