@@ -231,6 +231,14 @@ func TestSimulateScene(t *testing.T) {
 	if !strings.Contains(out, `"message_type":"summary"`) || !strings.Contains(out, `"main.cell_`) {
 		t.Errorf("scene run output: %.300s", out)
 	}
+	// Disk IO on a scene reads the cells cooked in memory.
+	old := diskFramePeriod
+	diskFramePeriod = 100 * time.Microsecond
+	defer func() { diskFramePeriod = old }()
+	code, out, errs = run(t, "--config", "../testdata/demo/worldcook.yaml", "simulate", "--path", "../testdata/demo/route.csv", "--io", "disk", "../testdata/demo/main.esscene")
+	if code != 0 || !strings.Contains(out, "disk reads") || !strings.Contains(out, "0 cells given up") {
+		t.Errorf("disk IO on a scene: exit %d, %s\n%s", code, errs, out)
+	}
 	if code, _, errs := run(t, "simulate", "--path", islandRoute, "../testdata/bad/no-such.esscene"); code != ExitInput || errs == "" {
 		t.Errorf("missing scene: exit %d, %q", code, errs)
 	}

@@ -313,3 +313,26 @@ func BenchmarkDiskPool(b *testing.B) {
 		})
 	}
 }
+
+func TestMemFiles(t *testing.T) {
+	files := MemFiles{"world/a.json": []byte(`{"entities":[]}`)}
+	f, err := files.Open("world/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.Stat(); st.Size() != 15 || st.Name() != "a.json" || st.IsDir() {
+		t.Errorf("stat %v", st)
+	}
+	f.Close()
+	for _, name := range []string{"world/b.json", "../a.json", "/world/a.json"} {
+		if _, err := files.Open(name); err == nil {
+			t.Errorf("opened %q", name)
+		}
+		if _, err := files.ReadFile(name); err == nil {
+			t.Errorf("read %q", name)
+		}
+	}
+	if b, _ := files.ReadFile("world/a.json"); string(b) != `{"entities":[]}` {
+		t.Errorf("read %q", b)
+	}
+}

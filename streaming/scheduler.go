@@ -97,7 +97,6 @@ type cellRT struct {
 	flags          uint8
 	failures       uint8 // failed attempts since the cell was last settled
 	prefetch       bool  // the current attempt is a prefetch
-	proxy          bool
 }
 
 // entry is a cell in one of the ordered lists, valid while the cell's seq
@@ -107,6 +106,9 @@ type entry struct {
 	seq  uint64
 }
 
+// activeSource is an enabled source this frame, with its radii squared
+// (keep2 is max(prefetch, unload) squared: how far prepared cells and
+// prefetches are held).
 type activeSource struct {
 	x, z                      float64
 	load2, prefetch2, unload2 float64
@@ -218,7 +220,8 @@ func (s *Scheduler) Frame() int { return s.frame }
 // Close closes the IO layer.
 func (s *Scheduler) Close() error { return s.loader.Close() }
 
-// State returns the state of the named cell.
+// State returns the state of the named cell. It looks the name up among
+// all cells: for tests and inspection, not for every frame.
 func (s *Scheduler) State(name string) CellState {
 	for i := range s.cells {
 		if s.cells[i].Name == name {
@@ -606,7 +609,7 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 		retry := r.state == Retrying
 		r = s.setState(i, Loading)
 		r.prefetch = r.flags&inLoad == 0
-		r.proxy, r.bytes, r.dispatched = proxy, bytes, f
+		r.bytes, r.dispatched = bytes, f
 		r.loads++
 		s.inflight = append(s.inflight, entry{i, r.seq})
 		s.nInflight++
