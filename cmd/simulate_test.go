@@ -190,7 +190,9 @@ func TestSimulateDrawings(t *testing.T) {
 }
 
 // TestSimulateDiskIO reads the island's cell files for real, one of them
-// missing: the run finishes, and the missing cell is reported given up.
+// missing, with a camera standing on the missing cell (so that however
+// slowly the machine runs the reads, the cell stays wanted until it is
+// given up): the run finishes and reports it.
 func TestSimulateDiskIO(t *testing.T) {
 	old := diskFramePeriod
 	diskFramePeriod = time.Millisecond
@@ -212,7 +214,9 @@ func TestSimulateDiskIO(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "world", name+".json"), []byte(doc), 0o644)
 		}
 	}
-	code, out, errs := run(t, "--config", islandYAML, "simulate", "--path", islandRoute, "--io", "disk", "--concurrency", "2", "--fail-rate", "0.2", "--seed", "5", dir)
+	route := filepath.Join(dir, "stand.csv")
+	os.WriteFile(route, []byte("x,z\n"+strings.Repeat("12,12\n", 300)), 0o644)
+	code, out, errs := run(t, "--config", islandYAML, "simulate", "--path", route, "--io", "disk", "--concurrency", "2", "--fail-rate", "0.2", "--seed", "5", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -62,7 +62,9 @@ func TestDiskIO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames := make([][]Point, 400)
+	// Up to 20000 frames (4 s) so that a loaded machine still settles;
+	// the run stops as soon as every cell has.
+	frames := make([][]Point, 20000)
 	var reps []FrameReport
 	settled := func(*FrameReport) error {
 		for i := range w.Cells {
