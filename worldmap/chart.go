@@ -90,6 +90,12 @@ func (ch *Chart) WriteSVG(w io.Writer) error {
 	// middle.
 	x := func(k float64) float64 { return chartLeft + k*slot }
 	frameTicks := ticks(1, math.Max(float64(n), 2), 10, false)
+	if n <= 10 { // short runs: every frame, never a fraction of one
+		frameTicks = frameTicks[:0]
+		for f := 1; f <= max(n, 1); f++ {
+			frameTicks = append(frameTicks, float64(f))
+		}
+	}
 	for i, p := range ch.Panels {
 		top := chartTop + float64(i)*(panelHeight+panelGap) + 18
 		ch.panel(c, &p, top, width, slot, n, x, frameTicks, i == len(ch.Panels)-1)
