@@ -41,65 +41,71 @@ func isExtentType(typ string) bool {
 // world matrix m. comps are its components; in is set for a prefab
 // instance, whose property overrides win over component data.
 func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, in *instance) {
+	ppu := w.c.ppu
 	for k := range comps {
 		typ := comps[k].Type
 		if !isExtentType(typ) {
 			continue
 		}
-		data := comps[k].Data
-		get := func(key string) []byte {
+		// Read every field a component needs in one pass over its data.
+		get := func(k1, k2, k3 string) (v1, v2, v3 []byte) {
 			if in != nil {
-				v, _ := in.field(typ, key)
-				return v
+				v1, _ = in.field(typ, k1)
+				v2, _ = in.field(typ, k2)
+				v3, _ = in.field(typ, k3)
+				return
 			}
-			v, _ := scene.Field(data, key)
-			return v
+			return members3(comps[k].Data, k1, k2, k3)
 		}
-		ppu := w.c.ppu
 		switch typ {
 		case "Sprite":
-			size := vec2(get("size"), 100, 100)
-			pv := vec2(get("pivot"), 0.5, 0.5)
+			sv, pv, _ := get("size", "pivot", "")
+			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
 			w.addBox(ci, i, m,
-				scene.Vec3{X: -pv[0] * size[0], Y: -pv[1] * size[1]},
-				scene.Vec3{X: (1 - pv[0]) * size[0], Y: (1 - pv[1]) * size[1]})
+				scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
+				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
 		case "ShapeRenderer":
-			size := vec2(get("size"), 100, 100)
+			sv, _, _ := get("size", "", "")
+			size := vec2(sv, 100, 100)
 			w.addBox(ci, i, m, scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
 		case "BoxCollider":
 			// 2D collider fields are physics metres: pixelsPerUnit world
 			// units each.
-			he := vec2(get("halfExtents"), 0.5, 0.5)
-			off := vec2(get("offset"), 0, 0)
+			hv, ov, _ := get("halfExtents", "offset", "")
+			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
 			w.addBox(ci, i, m,
 				scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
 				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
 		case "CircleCollider":
-			r := num(get("radius"), 0.5)
-			off := vec2(get("offset"), 0, 0)
+			rv, ov, _ := get("radius", "offset", "")
+			r, off := num(rv, 0.5), vec2(ov, 0, 0)
 			w.addBox(ci, i, m,
 				scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
 				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
 		case "CapsuleCollider":
-			r := num(get("radius"), 0.25)
-			h := num(get("halfHeight"), 0.5) + r
-			off := vec2(get("offset"), 0, 0)
+			rv, hv, ov := get("radius", "halfHeight", "offset")
+			r, off := num(rv, 0.25), vec2(ov, 0, 0)
+			h := num(hv, 0.5) + r
 			w.addBox(ci, i, m,
 				scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
 				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
 		case "BoxCollider3D":
 			// 3D collider fields are world units.
-			he, _ := vec3(get("halfExtents"), scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
+			hv, _, _ := get("halfExtents", "", "")
+			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
 			w.addBox(ci, i, m, scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
 		case "SphereCollider3D":
-			r := num(get("radius"), 0.5)
+			rv, _, _ := get("radius", "", "")
+			r := num(rv, 0.5)
 			w.addBox(ci, i, m, scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
 		case "CapsuleCollider3D", "CharacterController3D":
-			r := num(get("radius"), 0.3)
-			h := num(get("halfHeight"), 0.5) + r
+			rv, hv, _ := get("radius", "halfHeight", "")
+			r := num(rv, 0.3)
+			h := num(hv, 0.5) + r
 			w.addBox(ci, i, m, scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
 		case "Mesh2D", "MeshRenderer":
-			if lo, hi, ok := builtinMesh(get("mesh")); ok {
+			mv, _, _ := get("mesh", "", "")
+			if lo, hi, ok := builtinMesh(mv); ok {
 				w.addBox(ci, i, m, lo, hi)
 			}
 		}
@@ -139,6 +145,14 @@ func builtinMesh(v []byte) (lo, hi scene.Vec3, ok bool) {
 // defaults, as the engine drops invalid fields.
 func vec2(v []byte, dx, dy float64) [2]float64 {
 	def := [2]float64{dx, dy}
+	if v == nil {
+		return def
+	}
+	if x, y := dx, dy; len(v) > 0 && v[0] == '{' {
+		if _, ok := readVec(v, 0, &x, &y, nil, nil); ok {
+			return [2]float64{x, y}
+		}
+	}
 	out, err := scene.Vec2(v, def)
 	if err != nil {
 		return def
@@ -150,6 +164,9 @@ func vec2(v []byte, dx, dy float64) [2]float64 {
 func num(v []byte, def float64) float64 {
 	if scene.KindOf(v) != scene.Number {
 		return def
+	}
+	if f, _, ok := number(v, 0); ok {
+		return f
 	}
 	f, err := scene.Float(v)
 	if err != nil {

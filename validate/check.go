@@ -348,14 +348,14 @@ func (c *checker) classify() error {
 					c.canvas = int32(i)
 				}
 			default:
-				if isExtentType(comp.Type) {
+				switch {
+				case isExtentType(comp.Type):
 					fl |= fExtent
-				} else if isBuiltinRefType(comp.Type) {
+				case isBuiltinRefType(comp.Type):
+					fl |= fRefs
+				case fl&fRefs == 0 && c.table.project() && len(c.table.fields(comp.Type)) > 0:
 					fl |= fRefs
 				}
-			}
-			if fl&fRefs == 0 && c.table.project() && len(c.table.fields(comp.Type)) > 0 {
-				fl |= fRefs
 			}
 		}
 		c.flags[i] = fl

@@ -192,10 +192,16 @@ func (w *placer) run(run []int32) {
 			in = &c.inst[c.instAt[i]-1]
 			local, hasT = in.trs, in.placed
 		} else if fl&fTransform != 0 {
-			t, _, err := d.Transform(int(i))
-			if err != nil {
-				w.failed = true
-				return
+			t, ok := scene.TRS{}, false
+			if data, found := d.Component(int(i), "Transform"); found {
+				t, ok = readTRS(data)
+			}
+			if !ok {
+				var err error
+				if t, _, err = d.Transform(int(i)); err != nil {
+					w.failed = true
+					return
+				}
 			}
 			local, hasT = t, true
 		}

@@ -1,0 +1,335 @@
+package validate
+
+import (
+	"math"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+// readTRS reads the Transform data of an entity, already validated as
+// JSON, in one pass. It is the hot path of placement — every entity of a
+// world has a Transform — so it reads the usual shape directly: an object
+// whose position, rotation and scale are objects of plain numbers. It
+// reports false for anything else (null, other shapes, escapes in keys,
+// numbers its fast path does not convert exactly), and the caller falls
+// back to scene.ParseTRS, which defines the semantics and the errors. The
+// values it returns are bit-identical to ParseTRS's (FuzzReadTRS).
+func readTRS(data []byte) (scene.TRS, bool) {
+	t := scene.Identity
+	i := ws(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return t, false
+	}
+	i = ws(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return t, true
+	}
+	for i < len(data) {
+		key, j, ok := readKey(data, i)
+		if !ok {
+			return t, false
+		}
+		var x, y, z, w *float64
+		switch string(key) {
+		case "position":
+			x, y, z = &t.Position.X, &t.Position.Y, &t.Position.Z
+		case "rotation":
+			x, y, z, w = &t.Rotation.X, &t.Rotation.Y, &t.Rotation.Z, &t.Rotation.W
+		case "scale":
+			x, y, z = &t.Scale.X, &t.Scale.Y, &t.Scale.Z
+		}
+		if x == nil {
+			if j, ok = skip(data, j); !ok {
+				return t, false
+			}
+		} else if j, ok = readVec(data, j, x, y, z, w); !ok {
+			return t, false
+		}
+		j = ws(data, j)
+		if j >= len(data) {
+			return t, false
+		}
+		switch data[j] {
+		case ',':
+			i = ws(data, j+1)
+		case '}':
+			return t, true
+		default:
+			return t, false
+		}
+	}
+	return t, false
+}
+
+// readKey reads `"key":` at i and returns the key and the offset of the
+// value. Keys with escapes are left to the general reader.
+func readKey(b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	j := i + 1
+	for j < len(b) && b[j] != '"' {
+		if b[j] == '\\' {
+			return nil, 0, false
+		}
+		j++
+	}
+	if j >= len(b) {
+		return nil, 0, false
+	}
+	k := ws(b, j+1)
+	if k >= len(b) || b[k] != ':' {
+		return nil, 0, false
+	}
+	return b[i+1 : j], ws(b, k+1), true
+}
+
+// readVec reads an object of numbers {x, y, z[, w]} at i into the given
+// fields (w may be nil), ignoring other keys as ParseTRS does.
+func readVec(b []byte, i int, x, y, z, w *float64) (int, bool) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = ws(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for i < len(b) {
+		key, j, ok := readKey(b, i)
+		if !ok {
+			return 0, false
+		}
+		var dst *float64
+		if len(key) == 1 {
+			switch key[0] {
+			case 'x':
+				dst = x
+			case 'y':
+				dst = y
+			case 'z':
+				dst = z
+			case 'w':
+				dst = w
+			}
+		}
+		if dst == nil {
+			if j, ok = skip(b, j); !ok {
+				return 0, false
+			}
+		} else {
+			var f float64
+			if f, j, ok = number(b, j); !ok {
+				return 0, false
+			}
+			*dst = f
+		}
+		j = ws(b, j)
+		if j >= len(b) {
+			return 0, false
+		}
+		switch b[j] {
+		case ',':
+			i = ws(b, j+1)
+		case '}':
+			return j + 1, true
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// number converts the JSON number at i when the conversion is exact with
+// one rounding: a mantissa below 2^53 scaled by an exactly representable
+// power of ten (the classic fast path strconv takes too). Other numbers
+// report false.
+func number(b []byte, i int) (float64, int, bool) {
+	neg := false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	var m uint64
+	digits, exp := 0, 0
+	start := i
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		if digits < 19 {
+			m = m*10 + uint64(b[i]-'0')
+			if m != 0 {
+				digits++
+			}
+		} else {
+			return 0, 0, false
+		}
+		i++
+	}
+	if i == start {
+		return 0, 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			if digits >= 19 {
+				return 0, 0, false
+			}
+			m = m*10 + uint64(b[i]-'0')
+			if m != 0 {
+				digits++
+			}
+			exp--
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
+			i++
+		}
+		e := 0
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			if e < 1000 {
+				e = e*10 + int(b[i]-'0')
+			}
+			i++
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if m >= 1<<53 {
+		return 0, 0, false
+	}
+	f := float64(m)
+	switch {
+	case exp == 0:
+	case exp > 0 && exp <= 22:
+		f *= pow10[exp]
+	case exp < 0 && exp >= -22:
+		f /= pow10[-exp]
+	default:
+		if m != 0 {
+			return 0, 0, false
+		}
+	}
+	if neg {
+		f = -f
+	}
+	if math.IsInf(f, 0) {
+		return 0, 0, false
+	}
+	return f, i, true
+}
+
+// ws skips JSON white space.
+func ws(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skip steps over the validated JSON value at i.
+func skip(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				var ok bool
+				if i, ok = skipString(b, i); !ok {
+					return 0, false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	// A number or a literal: up to the next delimiter.
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' {
+		i++
+	}
+	return i, true
+}
+
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
+
+// members3 returns the values of up to three members of the validated
+// object obj (empty keys are unused), the last one winning when a key
+// repeats, in one pass.
+func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
+	i := ws(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, nil, nil
+	}
+	i = ws(obj, i+1)
+	for i < len(obj) && obj[i] != '}' {
+		key, j, ok := readKey(obj, i)
+		if !ok {
+			return slowMembers3(obj, k1, k2, k3)
+		}
+		end, ok := skip(obj, j)
+		if !ok {
+			return slowMembers3(obj, k1, k2, k3)
+		}
+		switch {
+		case string(key) == k1:
+			v1 = obj[j:end]
+		case k2 != "" && string(key) == k2:
+			v2 = obj[j:end]
+		case k3 != "" && string(key) == k3:
+			v3 = obj[j:end]
+		}
+		i = ws(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = ws(obj, i+1)
+		}
+	}
+	return v1, v2, v3
+}
+
+// slowMembers3 is members3 for objects with escaped keys.
+func slowMembers3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
+	scene.Members(obj, func(key, v []byte) bool {
+		switch {
+		case string(key) == k1:
+			v1 = v
+		case k2 != "" && string(key) == k2:
+			v2 = v
+		case k3 != "" && string(key) == k3:
+			v3 = v
+		}
+		return true
+	})
+	return v1, v2, v3
+}
