@@ -7,7 +7,6 @@
 package manifest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -97,8 +96,7 @@ func Encode(m *Manifest) ([]byte, error) {
 // Decode parses and checks a manifest. name is used in error messages.
 func Decode(name string, data []byte) (*Manifest, error) {
 	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a world manifest: %v", name, err)
 	}
 	if err := m.Check(); err != nil {
