@@ -205,12 +205,9 @@ func (t *Txn) Commit() (*Result, error) {
 		return nil, err
 	}
 	jp := c.journalPath(t.scene)
-	if err := c.FS.WriteFile(jp+".tmp", data, 0o644); err == nil {
+	err = c.FS.WriteFile(jp+".tmp", data, 0o644)
+	if err == nil {
 		err = c.FS.Rename(jp+".tmp", jp)
-	} else {
-		c.FS.Remove(jp + ".tmp")
-		t.Abort()
-		return nil, fmt.Errorf("writing the commit journal: %w", err)
 	}
 	if err != nil {
 		c.FS.Remove(jp + ".tmp")

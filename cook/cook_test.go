@@ -368,3 +368,22 @@ func TestRefusesSymlinkedOutput(t *testing.T) {
 		t.Fatal("cook wrote through a symlink")
 	}
 }
+
+// TestJournalFailureLeavesPreviousWorld fails the rename that would put
+// the journal in place: the commit point is never reached, so nothing of
+// the new world may show.
+func TestJournalFailureLeavesPreviousWorld(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(demoScene)
+	in := filepath.Join(dir, "main.esscene")
+	os.WriteFile(in, src, 0o644)
+	out := filepath.Join(dir, "out")
+	cookTo(t, in, out, demoOptions(), 0)
+	before := readTree(t, out)
+	os.WriteFile(in, bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`)), 0o644)
+	fsys := &faultyFS{op: "rename", after: 0}
+	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
+		t.Fatalf("got %v", err)
+	}
+	sameTree(t, readTree(t, out), before)
+}

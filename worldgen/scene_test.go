@@ -57,8 +57,6 @@ func (e *testEntity) component(t string) map[string]any {
 // Transform hierarchies in tests.
 type mat [16]float64
 
-func identity() mat { return mat{0: 1, 5: 1, 10: 1, 15: 1} }
-
 func (a mat) mul(b mat) mat {
 	var m mat
 	for r := 0; r < 4; r++ {
