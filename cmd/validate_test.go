@@ -141,7 +141,7 @@ func TestValidateMap(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	svg, err := os.ReadFile(out)
-	if err != nil || !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "url(#arrow)") {
+	if err != nil || !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "url(#head-") {
 		t.Fatalf("map: %v\n%.200s", err, svg)
 	}
 	if code, _, stderr := run(t, "validate", "--map", out, errorsScene, "../testdata/demo/main.esscene"); code != 2 || !strings.Contains(stderr, "--map") {

@@ -90,7 +90,7 @@ func TestGoldenReports(t *testing.T) {
 				rejected++
 			}
 		}
-		if n := strings.Count(buf.String(), `marker-end="url(#arrow)"`); n != rejected || n == 0 {
+		if n := strings.Count(buf.String(), `)"><title>cross-cell-ref: `) + strings.Count(buf.String(), `)"><title>persistent-to-cell-ref: `); n != rejected || n == 0 {
 			t.Errorf("map draws %d arrows, want one per rejected reference (%d)", n, rejected)
 		}
 	})
