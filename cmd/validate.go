@@ -87,9 +87,19 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if err != nil {
 		return inputErr(err)
 	}
-	if len(v.Assets) > 0 {
-		// One index serves every scene: each .meta and prefab is read once.
-		opts.Prefabs = validate.NewPrefabs(v.Assets)
+	// One prefab index per asset folder set serves every scene using it:
+	// each .meta and prefab is read once per run.
+	indexes := map[string]*validate.Prefabs{}
+	prefabsFor := func(file string) *validate.Prefabs {
+		dirs := v.Assets
+		if len(dirs) == 0 {
+			dirs = validate.DefaultAssetDirs(file)
+		}
+		key := strings.Join(dirs, "\x00")
+		if indexes[key] == nil {
+			indexes[key] = validate.NewPrefabs(dirs)
+		}
+		return indexes[key]
 	}
 	files, err := scenePaths(args)
 	if err != nil {
@@ -102,6 +112,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
 	for _, file := range files {
+		opts.Prefabs = prefabsFor(file)
 		plan, err := checkScene(file, v.ScenesRoot, opts)
 		if err != nil {
 			unreadable++
