@@ -57,12 +57,11 @@ type ref struct {
 
 // checker holds the state of one Check call.
 type checker struct {
-	d       *scene.Document
-	opts    Options
-	plan    *Plan
-	table   *fieldTable
-	xy      bool
-	prefabs *Prefabs
+	d     *scene.Document
+	opts  Options
+	plan  *Plan
+	table *fieldTable
+	xy    bool
 
 	parent []int32 // parent index, -1 for top-level entities (after cuts)
 	root   []int32
@@ -531,19 +530,19 @@ func (c *checker) placeInstances() error {
 	if len(c.prefabIdx) == 0 {
 		return nil
 	}
-	c.prefabs = c.opts.Prefabs
-	if c.prefabs == nil {
+	prefabs := c.opts.Prefabs
+	if prefabs == nil {
 		dirs := c.opts.Assets
 		if len(dirs) == 0 {
 			dirs = DefaultAssetDirs(c.d.Path)
 		}
-		c.prefabs = NewPrefabs(dirs)
+		prefabs = NewPrefabs(dirs)
 	}
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
 		c.instAt[i] = int32(k + 1)
-		in := resolveInstance(c.d, int(i), c.ovs[k], c.prefabs)
+		in := resolveInstance(c.d, int(i), c.ovs[k], prefabs)
 		c.inst[k] = in
 		if in.persistent || in.streamed {
 			c.flags[i] |= fPersistent
