@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -268,11 +269,13 @@ func TestRemovedCellsAreDeleted(t *testing.T) {
 	assertLossless(t, second.Plan.Doc, out, second.World.Manifest)
 }
 
-// faultyFS fails the n-th call of one operation.
+// faultyFS fails every call of one operation after the first `after`.
+// Cells are written from several goroutines, hence the lock.
 type faultyFS struct {
 	OSFS
 	op    string
 	after int
+	mu    sync.Mutex
 	calls int
 }
 
@@ -282,6 +285,8 @@ func (f *faultyFS) hit(op string) error {
 	if op != f.op {
 		return nil
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls++
 	if f.calls > f.after {
 		return errInjected
