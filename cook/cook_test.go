@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
+	"github.com/worldcook/worldcook/worldgen"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -391,4 +393,75 @@ func TestJournalFailureLeavesPreviousWorld(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	sameTree(t, readTree(t, out), before)
+}
+
+// TestCorpusDeterministic renders every corpus scene's streamed variant
+// under GOMAXPROCS 1 and 4 with different worker counts: the bytes must
+// not depend on scheduling.
+func TestCorpusDeterministic(t *testing.T) {
+	build := func(src []byte, procs, workers int) []Output {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		doc, err := scene.Parse("main.esscene", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := validate.Check(doc, validate.Options{SceneName: "main", Plane: manifest.PlaneXY})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Build(context.Background(), plan, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Files
+	}
+	for _, file := range corpus.Files(t, ".esscene") {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variant, _ := streamedVariant(t, src, manifest.PlaneXY)
+		a, b := build(variant, 1, 1), build(variant, 4, 4)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: output depends on GOMAXPROCS", filepath.Base(file))
+		}
+	}
+}
+
+// TestGeneratedWorldDeterministic cooks a world large enough for the
+// parallel parse and placement paths under several GOMAXPROCS settings.
+func TestGeneratedWorldDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 20 MB world")
+	}
+	var buf bytes.Buffer
+	if err := worldgen.Write(&buf, worldgen.DefaultOptions(20_000, 7)); err != nil {
+		t.Fatal(err)
+	}
+	var first []Output
+	for _, procs := range []int{1, 2, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		doc, err := scene.Parse("main.esscene", buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := validate.Check(doc, validate.Options{SceneName: "main"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Build(context.Background(), plan, Options{})
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.Files) < 100 {
+			t.Fatalf("only %d files", len(w.Files))
+		}
+		if first == nil {
+			first = w.Files
+		} else if !reflect.DeepEqual(first, w.Files) {
+			t.Fatalf("GOMAXPROCS=%d changes the cooked bytes", procs)
+		}
+	}
 }
