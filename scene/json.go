@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -554,51 +555,67 @@ var compactClass = func() (t [256]uint8) {
 // strings removed. Nothing else changes: key order, escapes and number
 // literals keep their authored text, which is what makes cooking lossless.
 // v must be valid JSON.
+//
+// Pretty-printed scenes are mostly short tokens between runs of
+// indentation, so the loop moves eight bytes at a time: it stores a whole
+// word and advances the output only past the bytes that belong to the
+// token, instead of calling memmove for every few-byte token.
 func AppendCompact(dst, v []byte) []byte {
-	for i := 0; i < len(v); {
+	n := len(dst)
+	dst = slices.Grow(dst, len(v)+8)
+	out := dst[:cap(dst)]
+	i := 0
+	for i+8 <= len(v) {
+		w := binary.LittleEndian.Uint64(v[i:])
+		m := specialBytes(w)
+		binary.LittleEndian.PutUint64(out[n:], w)
+		if m == 0 {
+			n += 8
+			i += 8
+			continue
+		}
+		k := bits.TrailingZeros64(m) / 8
+		n += k
+		i += k
+		if v[i] == '"' {
+			e := stringEnd(v, i)
+			n += copy(out[n:], v[i:e])
+			i = e
+			continue
+		}
+		i++ // white space; indentation comes in long runs
+		for i+8 <= len(v) && binary.LittleEndian.Uint64(v[i:]) == 0x2020202020202020 {
+			i += 8
+		}
+		for i < len(v) && compactClass[v[i]] == 2 {
+			i++
+		}
+	}
+	for i < len(v) {
 		switch compactClass[v[i]] {
 		case 0:
-			j := plainEnd(v, i+1)
-			dst = append(dst, v[i:j]...)
-			i = j
+			out[n] = v[i]
+			n++
+			i++
 		case 1:
 			e := stringEnd(v, i)
-			dst = append(dst, v[i:e]...)
+			n += copy(out[n:], v[i:e])
 			i = e
 		default:
 			i++
-			// Indentation comes in long runs of spaces: skip eight at a time.
-			for i+8 <= len(v) && binary.LittleEndian.Uint64(v[i:]) == 0x2020202020202020 {
-				i += 8
-			}
-			for i < len(v) && compactClass[v[i]] == 2 {
-				i++
-			}
 		}
 	}
-	return dst
+	return out[:n]
 }
 
-// plainEnd returns the first offset at or after j holding a quote or a
-// byte below '!' (white space; valid JSON has no other such byte outside
-// strings). It tests eight bytes at a time: a SWAR "has a byte less than
-// 0x21" check or'ed with a "has a quote byte" check, whose lowest set bit
-// is exact (false positives can only sit above a true match).
-func plainEnd(v []byte, j int) int {
+// specialBytes flags (in the high bit of each byte) the bytes of w that
+// are a quote or below '!' (white space; valid JSON has no other such byte
+// outside strings). Only the lowest flag is exact: false positives can sit
+// above a true one, which is all the callers look at.
+func specialBytes(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for j+8 <= len(v) {
-		w := binary.LittleEndian.Uint64(v[j:])
-		q := w ^ (ones * '"')
-		m := ((w - ones*0x21) &^ w) | ((q - ones) &^ q)
-		if m &= highs; m != 0 {
-			return j + bits.TrailingZeros64(m)/8
-		}
-		j += 8
-	}
-	for j < len(v) && compactClass[v[j]] == 0 {
-		j++
-	}
-	return j
+	q := w ^ (ones * '"')
+	return (((w - ones*0x21) &^ w) | ((q - ones) &^ q)) & highs
 }
 
 // stringEnd returns the offset after the closing quote of the valid string
