@@ -94,18 +94,34 @@ EXIT STATUS
 	return cmd
 }
 
+// sceneArg is one scene to process and the folder its runtime name is
+// relative to.
+type sceneArg struct {
+	File string
+	Root string
+}
+
 // scenePaths expands directory arguments into the .esscene files under
 // them, sorted, so that a run's order never depends on the file system.
-func scenePaths(args []string) ([]string, error) {
-	var out []string
+// A scene found under a directory argument is named relative to that
+// directory (levels/town/market.esscene under levels/ is "town/market"),
+// one given as a file relative to its own folder, unless root (from
+// --scenes-root) is set. Two scenes with one name would overwrite each
+// other's output, so that is refused.
+func scenePaths(args []string, root string) ([]sceneArg, error) {
+	var out []sceneArg
 	for _, arg := range args {
 		st, err := os.Stat(arg)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %v", arg, errors.Unwrap(err))
 		}
 		if !st.IsDir() {
-			out = append(out, arg)
+			out = append(out, sceneArg{File: arg, Root: root})
 			continue
+		}
+		dirRoot := root
+		if dirRoot == "" {
+			dirRoot = arg
 		}
 		var found []string
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
@@ -124,7 +140,20 @@ func scenePaths(args []string) ([]string, error) {
 			return nil, fmt.Errorf("%s holds no .esscene files", arg)
 		}
 		sort.Strings(found)
-		out = append(out, found...)
+		for _, f := range found {
+			out = append(out, sceneArg{File: f, Root: dirRoot})
+		}
+	}
+	seen := map[string]string{}
+	for _, s := range out {
+		name, err := validate.SceneName(s.File, s.Root)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := seen[name]; dup {
+			return nil, fmt.Errorf("%s and %s are both named %q and would overwrite each other's output; pass --scenes-root with a folder that holds both", other, s.File, name)
+		}
+		seen[name] = s.File
 	}
 	return out, nil
 }
@@ -170,9 +199,13 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 			}
 		}()
 	}
-	files, err := scenePaths(opts.Scenes)
+	scenes, err := scenePaths(opts.Scenes, opts.Cfg.ScenesRoot)
 	if err != nil {
 		return inputErr(err)
+	}
+	files := make([]string, len(scenes))
+	for i, s := range scenes {
+		files[i] = s.File
 	}
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, opts.Cfg.Strict, opts.Components)
 	if err != nil {
@@ -199,16 +232,16 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	errs := make([]error, len(files))
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
-	for i, file := range files {
+	for i, sc := range scenes {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
 			reports[i], errs[i] = cook.Run(ctx, cook.Job{
-				File:       file,
+				File:       sc.File,
 				Out:        opts.Cfg.Out,
-				ScenesRoot: opts.Cfg.ScenesRoot,
+				ScenesRoot: sc.Root,
 				Validate:   vopts,
 				Check:      opts.Cfg.Check,
 				Workers:    jobs,

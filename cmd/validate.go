@@ -101,7 +101,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		}
 		return indexes[key]
 	}
-	files, err := scenePaths(args)
+	files, err := scenePaths(args, v.ScenesRoot)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -111,9 +111,10 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version}
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
-	for _, file := range files {
+	for _, sc := range files {
+		file := sc.File
 		opts.Prefabs = prefabsFor(file)
-		plan, err := checkScene(file, v.ScenesRoot, opts)
+		plan, err := checkScene(file, sc.Root, opts)
 		if err != nil {
 			unreadable++
 			fmt.Fprintf(streams.Err, "worldcook: %s\n", oneLine(err))
