@@ -246,6 +246,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 				Check:      opts.Cfg.Check,
 				Workers:    jobs,
 				Progress:   bar.add(i),
+				Starting:   bar.phase(sc.File),
 				FS:         opts.FS,
 			})
 		}()
@@ -394,6 +395,24 @@ func (p *progress) add(i int) func(done, total int64) {
 		}
 		p.bar.ChangeMax64(t)
 		p.bar.Set64(d)
+	}
+}
+
+// phase shows what a scene's cook is doing before there are bytes to count.
+func (p *progress) phase(file string) func(string) {
+	if p.bar == nil {
+		return nil
+	}
+	verbs := map[string]string{"read": "reading", "parse": "parsing", "validate": "validating", "write": "writing"}
+	return func(phase string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if phase == "write" && len(p.done) == 1 {
+			// Start the rate and the estimate from here, not from the read.
+			p.bar.Reset()
+		}
+		p.bar.Describe(fmt.Sprintf("%-10s %s", verbs[phase], filepath.Base(file)))
+		p.bar.RenderBlank()
 	}
 }
 

@@ -38,6 +38,8 @@ type Job struct {
 	Workers int
 	// Progress receives rendered bytes (may be nil).
 	Progress func(done, total int64)
+	// Starting, if set, is told each phase's name as it begins.
+	Starting func(phase string)
 	// FS is the file system to write through (nil = the real one).
 	FS FS
 }
@@ -59,17 +61,40 @@ type Phase struct {
 	Duration time.Duration
 }
 
+// Timer records the phases of a cook. Its methods do nothing on a nil
+// *Timer, so callers that do not care pass nil and pay nothing.
+type Timer struct {
+	Phases []Phase
+	// Starting, if set, is told the name of each phase as it begins (for
+	// a progress display).
+	Starting func(phase string)
+	last     time.Time
+}
+
+func (t *Timer) start(phase string) {
+	if t == nil {
+		return
+	}
+	if t.last.IsZero() {
+		t.last = time.Now()
+	}
+	if t.Starting != nil {
+		t.Starting(phase)
+	}
+}
+
+func (t *Timer) done(phase string) {
+	if t == nil {
+		return
+	}
+	now := time.Now()
+	t.Phases = append(t.Phases, Phase{phase, now.Sub(t.last)})
+	t.last = now
+}
+
 // Load reads and parses a scene and computes its plan: the part of a cook
 // that validate shares. Input problems come back as *scene.Error.
-func Load(file string, opts validate.Options, scenesRoot string, timings *[]Phase) (*validate.Plan, error) {
-	t := time.Now()
-	lap := func(name string) {
-		if timings != nil {
-			now := time.Now()
-			*timings = append(*timings, Phase{name, now.Sub(t)})
-			t = now
-		}
-	}
+func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (*validate.Plan, error) {
 	if opts.SceneName == "" {
 		name, err := validate.SceneName(file, scenesRoot)
 		if err != nil {
@@ -77,21 +102,24 @@ func Load(file string, opts validate.Options, scenesRoot string, timings *[]Phas
 		}
 		opts.SceneName = name
 	}
+	timer.start("read")
 	src, err := readFile(file)
 	if err != nil {
 		return nil, err
 	}
-	lap("read")
+	timer.done("read")
+	timer.start("parse")
 	doc, err := scene.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
-	lap("parse")
+	timer.done("parse")
+	timer.start("validate")
 	plan, err := validate.Check(doc, opts)
 	if err != nil {
 		return nil, err
 	}
-	lap("validate")
+	timer.done("validate")
 	return plan, nil
 }
 
@@ -122,7 +150,9 @@ func readFile(file string) ([]byte, error) {
 // writes nothing and returns ErrFindings with the report.
 func Run(ctx context.Context, job Job) (*Report, error) {
 	rep := &Report{File: job.File}
-	plan, err := Load(job.File, job.Validate, job.ScenesRoot, &rep.Timings)
+	timer := &Timer{Starting: job.Starting}
+	defer func() { rep.Timings = timer.Phases }()
+	plan, err := Load(job.File, job.Validate, job.ScenesRoot, timer)
 	if err != nil {
 		return rep, err
 	}
@@ -130,7 +160,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	if n := plan.Errors(job.Validate.Strict); n > 0 {
 		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
 	}
-	t := time.Now()
+	timer.start("write")
 	fsys := job.FS
 	if fsys == nil {
 		fsys = OSFS{}
@@ -144,7 +174,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, err
 	}
 	rep.World, rep.Result = w, res
-	rep.Timings = append(rep.Timings, Phase{"write", time.Since(t)})
+	timer.done("write")
 	if job.Check && res.Changed() {
 		return rep, fmt.Errorf("%s: %w (%d file(s) to write, %d to remove); run worldcook cook", job.File, ErrWouldChange, len(res.Written), len(res.Removed))
 	}
