@@ -83,6 +83,22 @@ func fixFor(msg string) string {
 	return "fix the JSON syntax or re-save the scene from the editor"
 }
 
+// afterItem moves past what follows a member or element ending at i:
+// with a comma it returns the start of the next item and more; with the
+// closing bracket, the offset after it.
+func afterItem(b []byte, i int, close byte, what string) (next int, more bool, err error) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
+	case b[i] == ',':
+		return skipSpace(b, i+1), true, nil
+	case b[i] == close:
+		return i + 1, false, nil
+	}
+	return 0, false, syntaxf(i, "expected ',' or '%c' after %s", close, what)
+}
+
 // noID marks an entity whose id has not been read yet.
 const noID = -1 << 63
 
@@ -148,19 +164,13 @@ func (p *parser) document() error {
 			return err
 		}
 		p.d.Fields = append(p.d.Fields, TopField{Key: key, RawKey: b[ks : keyEnd+1], Value: b[vs:ve]})
-		i = skipSpace(b, ve)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			continue
+		var more bool
+		if i, more, err = afterItem(b, ve, '}', "a top-level member"); err != nil {
+			return err
 		}
-		if i < len(b) && b[i] == '}' {
-			i++
+		if !more {
 			break
 		}
-		if i >= len(b) {
-			return syntaxf(i, "unexpected end of file (the file is truncated)")
-		}
-		return syntaxf(i, "expected ',' or '}' after a top-level member")
 	}
 	if j := skipSpace(b, i); j < len(b) {
 		if bytes.HasPrefix(b[j:], []byte("<<<<<<<")) || bytes.HasPrefix(b[j:], []byte("=======")) || bytes.HasPrefix(b[j:], []byte(">>>>>>>")) {
@@ -268,21 +278,13 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 		if err != nil {
 			return 0, false, err
 		}
-		i = skipSpace(b, e)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			if i >= stop {
-				return i, false, nil
-			}
-			continue
+		next, more, err := afterItem(b, e, ']', "an entity record")
+		if err != nil || !more {
+			return next, err == nil, err
 		}
-		if i < len(b) && b[i] == ']' {
-			return i + 1, true, nil
+		if i = next; i >= stop {
+			return i, false, nil
 		}
-		if i >= len(b) {
-			return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
-		}
-		return 0, false, syntaxf(i, "expected ',' or ']' after an entity record")
 	}
 }
 
@@ -490,19 +492,13 @@ func (p *parser) entity(i int) (int, error) {
 			case "visible":
 				e.Hidden = KindOf(v) == Bool && v[0] == 'f'
 			}
-			i = skipSpace(b, ve)
-			if i < len(b) && b[i] == ',' {
-				i = skipSpace(b, i+1)
-				continue
+			var more bool
+			if i, more, err = afterItem(b, ve, '}', "a member of an entity record"); err != nil {
+				return 0, err
 			}
-			if i < len(b) && b[i] == '}' {
-				i++
+			if !more {
 				break
 			}
-			if i >= len(b) {
-				return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
-			}
-			return 0, syntaxf(i, "expected ',' or '}' after a member of an entity record")
 		}
 	}
 	e.Raw = b[start:i]
@@ -587,19 +583,13 @@ func (p *parser) components(i int) (int, error) {
 				case "data":
 					c.Data = b[vs:ve]
 				}
-				i = skipSpace(b, ve)
-				if i < len(b) && b[i] == ',' {
-					i = skipSpace(b, i+1)
-					continue
+				var more bool
+				if i, more, err = afterItem(b, ve, '}', "a member of a component"); err != nil {
+					return 0, err
 				}
-				if i < len(b) && b[i] == '}' {
-					i++
+				if !more {
 					break
 				}
-				if i >= len(b) {
-					return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
-				}
-				return 0, syntaxf(i, "expected ',' or '}' after a member of a component")
 			}
 		}
 		if !hasType {
@@ -607,17 +597,10 @@ func (p *parser) components(i int) (int, error) {
 		}
 		d.components = append(d.components, c)
 		d.Entities[len(d.Entities)-1].compTo = int32(len(d.components))
-		i = skipSpace(b, i)
-		if i < len(b) && b[i] == ',' {
-			i++
-			continue
+		next, more, err := afterItem(b, i, ']', "a component")
+		if err != nil || !more {
+			return next, err
 		}
-		if i < len(b) && b[i] == ']' {
-			return i + 1, nil
-		}
-		if i >= len(b) {
-			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
-		}
-		return 0, syntaxf(i, "expected ',' or ']' after a component")
+		i = next
 	}
 }
