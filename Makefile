@@ -57,10 +57,22 @@ fuzz:
 		done; \
 	done
 
-# Benchmarks against floors measured in the same run; compare runs with
-# benchstat (see README).
-bench:
+# Benchmarks against floors measured in the same run (docs/benchmarks.md):
+# the Go benchmarks of every package, then whole commands on generated
+# worlds (cookbench: cp and parse-only floors, cook, re-cook, validate,
+# peak RSS, and simulate's per-frame cost). Compare runs with benchstat.
+#   make bench-cook BENCH_ENTITIES=5000000 BENCH_RUNS=3
+BENCH_ENTITIES ?= 100000,1000000
+BENCH_RUNS     ?= 5
+.PHONY: bench-go bench-cook
+
+bench: bench-go bench-cook
+
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+bench-cook:
+	$(GO) run ./tools/cookbench -entities $(BENCH_ENTITIES) -runs $(BENCH_RUNS)
 
 clean:
 	rm -rf bin out cooked

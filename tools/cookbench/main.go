@@ -1,19 +1,32 @@
 // Command cookbench measures worldcook's whole-command speed on generated
 // worlds against floors measured in the same run: copying the file (cp)
-// and parsing it once into a typed model with goccy/go-json. It prints
-// medians, ratios, throughput and peak RSS, so runs on different machines
+// and parsing it once into a typed model with goccy/go-json. For each
+// world size it prints the median wall time of cp, the parse-only pass,
+// cook, a no-change re-cook and validate, their ratios to the floors,
+// entities/s, MB/s and peak RSS, and whether the scale targets are met.
+// It then runs the scheduler benchmarks of package streaming and prints
+// simulate's per-frame cost on a 32² and a 1024² cell world and on the
+// reference scheduler's 256²-cell random walk. Runs on different machines
 // compare by ratio rather than by seconds.
 //
-//	go run ./tools/cookbench -entities 100000,1000000 -runs 5
+//	go run ./tools/cookbench                          # 100k and 1M entities, 5 runs
+//	go run ./tools/cookbench -entities 5000000 -runs 3
+//
+// Run it from the module root: it builds worldcook from "." and runs
+// `go test ./streaming`.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,15 +56,50 @@ type typedScene struct {
 	} `json:"entities"`
 }
 
-type sample struct {
-	wall   time.Duration
-	maxRSS int64 // bytes
+// The scale targets (ratios measured in one run).
+const (
+	cookVsParse     = 0.8 // cook ≤ 0.8× the parse-only pass
+	cookVsCopy      = 6   // cook ≤ 6× cp
+	cookRSSVsInput  = 1.5 // cook's peak RSS ≤ 1.5× the input file
+	recookVsParse   = 0.7 // no-change re-cook ≤ 0.7× parse-only, nothing rewritten
+	validateVsParse = 0.8 // validate ≤ 0.8× parse-only
+	stepScaling     = 1.5 // a frame on 1024² cells ≤ 1.5× a frame on 32²
+	referenceFaster = 50  // ≥ 50× faster than the reference scheduler
+)
+
+// step is one command measured runs times.
+type step struct {
+	name  string
+	prep  func() // untimed, before each run
+	argv  []string
+	walls []time.Duration
+	rss   int64 // largest peak RSS of any run, bytes
+	err   error
+}
+
+func (s *step) median() time.Duration {
+	w := append([]time.Duration(nil), s.walls...)
+	sort.Slice(w, func(i, j int) bool { return w[i] < w[j] })
+	return w[len(w)/2]
+}
+
+// verdicts collects every target checked, for the closing summary.
+var verdicts []string
+
+func target(name string, ok bool, got string) {
+	v := "met"
+	if !ok {
+		v = "NOT met"
+	}
+	fmt.Printf("    %-52s %-22s %s\n", name, got, v)
+	verdicts = append(verdicts, fmt.Sprintf("%-52s %s", name, v))
 }
 
 func main() {
-	sizes := flag.String("entities", "100000,1000000", "comma-separated world sizes")
+	sizes := flag.String("entities", "100000,1000000", "comma-separated world sizes, in entities (e.g. 5000000 for the 5M world)")
 	runs := flag.Int("runs", 5, "runs per measurement (the median is reported)")
-	bin := flag.String("bin", "", "worldcook binary (default: build one)")
+	bin := flag.String("bin", "", "worldcook binary (default: build one from the module in the current directory)")
+	simulate := flag.Bool("simulate", true, "also run the scheduler benchmarks (go test ./streaming)")
 	parseOnly := flag.String("parse-only", "", "internal: run the parse-only floor on FILE")
 	flag.Parse()
 	if *parseOnly != "" {
@@ -60,6 +108,20 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	if *runs < 1 {
+		check(fmt.Errorf("-runs %d: need at least one run", *runs))
+	}
+	var worlds []int
+	for _, s := range strings.Split(*sizes, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			check(fmt.Errorf("-entities: %q is not a positive entity count", s))
+		}
+		worlds = append(worlds, n)
 	}
 	tmp, err := os.MkdirTemp("", "cookbench")
 	check(err)
@@ -73,98 +135,259 @@ func main() {
 	self, err := os.Executable()
 	check(err)
 
-	for _, s := range strings.Split(*sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		check(err)
-		scene := filepath.Join(tmp, "main.esscene")
-		genStart := time.Now()
-		f, err := os.Create(scene)
-		check(err)
-		w := bufio.NewWriterSize(f, 1<<20)
-		check(worldgen.Write(w, worldgen.DefaultOptions(n, 1)))
-		check(w.Flush())
-		check(f.Close())
-		st, _ := os.Stat(scene)
-		size := st.Size()
-		fmt.Printf("\nworld: %d entities, %.1f MB pretty-printed JSON (generated in %.1fs)\n", n, float64(size)/1e6, time.Since(genStart).Seconds())
-
-		out := filepath.Join(tmp, "out")
-		cp := measure(*runs, func() { os.Remove(scene + ".copy") }, "cp", scene, scene+".copy")
-		parse := measure(*runs, nil, self, "-parse-only", scene)
-		fresh := func() { os.RemoveAll(out) }
-		cook := measure(*runs, fresh, *bin, "--quiet", "cook", scene, "--out", out)
-		recook := measure(*runs, nil, *bin, "--quiet", "cook", scene, "--out", out)
-		written := countWritten(*bin, scene, out)
-		validate := measure(*runs, nil, *bin, "--quiet", "validate", scene, "--format", "json")
-
-		row := func(name string, m sample, notes string) {
-			fmt.Printf("  %-22s %8.3fs  %6.2f× parse  %6.2f× cp  %7.0f MB RSS (%.2f× input)  %s\n",
-				name, m.wall.Seconds(), ratio(m.wall, parse.wall), ratio(m.wall, cp.wall),
-				float64(m.maxRSS)/1e6, float64(m.maxRSS)/float64(size), notes)
-		}
-		fmt.Printf("  median of %d runs, GOMAXPROCS=%s\n", *runs, os.Getenv("GOMAXPROCS"))
-		row("cp (floor)", cp, "")
-		row("parse-only (floor)", parse, "goccy/go-json into a typed model")
-		row("cook", cook, fmt.Sprintf("%.0f entities/s, %.0f MB/s", float64(n)/cook.wall.Seconds(), float64(size)/1e6/cook.wall.Seconds()))
-		row("re-cook, no change", recook, fmt.Sprintf("%d files rewritten", written))
-		row("validate", validate, "")
-		fmt.Printf("  targets: cook ≤ 0.8× parse (%s), ≤ 6× cp (%s), RSS ≤ 1.5× input (%s); re-cook ≤ 0.7× parse (%s); validate ≤ 0.8× parse (%s)\n",
-			verdict(ratio(cook.wall, parse.wall) <= 0.8), verdict(ratio(cook.wall, cp.wall) <= 6),
-			verdict(float64(cook.maxRSS) <= 1.5*float64(size)), verdict(ratio(recook.wall, parse.wall) <= 0.7 && written == 0),
-			verdict(ratio(validate.wall, parse.wall) <= 0.8))
-		os.Remove(scene)
-		os.RemoveAll(out)
+	fmt.Printf("cookbench: %s, %d CPUs, GOMAXPROCS=%d, %s, load average %s\n",
+		cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), loadAverage())
+	for _, n := range worlds {
+		cookWorld(tmp, *bin, self, n, *runs)
+	}
+	if *simulate {
+		simulateBench(*runs)
+	}
+	fmt.Printf("\nload average at the end: %s\n", loadAverage())
+	fmt.Println("targets:")
+	for _, v := range verdicts {
+		fmt.Println("  " + v)
 	}
 }
 
-func verdict(ok bool) string {
-	if ok {
-		return "met"
-	}
-	return "NOT met"
-}
+// cookWorld generates a world of n entities and measures the floors and
+// the commands on it, interleaving the runs so that a change in the load
+// of the machine affects every step alike.
+func cookWorld(tmp, bin, self string, n, runs int) {
+	scene := filepath.Join(tmp, "main.esscene")
+	out := filepath.Join(tmp, "out")
+	defer os.Remove(scene)
+	defer os.RemoveAll(out)
+	genStart := time.Now()
+	f, err := os.Create(scene)
+	check(err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	check(worldgen.Write(w, worldgen.DefaultOptions(n, 1)))
+	check(w.Flush())
+	check(f.Close())
+	st, err := os.Stat(scene)
+	check(err)
+	size := st.Size()
+	mb := float64(size) / 1e6
+	fmt.Printf("\nworld: %d entities, %.1f MB pretty-printed JSON (generated in %.1fs)\n", n, mb, time.Since(genStart).Seconds())
 
-func ratio(a, b time.Duration) float64 { return a.Seconds() / b.Seconds() }
-
-// measure runs a command runs times (after prep, untimed) and returns the
-// median wall time and the largest peak RSS.
-func measure(runs int, prep func(), name string, args ...string) sample {
-	var walls []time.Duration
-	var rss int64
+	cp := &step{name: "cp (floor)", prep: func() { os.Remove(scene + ".copy") }, argv: []string{"cp", scene, scene + ".copy"}}
+	parse := &step{name: "parse-only (floor)", argv: []string{self, "-parse-only", scene}}
+	cook := &step{name: "cook", prep: func() { os.RemoveAll(out) }, argv: []string{bin, "--quiet", "cook", scene, "--out", out}}
+	recook := &step{name: "re-cook, no change", argv: []string{bin, "--quiet", "cook", scene, "--out", out}}
+	validate := &step{name: "validate", argv: []string{bin, "--quiet", "validate", scene, "--format", "json"}}
+	steps := []*step{cp, parse, cook, recook, validate}
 	for i := 0; i < runs; i++ {
-		if prep != nil {
-			prep()
-		}
-		cmd := exec.Command(name, args...)
-		cmd.Stderr = os.Stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
-				check(fmt.Errorf("%s %s: %v", name, strings.Join(args, " "), err))
-			}
-		}
-		walls = append(walls, time.Since(start))
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss*1024)
+		for _, s := range steps {
+			run(s)
 		}
 	}
-	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
-	return sample{wall: walls[len(walls)/2], maxRSS: rss}
+	os.Remove(scene + ".copy")
+	written, err := countWritten(bin, scene, out)
+	if err != nil {
+		recook.err = err
+	}
+
+	fmt.Printf("  median of %d interleaved runs; peak RSS is the largest of the runs\n", runs)
+	fmt.Printf("  %-20s %9s %8s %8s %8s %12s %9s %7s\n", "", "wall", "×parse", "×cp", "MB/s", "entities/s", "peak RSS", "×input")
+	for _, s := range steps {
+		if s.err != nil {
+			fmt.Printf("  %-20s failed: %v\n", s.name, s.err)
+			continue
+		}
+		m := s.median()
+		note := ""
+		if s == recook {
+			note = fmt.Sprintf("  %d files rewritten", written)
+		}
+		if s == parse {
+			note = "  goccy/go-json into a typed model"
+		}
+		fmt.Printf("  %-20s %8.3fs %8s %8s %8.0f %12.0f %6.0f MB %6.2f×%s\n", s.name, m.Seconds(),
+			ratioText(s, parse), ratioText(s, cp), mb/m.Seconds(), float64(n)/m.Seconds(),
+			float64(s.rss)/1e6, float64(s.rss)/float64(size), note)
+	}
+	fmt.Printf("  targets, %d entities:\n", n)
+	if ok(cook, parse) {
+		r := ratio(cook, parse)
+		target(fmt.Sprintf("%d entities: cook ≤ %.1f× parse-only", n, cookVsParse), r <= cookVsParse, fmt.Sprintf("%.2f×", r))
+	}
+	if ok(cook, cp) {
+		r := ratio(cook, cp)
+		target(fmt.Sprintf("%d entities: cook ≤ %g× cp", n, float64(cookVsCopy)), r <= cookVsCopy, fmt.Sprintf("%.2f×", r))
+	}
+	if ok(cook) {
+		r := float64(cook.rss) / float64(size)
+		target(fmt.Sprintf("%d entities: cook peak RSS ≤ %.1f× input", n, cookRSSVsInput), r <= cookRSSVsInput, fmt.Sprintf("%.2f×", r))
+	}
+	if ok(recook, parse) {
+		r := ratio(recook, parse)
+		target(fmt.Sprintf("%d entities: re-cook ≤ %.1f× parse-only, 0 rewritten", n, recookVsParse), r <= recookVsParse && written == 0,
+			fmt.Sprintf("%.2f×, %d rewritten", r, written))
+	}
+	if ok(validate, parse) {
+		r := ratio(validate, parse)
+		target(fmt.Sprintf("%d entities: validate ≤ %.1f× parse-only", n, validateVsParse), r <= validateVsParse, fmt.Sprintf("%.2f×", r))
+	}
+}
+
+func ok(steps ...*step) bool {
+	for _, s := range steps {
+		if s.err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func ratio(a, b *step) float64 { return a.median().Seconds() / b.median().Seconds() }
+
+func ratioText(a, b *step) string {
+	if !ok(a, b) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", ratio(a, b))
+}
+
+// run runs a step once (after its untimed prep) and records its wall time
+// and peak RSS. Exit status 1 is accepted: validate reports findings so.
+func run(s *step) {
+	if s.err != nil {
+		return
+	}
+	if s.prep != nil {
+		s.prep()
+	}
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		if ee, isExit := err.(*exec.ExitError); !isExit || ee.ExitCode() != 1 {
+			s.err = fmt.Errorf("%s: %v %s", strings.Join(s.argv, " "), err, strings.TrimSpace(stderr.String()))
+			return
+		}
+	}
+	s.walls = append(s.walls, wall)
+	if ru, isRU := cmd.ProcessState.SysUsage().(*syscall.Rusage); isRU {
+		s.rss = max(s.rss, int64(ru.Maxrss)*1024)
+	}
 }
 
 // countWritten runs one more no-change cook and counts rewritten files.
-func countWritten(bin, scene, out string) int {
+func countWritten(bin, scene, out string) (int, error) {
 	b, err := exec.Command(bin, "--json", "cook", scene, "--out", out).Output()
-	check(err)
+	if err != nil {
+		return 0, fmt.Errorf("cook --json: %v", err)
+	}
 	var res []struct {
 		Written []string `json:"written"`
 	}
-	check(json.Unmarshal(b, &res))
+	if err := json.Unmarshal(b, &res); err != nil {
+		return 0, fmt.Errorf("cook --json: %v", err)
+	}
 	n := 0
 	for _, r := range res {
 		n += len(r.Written)
 	}
-	return n
+	return n, nil
+}
+
+// simulateBench runs the scheduler benchmarks of package streaming count
+// times and prints the medians of their metrics.
+func simulateBench(count int) {
+	args := []string{"test", "-run", "^$", "-bench", "^(BenchmarkStepScaling|BenchmarkReferenceRandomWalk)$",
+		"-count", strconv.Itoa(count), "./streaming"}
+	fmt.Printf("\nsimulate: go %s\n", strings.Join(args, " "))
+	cmd := exec.Command("go", args...)
+	cmd.Stderr = os.Stderr
+	outp, err := cmd.StdoutPipe()
+	check(err)
+	check(cmd.Start())
+	metrics := parseBench(outp)
+	if err := cmd.Wait(); err != nil {
+		fmt.Printf("  failed: %v\n", err)
+		return
+	}
+	scale := metrics["BenchmarkStepScaling"]
+	small, large, r := median(scale["ns/frame-32²"]), median(scale["ns/frame-1024²"]), median(scale["ratio"])
+	fmt.Printf("  median of %d runs\n", count)
+	fmt.Printf("  per frame, same route and radii:  32² cells %7.0f ns   1024² cells %7.0f ns   ratio %.2f\n", small, large, r)
+	ref := metrics["BenchmarkReferenceRandomWalk"]
+	perFrame, faster := median(ref["ns/frame"]), median(ref["x-faster-than-reference"])
+	fmt.Printf("  reference case (256² cells of 8 units, 10,000-frame random walk): %.0f ns/frame, %.0f× faster than the reference's 165 µs\n", perFrame, faster)
+	fmt.Println("  targets, simulate:")
+	if !math.IsNaN(r) {
+		target(fmt.Sprintf("simulate: frame on 1024² ≤ %.1f× frame on 32²", stepScaling), r <= stepScaling, fmt.Sprintf("%.2f×", r))
+	}
+	if !math.IsNaN(faster) {
+		target(fmt.Sprintf("simulate: ≥ %d× faster than the reference", referenceFaster), faster >= referenceFaster, fmt.Sprintf("%.0f×", faster))
+	}
+}
+
+// parseBench reads `go test -bench` output, echoing it, and returns every
+// metric of every benchmark (name without the -N suffix) by unit.
+func parseBench(r io.Reader) map[string]map[string][]float64 {
+	out := map[string]map[string][]float64{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		fields := strings.Fields(line)
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		fmt.Println("  " + line)
+		name := fields[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i]
+		}
+		if out[name] == nil {
+			out[name] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				continue
+			}
+			out[name][fields[i+1]] = append(out[name][fields[i+1]], v)
+		}
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, found := strings.Cut(line, ":"); found && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return runtime.GOOS + "/" + runtime.GOARCH
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "n/a"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "n/a"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func parseFloor(file string) error {
