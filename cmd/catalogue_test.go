@@ -87,6 +87,7 @@ func catalogue() []hostile {
 		{name: "cellSize 0", file: "cellsize-zero.esscene", exit: 1, want: "bad-cell-size"},
 		{name: "cellSize negative", file: "cellsize-negative.esscene", exit: 1, want: "bad-cell-size"},
 		{name: "cellSize string", file: "cellsize-string.esscene", exit: 1, want: "bad-cell-size"},
+		{name: "cellSize 1e308", file: "cellsize-huge.esscene", exit: 1, want: "bad-cell-size"},
 		{name: "position overflows the cell index", file: "position-overflow.esscene", exit: 1, want: "bad-cell-size"},
 		{name: "two StreamedWorlds", file: "two-streamed-worlds.esscene", exit: 1, want: "multiple-streamed-world"},
 		{name: "WorldPersistent on a child", file: "persistent-child.esscene", exit: 1, want: "persistent-not-root"},

@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -488,6 +489,11 @@ func (c *checker) readCellSize(sw int32) (float64, bool) {
 		msg = "StreamedWorld.cellSize " + err.Error()
 	case !(f > 0):
 		msg = "StreamedWorld.cellSize is " + string(v) + "; it must be a positive number"
+	case f > math.MaxFloat32:
+		// The engine keeps positions in 32-bit floats: a cell wider than
+		// their whole range is one cell for any world, and its bounds
+		// overflow the moment they are measured.
+		msg = "StreamedWorld.cellSize is " + string(v) + ", beyond the 32-bit float range the engine stores positions in"
 	default:
 		return f, true
 	}

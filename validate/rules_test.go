@@ -33,6 +33,7 @@ func TestRules(t *testing.T) {
 		{name: "bad-cell-size negative", es: []E{{ID: 1, C: []string{sw("-5")}}}, want: []string{"bad-cell-size@1:StreamedWorld.cellSize"}},
 		{name: "bad-cell-size string", es: []E{{ID: 1, C: []string{sw(`"1000"`)}}}, want: []string{"bad-cell-size@1:StreamedWorld.cellSize"}},
 		{name: "bad-cell-size out of range", es: []E{{ID: 1, C: []string{sw("1e999")}}}, want: []string{"bad-cell-size@1:StreamedWorld.cellSize"}},
+		{name: "bad-cell-size beyond float32", es: []E{{ID: 1, C: []string{sw("1e308")}}}, want: []string{"bad-cell-size@1:StreamedWorld.cellSize"}},
 		{name: "cell index overflows int32", es: []E{{ID: 1, C: []string{sw("1")}}, {ID: 2, C: []string{tr(1e15, 0, 0)}}},
 			want: []string{"bad-cell-size@2:Transform.position"}},
 		{name: "negative cell index overflows int32", es: []E{{ID: 1, C: []string{sw("1")}}, {ID: 2, C: []string{tr(0, 0, -3e9)}}},
