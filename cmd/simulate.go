@@ -52,12 +52,15 @@ hitches or a memory spike along this path?
 
 WORLD is a cooked directory (default cooked/, its manifest found as
 world/*.world.json), a world manifest, or a scene (.esscene), which is cooked
-in memory. The route is a CSV file with a header: x and z on every row (x
-and y for a plane "xy" world); optional columns y, frame and source. With a
-source column there is one row per source per frame. Sources are the
-world's authored WorldStreamingSources; --load-radius, --unload-radius and
---prefetch-radius override every source. A world without sources gets one
-per source named in the route (3000/2000/3000 unless overridden).
+in memory. A cooked world is checked before the first frame: it is refused
+while an interrupted cook has left it mid-commit, and unless every file its
+manifest lists has the manifest's size and blake3. The route is a CSV file
+with a header: x and z on every row (x and y for a plane "xy" world);
+optional columns y, frame and source. With a source column there is one
+row per source per frame. Sources are the world's authored
+WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
+override every source. A world without sources gets one per source named
+in the route (3000/2000/3000 unless overridden).
 
 Each frame runs finish, evict, unload/cancel, publish and dispatch, as the
 runtime does, and reports what it did; holes are cells within some source's
@@ -75,7 +78,7 @@ not at distance 0. Leave a setting out for no budget, cap, pinning or LOD.
 
 EXIT STATUS
   0  simulated
-  2  unreadable or malformed world or route, or bad usage`,
+  2  unreadable, malformed, damaged or half-committed world, bad route, or bad usage`,
 		Example: `  # replay the demo camera through the cooked demo world
   worldcook simulate --path testdata/demo/route.csv out/demo
 
@@ -360,6 +363,15 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 		}
 		return nil, err
 	}
+	// A cooked world is simulated only as cook left it: not mid-commit
+	// (some files new, the manifest old), and every file the manifest
+	// lists with its size and blake3.
+	if err := cook.Pending(root, m.Scene); err != nil {
+		return nil, err
+	}
+	if err := cook.Verify(root, m); err != nil {
+		return nil, err
+	}
 	return streaming.WorldFromManifest(m, os.DirFS(root)), nil
 }
 
@@ -375,6 +387,11 @@ func findManifest(dir string) (file, root string, err error) {
 	}
 	switch len(found) {
 	case 0:
+		// A first cook killed mid-commit leaves its journal before the
+		// manifest is in place.
+		if err := cook.Pending(root, ""); err != nil {
+			return "", "", err
+		}
 		return "", "", fmt.Errorf("%s holds no world/*.world.json: not a cooked world (cook a scene into it with worldcook cook SCENE --out %s)", dir, dir)
 	case 1:
 		return found[0], root, nil
