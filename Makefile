@@ -62,8 +62,10 @@ fuzz:
 # worlds (cookbench: cp and parse-only floors, cook, re-cook, validate,
 # peak RSS, and simulate's per-frame cost). Compare runs with benchstat.
 #   make bench-cook BENCH_ENTITIES=5000000 BENCH_RUNS=3
+#   make bench-cook BENCH_FLAGS='-o cook.txt'     # also in benchstat format
 BENCH_ENTITIES ?= 100000,1000000
 BENCH_RUNS     ?= 5
+BENCH_FLAGS    ?=
 .PHONY: bench-go bench-cook
 
 bench: bench-go bench-cook
@@ -72,7 +74,7 @@ bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 bench-cook:
-	$(GO) run ./tools/cookbench -entities $(BENCH_ENTITIES) -runs $(BENCH_RUNS)
+	$(GO) run ./tools/cookbench -entities $(BENCH_ENTITIES) -runs $(BENCH_RUNS) $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin out cooked
