@@ -45,7 +45,7 @@ func interrupt(t *testing.T, out string) {
 	t.Helper()
 	_, edited := demoPair(t, t.TempDir())
 	fsys := &faultFS{errno: syscall.EIO, ops: map[string]bool{"rename": true}, after: 3}
-	if code, stderr := cookThrough(t, fsys, edited, out); code != ExitInput || !strings.Contains(stderr, "finishes this commit") {
+	if code, stderr := cookThrough(t, fsys, edited, out); code != ExitInput || !strings.Contains(stderr, "the next cook into") {
 		t.Fatalf("the interrupted cook: exit %d: %s", code, stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -205,6 +206,31 @@ func TestOutputIsAFile(t *testing.T) {
 	os.WriteFile(out, []byte("x"), 0o644)
 	code, _, stderr := run(t, "--config", "../testdata/demo/worldcook.yaml", "cook", "../testdata/demo/main.esscene", "--out", out)
 	if code != 2 || !strings.Contains(stderr, out) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestNamedPipeScene: a FIFO where a scene belongs must be refused, not
+// opened (opening blocks until a writer comes, holding the output lock).
+func TestNamedPipeScene(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "main.esscene")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan struct{})
+	var code int
+	var stderr string
+	go func() {
+		code, _, stderr = run(t, "cook", fifo, "--out", filepath.Join(dir, "out"))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cook of a named pipe blocked")
+	}
+	if code != 2 || !strings.Contains(stderr, "named pipe") || !strings.Contains(stderr, fifo) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

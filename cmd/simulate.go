@@ -17,6 +17,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -295,9 +296,9 @@ func badRadius(r *float64) bool {
 // readRoute reads the route and places it on the world's sources, with the
 // radius overrides applied to every source.
 func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [][]streaming.Point, error) {
-	f, err := os.Open(c.Path)
+	f, _, err := regular.Open(c.Path, "route CSV")
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read route %s: %v", c.Path, errors.Unwrap(err))
+		return nil, nil, err
 	}
 	defer f.Close()
 	rt, err := streaming.ParseRoute(f, c.Path)

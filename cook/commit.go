@@ -89,6 +89,11 @@ func (c *Committer) Prepare(scene string) error {
 			return fmt.Errorf("finishing the interrupted cook of %s: %w", scene, err)
 		}
 	}
+	// A journal still named .tmp was never put in place: the cook that
+	// wrote it died before its commit point, so it and its staging go.
+	if err := c.FS.Remove(c.journalPath(scene) + ".tmp"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing the unfinished journal of an interrupted cook: %w", err)
+	}
 	if err := c.FS.RemoveAll(c.stagingDir(scene)); err != nil {
 		return fmt.Errorf("removing the staging folder of an interrupted cook: %w", err)
 	}
@@ -217,10 +222,14 @@ func (t *Txn) Commit() (*Result, error) {
 	// From here on the cook is decided: if applying fails or the process
 	// dies, the next cook of this scene finishes the journal.
 	if err := c.apply(t.scene, &j); err != nil {
-		return nil, fmt.Errorf("%w (the next cook into %s finishes this commit)", err, c.Dir)
+		return nil, fmt.Errorf("%w (%w: the next cook into %s finishes it)", err, ErrCommitPending, c.Dir)
 	}
 	return res, nil
 }
+
+// ErrCommitPending marks a failure after the commit point: the new world
+// is decided and the next cook into the directory completes it.
+var ErrCommitPending = errors.New("the commit is decided but not finished")
 
 // same reports whether the file on disk already holds f's bytes.
 func (c *Committer) same(f Output) (bool, error) {

@@ -465,3 +465,20 @@ func TestGeneratedWorldDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareRemovesUnfinishedJournal: a cook killed while writing its
+// journal leaves "<journal>.tmp"; it never became the commit point, so the
+// next cook removes it with the staging folder and keeps the old world.
+func TestPrepareRemovesUnfinishedJournal(t *testing.T) {
+	out := t.TempDir()
+	cookTo(t, demoScene, out, demoOptions(), 0)
+	before := readTree(t, out)
+	c := &Committer{FS: OSFS{}, Dir: out}
+	os.MkdirAll(c.stagingDir("main"), 0o755)
+	os.WriteFile(filepath.Join(c.stagingDir("main"), "000000"), []byte("half"), 0o644)
+	os.WriteFile(c.journalPath("main")+".tmp", []byte(`{"renames":[["x","main.esscene"]]`), 0o644)
+	if err := c.Prepare("main"); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, readTree(t, out), before)
+}

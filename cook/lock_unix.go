@@ -41,13 +41,18 @@ func LockDir(dir string, timeout time.Duration, waiting func()) (*Lock, error) {
 			f.Close()
 			return nil, fmt.Errorf("another worldcook cook is writing %s; wait for it to finish, raise --lock-timeout, or cook into another --out", dir)
 		}
-		if !told && waiting != nil {
+		// Say that we wait only when we really will: with a timeout
+		// shorter than one retry the next line is the refusal.
+		if !told && waiting != nil && time.Until(deadline) > lockRetry {
 			waiting()
 			told = true
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(lockRetry)
 	}
 }
+
+// lockRetry is how often a waiting cook tries the lock again.
+const lockRetry = 50 * time.Millisecond
 
 // Unlock releases the directory.
 func (l *Lock) Unlock() error {

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -103,7 +102,7 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 		opts.SceneName = name
 	}
 	timer.start("read")
-	src, err := readFile(file)
+	src, err := regular.ReadFile(file, "scene")
 	if err != nil {
 		return nil, err
 	}
@@ -121,28 +120,6 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 	}
 	timer.done("validate")
 	return plan, nil
-}
-
-// readFile reads a scene, refusing things that are not regular files
-// (a FIFO or a device would block or never end).
-func readFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read scene: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read scene: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; pass an .esscene file", file)
-	}
-	buf := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return nil, fmt.Errorf("cannot read scene %s: %w", file, err)
-	}
-	return buf, nil
 }
 
 // Run cooks one scene: load, validate, render, then commit under the
@@ -171,6 +148,9 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	}
 	w, res, err := write(ctx, c, plan, Options{Workers: job.Workers, Progress: job.Progress})
 	if err != nil {
+		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) {
+			err = fmt.Errorf("%w; make sure %s is writable and has free space, then cook again (the previous world is unchanged)", err, job.Out)
+		}
 		return rep, err
 	}
 	rep.World, rep.Result = w, res

@@ -10,11 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path"
 	"strings"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // Version is the manifest format version written by this cook.
@@ -107,7 +108,7 @@ func Decode(name string, data []byte) (*Manifest, error) {
 
 // Load reads and decodes the manifest at path.
 func Load(file string) (*Manifest, error) {
-	data, err := os.ReadFile(file)
+	data, err := regular.ReadFile(file, "manifest")
 	if err != nil {
 		return nil, err
 	}

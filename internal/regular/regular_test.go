@@ -1,0 +1,39 @@
+package regular
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.esscene")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadFile(fifo, "scene"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a named pipe blocked")
+	}
+	if _, err := ReadFile(dir, "scene"); err == nil || !strings.Contains(err.Error(), "a directory") {
+		t.Fatalf("directory: %v", err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing"), "scene"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("missing: %v", err)
+	}
+	ok := filepath.Join(dir, "ok")
+	os.WriteFile(ok, []byte("hi"), 0o644)
+	if b, err := ReadFile(ok, "scene"); err != nil || string(b) != "hi" {
+		t.Fatalf("regular file: %q %v", b, err)
+	}
+}
