@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -120,6 +121,12 @@ type Txn struct {
 	scene        string
 	manifestPath string
 
+	// The previous world's manifest, its bytes and modification time.
+	prev     *manifest.Manifest
+	prevData []byte
+	prevTime time.Time
+	recorded map[string]recorded
+
 	mu      sync.Mutex
 	res     Result
 	keep    map[string]bool
@@ -130,7 +137,46 @@ type Txn struct {
 
 // Begin starts a commit of scene, whose manifest lives at manifestPath.
 func (c *Committer) Begin(scene, manifestPath string) *Txn {
-	return &Txn{c: c, scene: scene, manifestPath: manifestPath, keep: map[string]bool{}}
+	t := &Txn{c: c, scene: scene, manifestPath: manifestPath, keep: map[string]bool{}}
+	t.loadPrevious()
+	return t
+}
+
+// recorded is what the previous manifest says about one file.
+type recorded struct {
+	size   int64
+	digest string
+}
+
+// loadPrevious reads the manifest of the world now in the directory. It
+// lets Put recognise an unchanged file without reading it: same size and
+// digest as recorded, and not modified since the manifest was written.
+// That is safe because a commit renames the manifest last, so every file
+// it lists is older than it; a file edited by hand afterwards is newer and
+// is compared byte for byte. A missing or unreadable manifest just means
+// every file is compared.
+func (t *Txn) loadPrevious() {
+	p := t.c.abs(t.manifestPath)
+	st, err := t.c.FS.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	data, err := t.c.FS.ReadFile(p)
+	if err != nil {
+		return
+	}
+	t.prevData = data
+	m, err := manifest.Decode(t.manifestPath, data)
+	if err != nil {
+		return
+	}
+	t.prev = m
+	t.prevTime = st.ModTime()
+	t.recorded = make(map[string]recorded, len(m.Cells)+1)
+	t.recorded[m.Persistent.Path] = recorded{m.Persistent.Bytes, m.Persistent.Blake3}
+	for _, cell := range m.Cells {
+		t.recorded[cell.Path] = recorded{cell.Bytes, cell.Blake3}
+	}
 }
 
 // Put offers one file of the new world. A file whose bytes are already on
@@ -141,7 +187,7 @@ func (t *Txn) Put(f Output) error {
 	if err := manifest.CheckPath(f.Path); err != nil {
 		return fmt.Errorf("refusing to write %s: %w", f.Path, err)
 	}
-	same, err := c.same(f)
+	same, err := t.same(f)
 	if err != nil {
 		return err
 	}
@@ -189,7 +235,7 @@ func (t *Txn) Commit() (*Result, error) {
 	res := &t.res
 	sort.Strings(res.Written)
 	sort.Strings(res.Unchanged)
-	res.Removed = c.stale(t.manifestPath, t.keep)
+	res.Removed = t.stale()
 	if c.Check || !res.Changed() {
 		t.Abort()
 		return res, nil
@@ -232,9 +278,9 @@ func (t *Txn) Commit() (*Result, error) {
 var ErrCommitPending = errors.New("the commit is decided but not finished")
 
 // same reports whether the file on disk already holds f's bytes.
-func (c *Committer) same(f Output) (bool, error) {
-	p := c.abs(f.Path)
-	st, err := c.FS.Lstat(p)
+func (t *Txn) same(f Output) (bool, error) {
+	p := t.c.abs(f.Path)
+	st, err := t.c.FS.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -247,7 +293,13 @@ func (c *Committer) same(f Output) (bool, error) {
 	if st.Size() != int64(len(f.Bytes)) {
 		return false, nil
 	}
-	old, err := c.FS.ReadFile(p)
+	if r, ok := t.recorded[f.Path]; ok && r.size == st.Size() && r.digest == f.Digest && !st.ModTime().After(t.prevTime) {
+		return true, nil
+	}
+	if f.Path == t.manifestPath && t.prevData != nil {
+		return bytes.Equal(t.prevData, f.Bytes), nil
+	}
+	old, err := t.c.FS.ReadFile(p)
 	if err != nil {
 		return false, err
 	}
@@ -258,16 +310,12 @@ func (c *Committer) same(f Output) (bool, error) {
 // one no longer has: cells that vanished, or the whole world when the
 // scene stopped being streamed. Only paths the previous manifest names
 // inside world/ are candidates, so nothing else in the directory is touched.
-func (c *Committer) stale(manifestPath string, keep map[string]bool) []string {
-	data, err := c.FS.ReadFile(c.abs(manifestPath))
-	if err != nil {
-		return nil
-	}
-	prev, err := manifest.Decode(manifestPath, data)
-	if err != nil {
+func (t *Txn) stale() []string {
+	manifestPath, keep, prev := t.manifestPath, t.keep, t.prev
+	if prev == nil {
 		// A manifest we cannot read lists nothing we could safely delete;
 		// if this cook writes a new one it replaces it.
-		if !keep[manifestPath] {
+		if t.prevData != nil && !keep[manifestPath] {
 			return []string{manifestPath}
 		}
 		return nil
