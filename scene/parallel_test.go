@@ -24,6 +24,12 @@ func parseBoth(t *testing.T, src []byte) {
 	seq, seqErr := Parse("x", src)
 	parallelMin = 1
 	par, parErr := Parse("x", src)
+	tightWindows = true
+	tight, tightErr := Parse("x", src)
+	tightWindows = false
+	if (tightErr == nil) != (parErr == nil) || (parErr == nil && (!reflect.DeepEqual(tight.Entities, par.Entities) || !reflect.DeepEqual(tight.components, par.components))) {
+		t.Fatalf("parse with outgrown windows differs: %v / %v", tightErr, parErr)
+	}
 	if (seqErr == nil) != (parErr == nil) {
 		t.Fatalf("sequential error %v, parallel error %v", seqErr, parErr)
 	}

@@ -199,6 +199,10 @@ func firstInvalidUTF8(b []byte) int {
 // goroutines; below it the split costs more than it saves. Tests lower it.
 var parallelMin = 4 << 20
 
+// tightWindows makes every chunk outgrow its window, so tests reach the
+// path that merges by copying.
+var tightWindows = false
+
 // sampleBytes is how much of the entities array is parsed first to learn
 // the average record size, so that the arenas for the rest are allocated
 // once at about the right size: over-allocating a large world costs page
@@ -295,6 +299,10 @@ type chunk struct {
 	end   int
 	done  bool
 	err   error
+	// The chunk's window in the shared arenas: where it starts and how
+	// many records and components it may hold before append moves it.
+	baseE, baseC int
+	capE, capC   int
 }
 
 // entitiesParallel splits the entities array into byte ranges and parses
@@ -306,6 +314,7 @@ type chunk struct {
 // parse gives, and a well-formed editor file takes the fast path.
 func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps int)) (int, error) {
 	b := p.b
+	d := p.d
 	n := workers * 4
 	span := (len(b) - i) / n
 	chunks := make([]*chunk, 0, n)
@@ -315,15 +324,40 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps 
 			chunks = append(chunks, &chunk{start: g})
 		}
 	}
+	// Every chunk appends into its own window of one shared array per
+	// arena, sized from the sample with room to spare. Windows are later
+	// slid together in place, so the records are never copied into a
+	// second array: on a large world that copy would hold the arenas twice.
+	// Pages of the windows' unused tails are never touched, so the slack
+	// costs address space, not memory.
+	stops := make([]int, len(chunks))
+	totalE, totalC := len(d.Entities), len(d.components)
+	for k, c := range chunks {
+		stops[k] = len(b) + 1
+		if k+1 < len(chunks) {
+			stops[k] = chunks[k+1].start
+		}
+		e, cc := size(stops[k] - c.start)
+		c.capE, c.capC = e+e/4+64, cc+cc/4+64
+		if tightWindows {
+			c.capE, c.capC = 1, 1
+		}
+		totalE += c.capE
+		totalC += c.capC
+	}
+	ents := make([]Entity, totalE)
+	comps := make([]Component, totalC)
+	baseE, baseC := copy(ents, d.Entities), copy(comps, d.components)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
 	for k, c := range chunks {
-		stop := len(b) + 1
-		if k+1 < len(chunks) {
-			stop = chunks[k+1].start
-		}
-		ents, comps := size(stop - c.start)
-		c.p = &parser{d: &Document{Path: p.d.Path, Src: b, Entities: make([]Entity, 0, ents), components: make([]Component, 0, comps)}, b: b}
+		c.baseE, c.baseC = baseE, baseC
+		c.p = &parser{d: &Document{Path: d.Path, Src: b,
+			Entities:   ents[baseE:baseE:(baseE + c.capE)],
+			components: comps[baseC:baseC:(baseC + c.capC)]}, b: b}
+		baseE += c.capE
+		baseC += c.capC
+		stop := stops[k]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -334,39 +368,76 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps 
 	}
 	wg.Wait()
 
-	d := p.d
-	total, comps := len(d.Entities), len(d.components)
-	for _, c := range chunks {
-		total += len(c.p.d.Entities)
-		comps += len(c.p.d.components)
-	}
-	d.Entities = slices.Grow(d.Entities, total-len(d.Entities))
-	d.components = slices.Grow(d.components, comps-len(d.components))
+	// The trusted chunks: each starts where the one before it ended.
+	trusted := len(chunks)
+	inPlace := true
 	for k, c := range chunks {
 		if k > 0 && chunks[k-1].end != c.start {
-			// The guess was not a record boundary: finish sequentially
-			// from the last trusted position.
-			p.cur = len(d.Entities)
-			end, _, err := p.records(chunks[k-1].end, len(b)+1)
-			return end, err
+			trusted = k
+			break
 		}
+		if len(c.p.d.Entities) > c.capE || len(c.p.d.components) > c.capC {
+			inPlace = false // it outgrew its window and was moved by append
+		}
+		if c.err != nil || c.done {
+			trusted = k + 1
+			break
+		}
+	}
+	if inPlace {
+		d.Entities = ents[:len(d.Entities)]
+		d.components = comps[:len(d.components)]
+	}
+	for _, c := range chunks[:trusted] {
 		if c.err != nil {
 			// A trusted range failed: report it as the sequential parse
 			// would, with entity indices counted from the whole array.
-			base := len(d.Entities)
 			err := c.p.wrap(c.err).(*Error)
 			if err.Entity >= 0 {
-				err.Entity += base
+				err.Entity += len(d.Entities)
 			}
 			return 0, err
 		}
-		p.merge(c.p.d)
-		c.p = nil // let the chunk's arenas go
+		if inPlace {
+			p.slide(c, ents, comps)
+		} else {
+			p.merge(c.p.d)
+		}
+		c.p = nil
 		if c.done {
 			return c.end, nil
 		}
 	}
+	if trusted < len(chunks) {
+		// A guess was not a record boundary: finish sequentially from the
+		// last trusted position.
+		p.cur = len(d.Entities)
+		end, _, err := p.records(chunks[trusted-1].end, len(b)+1)
+		return end, err
+	}
 	return 0, syntaxf(len(b), "unexpected end of file (the file is truncated)")
+}
+
+// slide moves a chunk's records and components from its window down to
+// the end of the document's arenas (always leftwards, so windows not yet
+// moved are never overwritten) and rebases their arena indices.
+func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
+	d := p.d
+	ne, nc := len(c.p.d.Entities), len(c.p.d.components)
+	dstE, dstC := len(d.Entities), len(d.components)
+	copy(ents[dstE:dstE+ne], ents[c.baseE:c.baseE+ne])
+	copy(comps[dstC:dstC+nc], comps[c.baseC:c.baseC+nc])
+	kids := int32(len(d.children))
+	for k := dstE; k < dstE+ne; k++ {
+		e := &ents[k]
+		e.compFrom += int32(dstC)
+		e.compTo += int32(dstC)
+		e.kidFrom += kids
+		e.kidTo += kids
+	}
+	d.Entities = ents[:dstE+ne]
+	d.components = comps[:dstC+nc]
+	d.children = append(d.children, c.p.d.children...)
 }
 
 // merge appends a chunk's records to the document, rebasing the arena
