@@ -12,6 +12,7 @@ import (
 	"math"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 
@@ -96,6 +97,9 @@ func Encode(m *Manifest) ([]byte, error) {
 
 // Decode parses and checks a manifest. name is used in error messages.
 func Decode(name string, data []byte) (*Manifest, error) {
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%s: not a world manifest: the file is not valid UTF-8; re-cook the world", name)
+	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a world manifest: %v", name, err)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SceneExt is the file extension of Estella scene documents.
@@ -34,6 +35,10 @@ func SceneName(file, scenesRoot string) (string, error) {
 	name := strings.TrimSuffix(filepath.ToSlash(rel), SceneExt)
 	if name == "" {
 		return "", fmt.Errorf("scene %s has an empty name; rename the file", file)
+	}
+	if !utf8.ValidString(name) {
+		// The name goes into JSON documents and the manifest, which are UTF-8.
+		return "", fmt.Errorf("scene %q has a file name that is not valid UTF-8; rename the file", file)
 	}
 	return name, nil
 }
