@@ -271,6 +271,25 @@ func TestRemovedCellsAreDeleted(t *testing.T) {
 	assertLossless(t, second.Plan.Doc, out, second.World.Manifest)
 }
 
+// staleDemo cooks a copy of the demo world into a temporary output, then
+// edits the copy so that every cell changes. It returns the edited scene,
+// the output and the cooked tree as it was before the edit.
+func staleDemo(t *testing.T) (in, out string, before map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(demoScene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = filepath.Join(dir, "main.esscene")
+	os.WriteFile(in, src, 0o644)
+	out = filepath.Join(dir, "out")
+	cookTo(t, in, out, demoOptions(), 0)
+	before = readTree(t, out)
+	os.WriteFile(in, bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`)), 0o644)
+	return in, out, before
+}
+
 // faultyFS fails every call of one operation after the first `after`.
 // Cells are written from several goroutines, hence the lock.
 type faultyFS struct {
@@ -311,15 +330,8 @@ func (f *faultyFS) Rename(a, b string) error {
 }
 
 func TestFailedCookLeavesPreviousWorld(t *testing.T) {
-	dir := t.TempDir()
-	src, _ := os.ReadFile(demoScene)
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
-	cookTo(t, in, out, demoOptions(), 0)
-	before := readTree(t, out)
-	// Change every cell, so the failing cook has much to write.
-	os.WriteFile(in, bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`)), 0o644)
+	// Every cell changes, so the failing cook has much to write.
+	in, out, before := staleDemo(t)
 
 	for _, after := range []int{0, 1, 3, 7} {
 		fsys := &faultyFS{op: "write", after: after}
@@ -332,14 +344,7 @@ func TestFailedCookLeavesPreviousWorld(t *testing.T) {
 }
 
 func TestInterruptedCommitIsFinishedByTheNextCook(t *testing.T) {
-	dir := t.TempDir()
-	src, _ := os.ReadFile(demoScene)
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
-	cookTo(t, in, out, demoOptions(), 0)
-	edited := bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`))
-	os.WriteFile(in, edited, 0o644)
+	in, out, _ := staleDemo(t)
 
 	// The journal is renamed into place (rename 1), then two renames of
 	// cells succeed and the third fails, as if the process died there.
@@ -380,14 +385,7 @@ func TestRefusesSymlinkedOutput(t *testing.T) {
 // the journal in place: the commit point is never reached, so nothing of
 // the new world may show.
 func TestJournalFailureLeavesPreviousWorld(t *testing.T) {
-	dir := t.TempDir()
-	src, _ := os.ReadFile(demoScene)
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
-	cookTo(t, in, out, demoOptions(), 0)
-	before := readTree(t, out)
-	os.WriteFile(in, bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`)), 0o644)
+	in, out, before := staleDemo(t)
 	fsys := &faultyFS{op: "rename", after: 0}
 	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
 		t.Fatalf("got %v", err)
