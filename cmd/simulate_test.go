@@ -2,16 +2,15 @@ package cmd
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var updateSimulate = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	goldenfile "github.com/worldcook/worldcook/internal/golden"
+)
 
 const (
 	island      = "../testdata/simulate/island"
@@ -21,37 +20,7 @@ const (
 
 func simGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "simulate", name)
-	if *updateSimulate {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd -run Simulate -update creates it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test ./cmd -run Simulate -update rewrites it):\n%s", name, firstDiff(got, string(want)))
-	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, a, b)
-		}
-	}
-	return ""
+	goldenfile.Compare(t, filepath.Join("..", "testdata", "simulate", name), []byte(got))
 }
 
 // TestSimulateReferenceThroughTheCommand runs the seed demo from a
@@ -68,7 +37,7 @@ func TestSimulateReferenceThroughTheCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := strings.ReplaceAll(out, "island.cell_", "chunk_"); got != string(lib) {
-		t.Errorf("command and library disagree:\n%s", firstDiff(got, string(lib)))
+		t.Errorf("command and library disagree:\n%s", goldenfile.FirstDiff(got, string(lib)))
 	}
 	code, table, errs := run(t, "--config", islandYAML, "simulate", "--path", islandRoute, island)
 	if code != 0 {

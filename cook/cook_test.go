@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,13 +15,12 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/corpus"
+	goldenfile "github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/worldgen"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 const demoScene = "../testdata/demo/main.esscene"
 
@@ -36,7 +34,7 @@ func TestDemoGolden(t *testing.T) {
 	cookTo(t, demoScene, out, demoOptions(), 0)
 	got := readTree(t, out)
 	golden := filepath.Join("testdata", "demo")
-	if *update {
+	if goldenfile.Updating() {
 		os.RemoveAll(golden)
 		for p, b := range got {
 			dst := filepath.Join(golden, filepath.FromSlash(p))

@@ -2,47 +2,19 @@ package streaming
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	json "github.com/goccy/go-json"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	goldenfile "github.com/worldcook/worldcook/internal/golden"
+)
 
 // golden compares got with the named file under testdata/simulate, or
 // rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "simulate", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./streaming -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got %q\nwant %q\n(go test ./streaming -update rewrites it)", name, i+1, g, w)
-			}
-		}
-	}
+	goldenfile.Compare(t, filepath.Join("..", "testdata", "simulate", name), got)
 }
 
 func render(t *testing.T, format string, reps []FrameReport, sum Summary) []byte {

@@ -3,16 +3,14 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/scene"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/validate")
 
 const goldenScene = "testdata/validate/errors.esscene"
 
@@ -41,20 +39,7 @@ func goldenPlan(t *testing.T) *Plan {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "validate", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./validate -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./validate -run Golden -update rewrites it):\n%s", name, got)
-	}
+	goldenfile.Compare(t, filepath.Join("..", "testdata", "validate", name), got)
 }
 
 func TestGoldenReports(t *testing.T) {

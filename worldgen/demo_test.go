@@ -2,7 +2,6 @@ package worldgen
 
 import (
 	"bytes"
-	"flag"
 	"io"
 	"math"
 	"os"
@@ -10,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/demo from the generator")
+	goldenfile "github.com/worldcook/worldcook/internal/golden"
+)
 
 const demoDir = "../testdata/demo"
 
@@ -34,7 +33,7 @@ func TestDemoIsUpToDate(t *testing.T) {
 			t.Fatalf("%s: %v", f.name, err)
 		}
 		path := filepath.Join(demoDir, f.name)
-		if *update {
+		if goldenfile.Updating() {
 			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
