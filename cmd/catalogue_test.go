@@ -43,6 +43,25 @@ type hostile struct {
 	want string        // substring of stderr
 }
 
+// write puts the input in a fresh temporary folder as main.esscene.
+func (h hostile) write(t *testing.T) string {
+	t.Helper()
+	data := []byte(nil)
+	if h.gen != nil {
+		data = h.gen()
+	} else {
+		var err error
+		if data, err = os.ReadFile(filepath.Join("..", "testdata", "bad", h.file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := filepath.Join(t.TempDir(), "main.esscene")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
 func catalogue() []hostile {
 	deep := func() []byte {
 		var b bytes.Buffer
@@ -118,18 +137,7 @@ func TestHostileInputs(t *testing.T) {
 
 	for _, tc := range catalogue() {
 		t.Run(tc.name, func(t *testing.T) {
-			data := []byte(nil)
-			if tc.gen != nil {
-				data = tc.gen()
-			} else {
-				var err error
-				if data, err = os.ReadFile(filepath.Join("..", "testdata", "bad", tc.file)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			dir := t.TempDir()
-			in := filepath.Join(dir, "main.esscene")
-			os.WriteFile(in, data, 0o644)
+			in := tc.write(t)
 			start := time.Now()
 			code, _, stderr := run(t, "cook", in, "--out", out)
 			if took := time.Since(start); took > 20*time.Second {

@@ -16,19 +16,7 @@ const errorsScene = "../testdata/validate/errors.esscene"
 func TestValidateCatalogue(t *testing.T) {
 	for _, tc := range catalogue() {
 		t.Run(tc.name, func(t *testing.T) {
-			in := filepath.Join(t.TempDir(), "main.esscene")
-			data := []byte(nil)
-			if tc.gen != nil {
-				data = tc.gen()
-			} else {
-				var err error
-				if data, err = os.ReadFile(filepath.Join("..", "testdata", "bad", tc.file)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := os.WriteFile(in, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			in := tc.write(t)
 			code, stdout, stderr := run(t, "validate", in)
 			if code != tc.exit {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.exit, stdout, stderr)
