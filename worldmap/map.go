@@ -68,6 +68,10 @@ type Map struct {
 	// ValueName says what Cell.Value counts ("loads"); empty hides the
 	// colour scale.
 	ValueName string
+	// ZeroLabel, if set, explains the grey of cells whose value is 0
+	// ("never loaded"); empty leaves it out of the legend, for values
+	// that are never 0.
+	ZeroLabel string
 	Routes    []Route
 	Rings     []Ring
 	Arrows    []Arrow
@@ -300,9 +304,12 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
 		c.Text(x+22, y+8, label(maxV, false), key)
 		c.Text(x+22, y+steps*h, "1", key)
 		y += steps*h + 10
-		c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
-		c.Text(x+22, y+10, "0 (never)", key)
-		y += 28
+		if m.ZeroLabel != "" {
+			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
+			c.Text(x+22, y+10, "0 ("+m.ZeroLabel+")", key)
+			y += 18
+		}
+		y += 10
 	}
 	if grown {
 		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
