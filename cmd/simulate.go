@@ -69,8 +69,9 @@ load radius that are not resident. IO is modelled (--latency-frames,
 --io-bytes-per-frame; byte-identical reports across runs) or real (--io
 disk: cell files read and decoded by --concurrency workers at 60 frames a
 second, applied within --frame-budget-ms). Failed loads (--fail-rate,
---seed, or a missing or corrupt file) are retried 3 times with exponential
-backoff and a 300-frame timeout, then given up and reported.
+--seed, or a missing or corrupt file) are retried --retries times (3) with
+exponential backoff from --retry-backoff frames (2) and a --retry-timeout
+(300 frames), then given up and reported.
 
 A setting given as 0 means 0: --budget 0 still admits one request a frame,
 --max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins
@@ -127,6 +128,10 @@ EXIT STATUS
 	f.Float64("frame-budget-ms", 4, "disk IO: time a frame may spend applying finished loads")
 	f.Float64("fail-rate", 0, "probability that a load attempt fails, for testing retries")
 	f.Uint64("seed", 1, "seed of --fail-rate failures")
+	def := streaming.DefaultRetry()
+	f.Int("retries", def.Retries, "attempts after a load's first failure before the cell is given up")
+	f.Int("retry-backoff", def.BackoffFrames, "frames to wait after a first failure; doubles after each further one (at most 64)")
+	f.Int("retry-timeout", def.TimeoutFrames, "frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout")
 	f.String("format", streaming.FormatTable, "per-frame report: table, jsonl or csv")
 	f.String("plot", "", "write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG")
 	f.String("map", "", "write the cell grid, grown bounds, the route and each cell's loads to this SVG")
@@ -262,6 +267,9 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		{"--concurrency", c.Concurrency < 1, "at least 1 worker"},
 		{"--frame-budget-ms", !(c.FrameBudgetMS >= 0) || math.IsInf(c.FrameBudgetMS, 0), "0 or more milliseconds"},
 		{"--fail-rate", !(c.FailRate >= 0 && c.FailRate <= 1), "a probability from 0 to 1"},
+		{"--retries", c.Retries < 0, "0 or more attempts"},
+		{"--retry-backoff", c.RetryBackoff < 0, "0 or more frames"},
+		{"--retry-timeout", c.RetryTimeout < 0, "0 or more frames"},
 	}
 	for _, ch := range checks {
 		if ch.bad {
@@ -269,8 +277,11 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		}
 	}
 	retry := streaming.DefaultRetry()
-	// Timeouts catch hung reads, not designed latency.
-	retry.TimeoutFrames = max(retry.TimeoutFrames, 4*c.LatencyFrames)
+	retry.Retries, retry.BackoffFrames, retry.TimeoutFrames = c.Retries, c.RetryBackoff, c.RetryTimeout
+	if retry.TimeoutFrames > 0 {
+		// Timeouts catch hung reads, not designed latency.
+		retry.TimeoutFrames = max(retry.TimeoutFrames, 4*c.LatencyFrames)
+	}
 	set = streaming.Settings{
 		Distance:         dist,
 		Budget:           c.Budget,

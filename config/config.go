@@ -87,6 +87,9 @@ type Simulate struct {
 	FrameBudgetMS    float64  `mapstructure:"frameBudgetMs"`
 	FailRate         float64  `mapstructure:"failRate"`
 	Seed             uint64   `mapstructure:"seed"`
+	Retries          int      `mapstructure:"retries"`
+	RetryBackoff     int      `mapstructure:"retryBackoff"`
+	RetryTimeout     int      `mapstructure:"retryTimeout"`
 	Format           string   `mapstructure:"format"`
 	Plot             string   `mapstructure:"plot"`
 	Map              string   `mapstructure:"map"`
