@@ -323,11 +323,7 @@ func summarize(file, out string, rep *cook.Report, err error) cookSummary {
 	for _, p := range rep.Timings {
 		s.Seconds += p.Duration.Seconds()
 	}
-	if rep.Plan != nil {
-		s.Streamed = rep.Plan.Streamed
-		s.Cells = len(rep.Plan.Cells)
-		s.Entities = len(rep.Plan.Doc.Entities)
-	}
+	s.Streamed, s.Cells, s.Entities = rep.Streamed, rep.Cells, rep.Entities
 	if rep.Result != nil {
 		s.Written = append(s.Written, rep.Result.Written...)
 		s.Unchanged = append(s.Unchanged, rep.Result.Unchanged...)

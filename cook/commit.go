@@ -258,6 +258,11 @@ func (t *Txn) Commit() (*Result, error) {
 	jp := c.journalPath(t.scene)
 	err = c.FS.WriteFile(jp+".tmp", data, 0o644)
 	if err == nil {
+		// The world is about to change: its record would no longer
+		// describe it, so it goes before the commit point.
+		err = c.forget(t.scene)
+	}
+	if err == nil {
 		err = c.FS.Rename(jp+".tmp", jp)
 	}
 	if err != nil {

@@ -75,7 +75,7 @@ func assertLossless(t *testing.T, src *scene.Document, out string, m *manifest.M
 		if !ok {
 			t.Fatalf("entity %d is missing from the cooked world", e.ID)
 		}
-		want := record(t, e.Raw)
+		want := decodeRecord(t, e.Raw)
 		if got["parent"] == nil && want["parent"] != nil {
 			// A parent link may only be cut when the parent is not in the
 			// same document.

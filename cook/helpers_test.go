@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -33,7 +34,7 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || strings.Contains(d.Name(), recordSuffix) {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -72,7 +73,7 @@ func sameTree(t testing.TB, got, want map[string][]byte) {
 }
 
 // record decodes one entity record keeping number literals as text.
-func record(t testing.TB, raw []byte) map[string]any {
+func decodeRecord(t testing.TB, raw []byte) map[string]any {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -107,7 +108,7 @@ func uncook(t testing.TB, dir string, m *manifest.Manifest) (map[int64]map[strin
 			if _, dup := recs[id]; dup {
 				t.Fatalf("entity %d is in %s and %s", id, where[id], rel)
 			}
-			recs[id] = record(t, d.Entities[i].Raw)
+			recs[id] = decodeRecord(t, d.Entities[i].Raw)
 			where[id] = rel
 		}
 	}

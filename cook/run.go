@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -52,6 +53,13 @@ type Report struct {
 	Result *Result
 	// Timings holds the duration of each phase, in order.
 	Timings []Phase
+	// Reused is true when the world on disk was confirmed from its record
+	// without parsing the scene; Plan and World are nil then.
+	Reused bool
+	// Streamed, Entities and Cells describe the scene either way.
+	Streamed bool
+	Entities int
+	Cells    int
 }
 
 // Phase is a named step of a cook and how long it took.
@@ -94,12 +102,9 @@ func (t *Timer) done(phase string) {
 // Load reads and parses a scene and computes its plan: the part of a cook
 // that validate shares. Input problems come back as *scene.Error.
 func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (*validate.Plan, error) {
-	if opts.SceneName == "" {
-		name, err := validate.SceneName(file, scenesRoot)
-		if err != nil {
-			return nil, err
-		}
-		opts.SceneName = name
+	opts, err := named(file, opts, scenesRoot)
+	if err != nil {
+		return nil, err
 	}
 	timer.start("read")
 	src, err := regular.ReadFile(file, "scene")
@@ -107,6 +112,23 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 		return nil, err
 	}
 	timer.done("read")
+	return plan(file, src, opts, timer)
+}
+
+// named fills in the scene's runtime name.
+func named(file string, opts validate.Options, scenesRoot string) (validate.Options, error) {
+	if opts.SceneName == "" {
+		name, err := validate.SceneName(file, scenesRoot)
+		if err != nil {
+			return opts, err
+		}
+		opts.SceneName = name
+	}
+	return opts, nil
+}
+
+// plan parses a scene's bytes and partitions and checks it.
+func plan(file string, src []byte, opts validate.Options, timer *Timer) (*validate.Plan, error) {
 	timer.start("parse")
 	doc, err := scene.Parse(file, src)
 	if err != nil {
@@ -114,12 +136,12 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 	}
 	timer.done("parse")
 	timer.start("validate")
-	plan, err := validate.Check(doc, opts)
+	p, err := validate.Check(doc, opts)
 	if err != nil {
 		return nil, err
 	}
 	timer.done("validate")
-	return plan, nil
+	return p, nil
 }
 
 // Run cooks one scene: load, validate, render, then commit under the
@@ -129,24 +151,58 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	rep := &Report{File: job.File}
 	timer := &Timer{Starting: job.Starting}
 	defer func() { rep.Timings = timer.Phases }()
-	plan, err := Load(job.File, job.Validate, job.ScenesRoot, timer)
+	opts, err := named(job.File, job.Validate, job.ScenesRoot)
 	if err != nil {
 		return rep, err
 	}
-	rep.Plan, rep.Scene = plan, plan.SceneName
-	if n := plan.Errors(job.Validate.Strict); n > 0 {
-		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
+	rep.Scene = opts.SceneName
+	timer.start("read")
+	src, err := regular.ReadFile(job.File, "scene")
+	if err != nil {
+		return rep, err
 	}
-	timer.start("write")
+	timer.done("read")
+
 	fsys := job.FS
 	if fsys == nil {
 		fsys = OSFS{}
 	}
 	c := &Committer{FS: fsys, Dir: job.Out, Check: job.Check}
-	if err := c.Prepare(plan.SceneName); err != nil {
+	if err := c.Prepare(opts.SceneName); err != nil {
 		return rep, err
 	}
-	w, res, err := write(ctx, c, plan, Options{Workers: job.Workers, Progress: job.Progress})
+	key := settingsKey(opts)
+	timer.start("check")
+	if rec, ok := c.unchanged(opts.SceneName, src, key); ok {
+		// The same bytes, settings and worldcook made the world that is
+		// there, and no file of it changed since: nothing to do.
+		timer.done("check")
+		files := append([]string(nil), rec.Files...)
+		sort.Strings(files)
+		rep.Result = &Result{Unchanged: files}
+		rep.Reused = true
+		rep.Streamed, rep.Entities, rep.Cells = rec.Streamed, rec.Entities, rec.Cells
+		return rep, nil
+	}
+	timer.done("check")
+
+	p, err := plan(job.File, src, opts, timer)
+	if err != nil {
+		return rep, err
+	}
+	rep.Plan = p
+	rep.Streamed, rep.Entities, rep.Cells = p.Streamed, len(p.Doc.Entities), len(p.Cells)
+	if n := p.Errors(job.Validate.Strict); n > 0 {
+		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
+	}
+	timer.start("write")
+	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress})
+	if err == nil && !job.Check {
+		// The world is complete; the record only saves the next cook
+		// work. Without it that cook does the full job, so a failure to
+		// write it (a disk filling up just now) is not the cook's.
+		c.remember(opts.SceneName, w, src, key)
+	}
 	if err != nil {
 		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) {
 			err = fmt.Errorf("%w; make sure %s is writable and has free space, then cook again (the previous world is unchanged)", err, job.Out)
