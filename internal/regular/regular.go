@@ -5,9 +5,12 @@
 package regular
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 )
 
 // Open opens path for reading if it is a regular file (symbolic links
@@ -35,10 +38,42 @@ func ReadFile(path, what string) ([]byte, error) {
 	}
 	defer f.Close()
 	buf := make([]byte, size)
-	if _, err := io.ReadFull(f, buf); err != nil {
+	if err := readAll(f, buf); err != nil {
 		return nil, fmt.Errorf("cannot read %s %s: %w (was it changed while being read?)", what, path, err)
 	}
 	return buf, nil
+}
+
+// parallelRead is the size from which a file is read by several
+// goroutines at once.
+var parallelRead = 64 << 20
+
+// readAll fills buf from the start of f. A large file is read in as many
+// parts as there are CPUs: most of the time of reading a gigabyte into
+// fresh memory goes to page faults, which the kernel serves on every core
+// at once.
+func readAll(f *os.File, buf []byte) error {
+	parts := runtime.GOMAXPROCS(0)
+	if len(buf) < parallelRead || parts < 2 {
+		_, err := io.ReadFull(f, buf)
+		return err
+	}
+	step := (len(buf)/parts + 4095) &^ 4095
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for k := 0; k < parts; k++ {
+		lo, hi := k*step, min((k+1)*step, len(buf))
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[k] = f.ReadAt(buf[lo:hi], int64(lo))
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func unwrapPath(err error) error {

@@ -1,8 +1,10 @@
 package regular
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,5 +37,22 @@ func TestRefusesWhatIsNotAFile(t *testing.T) {
 	os.WriteFile(ok, []byte("hi"), 0o644)
 	if b, err := ReadFile(ok, "scene"); err != nil || string(b) != "hi" {
 		t.Fatalf("regular file: %q %v", b, err)
+	}
+}
+
+func TestParallelReadMatches(t *testing.T) {
+	defer func(old int) { parallelRead = old }(parallelRead)
+	parallelRead = 1024
+	prev := runtime.GOMAXPROCS(3)
+	defer runtime.GOMAXPROCS(prev)
+	data := make([]byte, 1<<20+12345)
+	for i := range data {
+		data[i] = byte(i*7 + i>>9)
+	}
+	p := filepath.Join(t.TempDir(), "big")
+	os.WriteFile(p, data, 0o644)
+	got, err := ReadFile(p, "scene")
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("parallel read differs (err %v)", err)
 	}
 }
