@@ -101,19 +101,6 @@ func (c *Committer) Prepare(scene string) error {
 	return nil
 }
 
-// Commit writes w's changed files into the directory and removes the
-// cells that the previous manifest listed and w no longer has.
-func (c *Committer) Commit(w *World) (*Result, error) {
-	t := c.Begin(w.Plan.SceneName, w.ManifestPath)
-	for _, f := range w.Files {
-		if err := t.Put(f); err != nil {
-			t.Abort()
-			return nil, err
-		}
-	}
-	return t.Commit()
-}
-
 // Txn is one scene's commit in progress. Put may be called from several
 // goroutines; Commit makes the staged files the world, all at once.
 type Txn struct {
