@@ -3,9 +3,11 @@ package cook
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -110,7 +112,7 @@ func (c *Committer) unchanged(scene string, src []byte, key string) (*record, bo
 	if json.Unmarshal(data, &r) != nil || r.Prefabs || r.Key != key || len(r.Files) != len(r.Sizes) || len(r.Files) == 0 {
 		return nil, false
 	}
-	if r.Input != digest(src) {
+	if r.Input != inputDigest(src) {
 		return nil, false
 	}
 	for i, f := range r.Files {
@@ -139,7 +141,7 @@ func (c *Committer) forget(scene string) error {
 // remember writes the record of a complete world.
 func (c *Committer) remember(scene string, w *World, src []byte, key string) error {
 	plan := w.Plan
-	r := record{Input: digest(src), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
+	r := record{Input: inputDigest(src), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
 	for i := range plan.Doc.Entities {
 		if plan.Doc.Entities[i].IsPrefab() {
 			r.Prefabs = true
@@ -180,4 +182,36 @@ func (c *Committer) remember(scene string, w *World, src []byte, key string) err
 		c.FS.Remove(p + ".tmp")
 	}
 	return err
+}
+
+// inputDigest fingerprints a scene for its record: the blake3 of the
+// blake3s of its 64 MiB pieces, hashed on every CPU, since hashing a
+// gigabyte on one core is a good part of an unchanged re-cook. It is only
+// ever compared with itself, so its definition is worldcook's own.
+func inputDigest(src []byte) string {
+	const piece = 64 << 20
+	n := (len(src) + piece - 1) / piece
+	sums := make([][32]byte, n)
+	next := make(chan int, n)
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := min(n, runtime.GOMAXPROCS(0)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				sums[i] = blake3.Sum256(src[i*piece : min((i+1)*piece, len(src))])
+			}
+		}()
+	}
+	wg.Wait()
+	h := blake3.New()
+	fmt.Fprintf(h, "%d:", len(src))
+	for _, s := range sums {
+		h.Write(s[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -113,3 +113,18 @@ func TestRecordGoesBeforeTheCommitPoint(t *testing.T) {
 		t.Fatalf("manifest after finishing: %v", err)
 	}
 }
+
+func TestInputDigest(t *testing.T) {
+	big := make([]byte, 64<<20+10) // two pieces
+	a := inputDigest(big)
+	big[len(big)-1] = 1 // a change in the second piece
+	if b := inputDigest(big); a == b {
+		t.Fatal("a change in the second piece kept the digest")
+	}
+	if inputDigest(big) != inputDigest(append([]byte(nil), big...)) {
+		t.Fatal("digest is not a function of the bytes")
+	}
+	if inputDigest(nil) == inputDigest([]byte{0}) || inputDigest(big[:10]) == inputDigest(big[:11]) {
+		t.Fatal("lengths are not told apart")
+	}
+}
