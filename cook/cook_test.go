@@ -170,14 +170,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestIncremental(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(demoScene)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
+	in, out, src := demoCopy(t)
 	first := cookTo(t, in, out, demoOptions(), 0)
 	if want := len(first.World.Manifest.Cells) + 2; len(first.Result.Written) != want {
 		t.Fatalf("first cook wrote %d of %d files", len(first.Result.Written), want)
@@ -237,11 +230,7 @@ func TestIncremental(t *testing.T) {
 }
 
 func TestRemovedCellsAreDeleted(t *testing.T) {
-	dir := t.TempDir()
-	src, _ := os.ReadFile(demoScene)
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
+	in, out, src := demoCopy(t)
 	first := cookTo(t, in, out, demoOptions(), 0)
 	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)
 
@@ -269,10 +258,9 @@ func TestRemovedCellsAreDeleted(t *testing.T) {
 	assertLossless(t, second.Plan.Doc, out, second.World.Manifest)
 }
 
-// staleDemo cooks a copy of the demo world into a temporary output, then
-// edits the copy so that every cell changes. It returns the edited scene,
-// the output and the cooked tree as it was before the edit.
-func staleDemo(t *testing.T) (in, out string, before map[string][]byte) {
+// demoCopy copies the demo scene into a temporary folder as main.esscene
+// and names an output folder beside it (not yet created).
+func demoCopy(t *testing.T) (in, out string, src []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	src, err := os.ReadFile(demoScene)
@@ -280,8 +268,18 @@ func staleDemo(t *testing.T) (in, out string, before map[string][]byte) {
 		t.Fatal(err)
 	}
 	in = filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out = filepath.Join(dir, "out")
+	if err := os.WriteFile(in, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return in, filepath.Join(dir, "out"), src
+}
+
+// staleDemo cooks a copy of the demo world into a temporary output, then
+// edits the copy so that every cell changes. It returns the edited scene,
+// the output and the cooked tree as it was before the edit.
+func staleDemo(t *testing.T) (in, out string, before map[string][]byte) {
+	t.Helper()
+	in, out, src := demoCopy(t)
 	cookTo(t, in, out, demoOptions(), 0)
 	before = readTree(t, out)
 	os.WriteFile(in, bytes.ReplaceAll(src, []byte(`"visible": true`), []byte(`"visible": false`)), 0o644)

@@ -16,14 +16,7 @@ import (
 // settings confirms the world from its record without parsing; any change
 // to the input, the settings or the world's files means a full cook.
 func TestRecordSkipsUnchangedCook(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(demoScene)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "main.esscene")
-	os.WriteFile(in, src, 0o644)
-	out := filepath.Join(dir, "out")
+	in, out, src := demoCopy(t)
 	first := cookTo(t, in, out, demoOptions(), 0)
 	if first.Reused {
 		t.Fatal("a first cook cannot reuse anything")
