@@ -26,6 +26,11 @@ type Document struct {
 
 	components []Component
 	children   []int64
+	// Ids index entities through dense (slot id-denseBase holds index+1,
+	// 0 for no entity) when they are packed closely enough, as editors
+	// number them, and through byID otherwise.
+	dense      []int32
+	denseBase  int64
 	byID       map[int64]int32
 	dups       []Duplicate
 }
@@ -112,6 +117,13 @@ func (d *Document) Children(i int) ([]int64, bool) {
 // Lookup returns the index of the entity with the given id. When an id is
 // duplicated, the first entry wins; Duplicates lists the others.
 func (d *Document) Lookup(id int64) (int, bool) {
+	if d.dense != nil {
+		k := uint64(id - d.denseBase)
+		if id < d.denseBase || k >= uint64(len(d.dense)) || d.dense[k] == 0 {
+			return 0, false
+		}
+		return int(d.dense[k] - 1), true
+	}
 	i, ok := d.byID[id]
 	return int(i), ok
 }

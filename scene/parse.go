@@ -247,9 +247,33 @@ func (p *parser) entities(i int) (int, error) {
 	return end, nil
 }
 
-// index builds the id map and lists duplicate ids.
+// index builds the id index and lists duplicate ids. Editors number
+// entities from 0 or 1 upwards, so a table indexed by id is usually a
+// few bytes per entity and far cheaper to build and to query than a map;
+// ids scattered more thinly than that get a map.
 func (d *Document) index() {
-	d.byID = make(map[int64]int32, len(d.Entities))
+	n := len(d.Entities)
+	if n == 0 {
+		d.byID = map[int64]int32{}
+		return
+	}
+	lo, hi := d.Entities[0].ID, d.Entities[0].ID
+	for i := range d.Entities {
+		lo, hi = min(lo, d.Entities[i].ID), max(hi, d.Entities[i].ID)
+	}
+	if span := uint64(hi - lo); hi >= lo && span < uint64(4*n+1024) && n < 1<<31-1 {
+		d.dense, d.denseBase = make([]int32, span+1), lo
+		for i := range d.Entities {
+			slot := &d.dense[d.Entities[i].ID-lo]
+			if *slot != 0 {
+				d.dups = append(d.dups, Duplicate{ID: d.Entities[i].ID, First: int(*slot - 1), Second: i})
+				continue
+			}
+			*slot = int32(i + 1)
+		}
+		return
+	}
+	d.byID = make(map[int64]int32, n)
 	for i := range d.Entities {
 		id := d.Entities[i].ID
 		if prev, dup := d.byID[id]; dup {

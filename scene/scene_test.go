@@ -3,6 +3,7 @@ package scene
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -68,6 +69,56 @@ func TestCorpusRoundTrip(t *testing.T) {
 				if _, _, err := d.Transform(i); err != nil {
 					t.Errorf("transform: %v", err)
 				}
+			}
+		})
+	}
+}
+
+// TestLookup covers both id indexes: a dense table for editor-numbered
+// ids and a map for scattered ones, with duplicates and misses.
+func TestLookup(t *testing.T) {
+	for name, ids := range map[string][]int64{
+		"dense":     {0, 1, 2, 5, 3, 2, -1},
+		"scattered": {7, -9_000_000_000, 1 << 40, 7, 12},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(`{"entities":[`)
+			for i, id := range ids {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `{"id":%d}`, id)
+			}
+			b.WriteString(`]}`)
+			d, err := Parse("x", []byte(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := map[int64]int{}
+			var dups []Duplicate
+			for i, id := range ids {
+				if f, seen := first[id]; seen {
+					dups = append(dups, Duplicate{ID: id, First: f, Second: i})
+				} else {
+					first[id] = i
+				}
+			}
+			for id, want := range first {
+				if got, ok := d.Lookup(id); !ok || got != want {
+					t.Errorf("Lookup(%d) = %d, %v; want %d", id, got, ok, want)
+				}
+			}
+			for _, miss := range []int64{4, 100, -2, 1 << 50, -1 << 62} {
+				if _, ok := first[miss]; ok {
+					continue
+				}
+				if i, ok := d.Lookup(miss); ok {
+					t.Errorf("Lookup(%d) found %d", miss, i)
+				}
+			}
+			if !reflect.DeepEqual(d.Duplicates(), dups) {
+				t.Errorf("duplicates %v, want %v", d.Duplicates(), dups)
 			}
 		})
 	}
