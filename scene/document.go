@@ -29,10 +29,10 @@ type Document struct {
 	// Ids index entities through dense (slot id-denseBase holds index+1,
 	// 0 for no entity) when they are packed closely enough, as editors
 	// number them, and through byID otherwise.
-	dense      []int32
-	denseBase  int64
-	byID       map[int64]int32
-	dups       []Duplicate
+	dense     []int32
+	denseBase int64
+	byID      map[int64]int32
+	dups      []Duplicate
 }
 
 // TopField is one top-level member of the scene object.
