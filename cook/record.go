@@ -95,7 +95,7 @@ func binaryDigest() string {
 // unchanged reports whether the world in the directory is, by its record,
 // exactly what cooking src with key would write: same input, same key, and
 // every file still there with its size, none modified after the record.
-func (c *Committer) unchanged(scene string, src []byte, key string) (*record, bool) {
+func (c *Committer) unchanged(scene string, input func() string, key string) (*record, bool) {
 	if key == "" || binaryDigest() == "" {
 		return nil, false
 	}
@@ -112,7 +112,7 @@ func (c *Committer) unchanged(scene string, src []byte, key string) (*record, bo
 	if json.Unmarshal(data, &r) != nil || r.Prefabs || r.Key != key || len(r.Files) != len(r.Sizes) || len(r.Files) == 0 {
 		return nil, false
 	}
-	if r.Input != inputDigest(src) {
+	if r.Input != input() {
 		return nil, false
 	}
 	for i, f := range r.Files {
@@ -139,9 +139,9 @@ func (c *Committer) forget(scene string) error {
 }
 
 // remember writes the record of a complete world.
-func (c *Committer) remember(scene string, w *World, src []byte, key string) error {
+func (c *Committer) remember(scene string, w *World, src []byte, input func() string, key string) error {
 	plan := w.Plan
-	r := record{Input: inputDigest(src), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
+	r := record{Input: input(), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
 	for i := range plan.Doc.Entities {
 		if plan.Doc.Entities[i].IsPrefab() {
 			r.Prefabs = true

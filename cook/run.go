@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -172,8 +173,12 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, err
 	}
 	key := settingsKey(opts)
+	// The scene's fingerprint is needed to check the record now, or to
+	// write one at the end: hash it beside the parse rather than after it.
+	input := sync.OnceValue(func() string { return inputDigest(src) })
+	go input()
 	timer.start("check")
-	if rec, ok := c.unchanged(opts.SceneName, src, key); ok {
+	if rec, ok := c.unchanged(opts.SceneName, input, key); ok {
 		// The same bytes, settings and worldcook made the world that is
 		// there, and no file of it changed since: nothing to do.
 		timer.done("check")
@@ -201,7 +206,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		// The world is complete; the record only saves the next cook
 		// work. Without it that cook does the full job, so a failure to
 		// write it (a disk filling up just now) is not the cook's.
-		c.remember(opts.SceneName, w, src, key)
+		c.remember(opts.SceneName, w, src, input, key)
 	}
 	if err != nil {
 		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) {
