@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/worldcook/worldcook/cook"
 )
 
 // run executes worldcook in-process and returns its exit status and output.
@@ -199,7 +201,7 @@ func TestHostileFileNamesStayInsideWorld(t *testing.T) {
 						t.Errorf("cell file name %q is not file-safe", filepath.Base(p))
 					}
 				case !strings.Contains(rel, string(filepath.Separator)) && strings.HasSuffix(rel, ".esscene"):
-				case !strings.Contains(rel, string(filepath.Separator)) && strings.HasPrefix(rel, ".") && strings.HasSuffix(rel, ".worldcook-record"):
+				case !strings.Contains(rel, string(filepath.Separator)) && strings.HasPrefix(rel, ".") && cook.IsRecord(rel):
 					// the cook's record of the world it wrote
 				default:
 					t.Errorf("unexpected file %s", p)

@@ -33,7 +33,7 @@ func tree(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	m := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(d.Name(), ".worldcook-record") {
+		if err != nil || d.IsDir() || cook.IsRecord(d.Name()) {
 			return err
 		}
 		b, err := os.ReadFile(p)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -34,7 +33,7 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.Contains(d.Name(), recordSuffix) {
+		if err != nil || d.IsDir() || IsRecord(d.Name()) {
 			return err
 		}
 		b, err := os.ReadFile(p)

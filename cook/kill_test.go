@@ -129,7 +129,7 @@ func digestDiff(got, want map[string]string) string {
 // its staging folder and a half-written journal. Both are discarded by
 // the next cook and are not part of any world.
 func uncommitted(rel string) bool {
-	return strings.HasPrefix(rel, stagingPrefix) || strings.HasSuffix(rel, journalSuffix+".tmp") || isRecord(rel)
+	return strings.HasPrefix(rel, stagingPrefix) || strings.HasSuffix(rel, journalSuffix+".tmp") || IsRecord(rel)
 }
 
 // cookSummary is the part of `worldcook cook --json` this test reads.
@@ -187,7 +187,7 @@ func TestKillDuringCook(t *testing.T) {
 			t.Fatalf("cook %s: %v\n%s", worlds[i], err, b)
 		}
 		took = max(took, time.Since(t0))
-		refs[i] = digests(t, dst, isRecord)
+		refs[i] = digests(t, dst, IsRecord)
 		checkManifest(t, "reference", dst, filepath.Join(dst, "world", scene+".world.json"))
 	}
 	os.RemoveAll(filepath.Join(dir, "ref-b"))
@@ -300,7 +300,7 @@ func TestKillDuringCook(t *testing.T) {
 			if err := (&Committer{FS: OSFS{}, Dir: out}).Prepare(scene); err != nil {
 				t.Fatalf("%s: Prepare: %v", name, err)
 			}
-			if d := digestDiff(digests(t, out, isRecord), refs[to]); d != "" {
+			if d := digestDiff(digests(t, out, IsRecord), refs[to]); d != "" {
 				t.Fatalf("%s: after rolling the journal forward the directory is not the new world: %s", name, d)
 			}
 			holds = to
@@ -349,7 +349,7 @@ func TestKillDuringCook(t *testing.T) {
 					name, len(got[0].Written), len(got[0].Removed), len(want.Written), len(want.Removed))
 			}
 		}
-		if d := digestDiff(digests(t, out, isRecord), refs[to]); d != "" {
+		if d := digestDiff(digests(t, out, IsRecord), refs[to]); d != "" {
 			t.Fatalf("%s: after the next cook the directory is not the new world: %s", name, d)
 		}
 		cur = to
@@ -375,11 +375,4 @@ func checkManifest(t *testing.T, name, out, file string) {
 	if err := Pending(out, m.Scene); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-}
-
-// isRecord leaves out the cook record: a commit removes it before it
-// changes the world and writes it back after, so a kill can catch the
-// world without it, which is as it should be.
-func isRecord(rel string) bool {
-	return strings.HasSuffix(rel, recordSuffix) || strings.HasSuffix(rel, recordSuffix+".tmp")
 }

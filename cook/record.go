@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
@@ -40,6 +41,12 @@ type record struct {
 }
 
 const recordSuffix = ".worldcook-record"
+
+// IsRecord reports whether a file name (or slash path) is a cook record or
+// one being written: bookkeeping beside a world, not part of it.
+func IsRecord(name string) bool {
+	return strings.HasSuffix(name, recordSuffix) || strings.HasSuffix(name, recordSuffix+".tmp")
+}
 
 func (c *Committer) recordPath(scene string) string {
 	return c.abs("." + validate.FileSafe(scene) + recordSuffix)

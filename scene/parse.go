@@ -83,6 +83,16 @@ func fixFor(msg string) string {
 	return "fix the JSON syntax or re-save the scene from the editor"
 }
 
+// memberKey validates the member name at b[i] and its colon, and returns
+// the raw name (escapes undecoded) and the offset where the value starts.
+func memberKey(b []byte, i int) (key []byte, value int, err error) {
+	ke, err := scanKey(b, i)
+	if err != nil {
+		return nil, 0, err
+	}
+	return b[i+1 : bytes.LastIndexByte(b[i:ke], '"')+i], skipSpace(b, ke), nil
+}
+
 // afterItem moves past what follows a member or element ending at i:
 // with a comma it returns the start of the next item and more; with the
 // closing bracket, the offset after it.
@@ -525,13 +535,10 @@ func (p *parser) entity(i int) (int, error) {
 		i++
 	} else {
 		for {
-			ks := i
-			ke, err := scanKey(b, i)
+			key, vs, err := memberKey(b, i)
 			if err != nil {
 				return 0, err
 			}
-			key := b[ks+1 : bytes.LastIndexByte(b[ks:ke], '"')+ks]
-			vs := skipSpace(b, ke)
 			var ve int
 			if string(key) == "components" && vs < len(b) && b[vs] == '[' {
 				ve, err = p.components(vs)
@@ -658,13 +665,10 @@ func (p *parser) components(i int) (int, error) {
 			i++
 		} else {
 			for {
-				ks := i
-				ke, err := scanKey(b, i)
+				key, vs, err := memberKey(b, i)
 				if err != nil {
 					return 0, err
 				}
-				key := b[ks+1 : bytes.LastIndexByte(b[ks:ke], '"')+ks]
-				vs := skipSpace(b, ke)
 				_, ve, err := scanValue(b, vs)
 				if err != nil {
 					return 0, err

@@ -86,21 +86,26 @@ func newGridIndex(cells []geom, size float64) *gridIndex {
 func (g *gridIndex) buildDense(cells []geom, nx, nz int64) {
 	g.nz = nz
 	g.start = make([]int32, nx*nz+1)
-	g.each(cells, func(b int64, _ int32) { g.start[b+1]++ })
+	g.each(cells, func(bx, bz int64, _ int32) { g.start[g.bucket(bx, bz)+1]++ })
 	for b := int64(1); b < int64(len(g.start)); b++ {
 		g.start[b] += g.start[b-1]
 	}
 	g.items = make([]int32, g.start[len(g.start)-1])
 	fill := make([]int32, nx*nz)
 	copy(fill, g.start[:nx*nz])
-	g.each(cells, func(b int64, i int32) {
+	g.each(cells, func(bx, bz int64, i int32) {
+		b := g.bucket(bx, bz)
 		g.items[fill[b]] = i
 		fill[b]++
 	})
 }
 
-// each calls fn for every (dense bucket, cell) filing.
-func (g *gridIndex) each(cells []geom, fn func(b int64, i int32)) {
+// bucket is the dense index of grid bucket (bx, bz).
+func (g *gridIndex) bucket(bx, bz int64) int64 { return (bx-g.minBX)*g.nz + (bz - g.minBZ) }
+
+// each calls fn for every (bucket, cell) filing: each cell in every
+// bucket its bounds touch, except cells too wide to file (kept apart).
+func (g *gridIndex) each(cells []geom, fn func(bx, bz int64, i int32)) {
 	for i := range cells {
 		bx0, bz0, bx1, bz1 := g.span(&cells[i])
 		if (bx1-bx0+1)*(bz1-bz0+1) > maxSpan {
@@ -108,7 +113,7 @@ func (g *gridIndex) each(cells []geom, fn func(b int64, i int32)) {
 		}
 		for bx := bx0; bx <= bx1; bx++ {
 			for bz := bz0; bz <= bz1; bz++ {
-				fn((bx-g.minBX)*g.nz+(bz-g.minBZ), int32(i))
+				fn(bx, bz, int32(i))
 			}
 		}
 	}
@@ -116,18 +121,10 @@ func (g *gridIndex) each(cells []geom, fn func(b int64, i int32)) {
 
 func (g *gridIndex) buildSparse(cells []geom) {
 	g.sparse = make(map[[2]int64][]int32)
-	for i := range cells {
-		bx0, bz0, bx1, bz1 := g.span(&cells[i])
-		if (bx1-bx0+1)*(bz1-bz0+1) > maxSpan {
-			continue
-		}
-		for bx := bx0; bx <= bx1; bx++ {
-			for bz := bz0; bz <= bz1; bz++ {
-				k := [2]int64{bx, bz}
-				g.sparse[k] = append(g.sparse[k], int32(i))
-			}
-		}
-	}
+	g.each(cells, func(bx, bz int64, i int32) {
+		k := [2]int64{bx, bz}
+		g.sparse[k] = append(g.sparse[k], i)
+	})
 }
 
 // query calls visit for every cell whose bounds may lie within r of (x, z):
