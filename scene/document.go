@@ -53,7 +53,9 @@ type Component struct {
 // Entity is one entry of the entities list: an entity record or, when
 // Prefab is set, a prefab-instance entry.
 type Entity struct {
-	// Raw is the whole record as authored.
+	// Raw is the whole record in compact form: white space outside
+	// strings removed, every other byte as authored (key order, escapes,
+	// number text). Authored returns the record as it stands in Src.
 	Raw []byte
 	ID  int64
 	// Parent is the parent id when HasParent; a null or missing parent
@@ -74,6 +76,9 @@ type Entity struct {
 	compFrom, compTo    int32
 	kidFrom, kidTo      int32
 	hasChildren         bool
+	// src and srcLen locate the authored record in Src.
+	src    int64
+	srcLen int32
 }
 
 // Duplicate records an id that appears on more than one entry.
@@ -153,19 +158,33 @@ func (d *Document) Position(off int) (line, col int) {
 }
 
 // Offset returns the byte offset of entity i's record in Src.
-func (d *Document) Offset(i int) int {
-	return offsetIn(d.Src, d.Entities[i].Raw)
+func (d *Document) Offset(i int) int { return int(d.Entities[i].src) }
+
+// Authored returns entity i's record as it stands in Src, white space and
+// all (nil after Detach).
+func (d *Document) Authored(i int) []byte {
+	if d.Src == nil {
+		return nil
+	}
+	e := &d.Entities[i]
+	return d.Src[e.src : e.src+int64(e.srcLen)]
 }
 
-func offsetIn(outer, inner []byte) int {
-	if len(inner) == 0 || len(outer) == 0 {
-		return 0
+// Detach makes the document independent of Src, so that a mapped input
+// can be unmapped: the top-level members are copied (the entities member
+// is dropped, its records live on in Entities) and Src is let go.
+// Authored and line numbers are not available afterwards.
+func (d *Document) Detach() {
+	for k := range d.Fields {
+		f := &d.Fields[k]
+		f.RawKey = bytes.Clone(f.RawKey)
+		if f.Key == "entities" {
+			f.Value = nil
+		} else {
+			f.Value = bytes.Clone(f.Value)
+		}
 	}
-	o := cap(outer) - cap(inner)
-	if o < 0 || o > len(outer) {
-		return 0
-	}
-	return o
+	d.Src = nil
 }
 
 // Error is a problem with a scene file: a syntax error (with line and

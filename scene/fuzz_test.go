@@ -36,6 +36,7 @@ func FuzzParse(f *testing.F) {
 		if !json.Valid(src) {
 			t.Fatalf("accepted invalid JSON: %q", src)
 		}
+		checkCompactSpans(t, d)
 		all := make([]int32, len(d.Entities))
 		for i := range all {
 			all[i] = int32(i)

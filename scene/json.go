@@ -211,17 +211,96 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// scanValue validates the JSON value that starts at or after b[i] (after
+// scan validates JSON in b. While it reads an entity record it also
+// builds the record's compact form: every byte it passes over, except
+// white space outside strings, is copied to out. Cooking writes records in
+// compact form, and building it here, while the parser is looking at the
+// bytes anyway, saves a second pass over the whole file.
+//
+// Copies are made a run at a time: pend marks where the run of bytes
+// scanned but not yet copied starts, and each skip over white space copies
+// the run before it. Between records pend is -1 and nothing is copied.
+type scan struct {
+	b    []byte
+	out  []byte
+	pend int
+}
+
+// space skips white space at b[i] and returns the offset after it.
+func (s *scan) space(i int) int {
+	b := s.b
+	j := i
+	for j < len(b) {
+		switch b[j] {
+		case ' ':
+			j++
+			// Indentation comes in long runs of spaces.
+			for j+8 <= len(b) && binary.LittleEndian.Uint64(b[j:]) == 0x2020202020202020 {
+				j += 8
+			}
+			continue
+		case '\n', '\r', '\t':
+			j++
+			continue
+		}
+		break
+	}
+	if j > i && s.pend >= 0 {
+		s.emit(s.pend, i)
+		s.pend = j
+	}
+	return j
+}
+
+// flush copies the pending run up to x, so that out holds the compact
+// form of everything before x.
+func (s *scan) flush(x int) {
+	if s.pend >= 0 {
+		s.emit(s.pend, x)
+		s.pend = x
+	}
+}
+
+// emit appends b[from:to] to out. Most runs are a token or two between
+// runs of indentation, so a run of up to 16 bytes is moved as two words
+// (the bytes past its end land beyond len(out), where the next run
+// overwrites them) instead of through a call to memmove.
+func (s *scan) emit(from, to int) {
+	n, o := to-from, len(s.out)
+	if n <= 16 && from+16 <= len(s.b) && cap(s.out)-o >= 16 {
+		dst := s.out[o : o+16]
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(s.b[from:]))
+		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(s.b[from+8:]))
+		s.out = s.out[:o+n]
+		return
+	}
+	s.out = append(s.out, s.b[from:to]...)
+}
+
+// at returns where offset x of b lands in out. It holds for an x that is
+// not behind the pending run and has no white space before it in the run:
+// the start of a value just reached or the end of one just scanned.
+func (s *scan) at(x int) int { return len(s.out) + x - s.pend }
+
+// compact returns the compact form of b[from:to], where from was at(…)
+// when it was reached; to must be the current end of what was scanned.
+func (s *scan) compact(from, to int) []byte {
+	s.flush(to)
+	return s.out[from:len(s.out):len(s.out)]
+}
+
+// value validates the JSON value that starts at or after b[i] (after
 // white space) and returns its start and end offsets. It walks iteratively
 // with an explicit stack, so depth costs no goroutine stack.
-func scanValue(b []byte, i int) (start, end int, err error) {
+func (s *scan) value(i int) (start, end int, err error) {
+	b := s.b
 	var stackBuf [64]byte
 	stack := stackBuf[:0]
-	i = skipSpace(b, i)
+	i = s.space(i)
 	start = i
 	for {
 		// A value is expected at i.
-		i = skipSpace(b, i)
+		i = s.space(i)
 		if i >= len(b) {
 			return 0, 0, syntaxf(i, "unexpected end of file (the file is truncated)")
 		}
@@ -235,14 +314,14 @@ func scanValue(b []byte, i int) (start, end int, err error) {
 				close = ']'
 			}
 			stack = append(stack, close)
-			i = skipSpace(b, i+1)
+			i = s.space(i + 1)
 			if i < len(b) && b[i] == close {
 				stack = stack[:len(stack)-1]
 				i++
 				break
 			}
 			if c == '{' {
-				if i, err = scanKey(b, i); err != nil {
+				if i, err = s.key(i); err != nil {
 					return 0, 0, err
 				}
 			}
@@ -273,7 +352,7 @@ func scanValue(b []byte, i int) (start, end int, err error) {
 			if len(stack) == 0 {
 				return start, i, nil
 			}
-			i = skipSpace(b, i)
+			i = s.space(i)
 			if i >= len(b) {
 				return 0, 0, syntaxf(i, "unexpected end of file (the file is truncated)")
 			}
@@ -291,7 +370,7 @@ func scanValue(b []byte, i int) (start, end int, err error) {
 			}
 			i++
 			if top == '}' {
-				if i, err = scanKey(b, skipSpace(b, i)); err != nil {
+				if i, err = s.key(s.space(i)); err != nil {
 					return 0, 0, err
 				}
 			}
@@ -300,8 +379,9 @@ func scanValue(b []byte, i int) (start, end int, err error) {
 	}
 }
 
-// scanKey validates `"key" :` at i and returns the offset after the colon.
-func scanKey(b []byte, i int) (int, error) {
+// key validates `"key" :` at i and returns the offset after the colon.
+func (s *scan) key(i int) (int, error) {
+	b := s.b
 	if i >= len(b) {
 		return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
 	}
@@ -315,11 +395,17 @@ func scanKey(b []byte, i int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	i = skipSpace(b, i)
+	i = s.space(i)
 	if i >= len(b) || b[i] != ':' {
 		return 0, syntaxf(i, "expected ':' after a member name")
 	}
 	return i + 1, nil
+}
+
+// scanValue validates the JSON value at or after b[i] without compacting.
+func scanValue(b []byte, i int) (start, end int, err error) {
+	s := scan{b: b, pend: -1}
+	return s.value(i)
 }
 
 func literal(b []byte, i int, word string) (int, error) {

@@ -2,12 +2,16 @@ package scene
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/worldgen"
 )
 
@@ -43,6 +47,8 @@ func parseBoth(t *testing.T, src []byte) {
 		!reflect.DeepEqual(seq.children, par.children) || !reflect.DeepEqual(seq.dups, par.dups) {
 		t.Fatal("parallel parse differs from sequential parse")
 	}
+	checkCompactSpans(t, seq)
+	checkCompactSpans(t, par)
 }
 
 func TestParallelParseMatchesSequential(t *testing.T) {
@@ -79,3 +85,39 @@ func TestParallelParseMatchesSequential(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestParseTruncatedMapping parses a mapped scene that shrank after it was
+// mapped: the pages past the new end fault, and the parse must report
+// that as an error (sequentially and on parallel workers), not crash.
+func TestParseTruncatedMapping(t *testing.T) {
+	var gen bytes.Buffer
+	if err := worldgen.Write(&gen, worldgen.DefaultOptions(3000, 5)); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int) { parallelMin = old }(parallelMin)
+	for _, min := range []int{1 << 62, 1} {
+		parallelMin = min
+		p := filepath.Join(t.TempDir(), "main.esscene")
+		if err := os.WriteFile(p, gen.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := mapped.Open(p, "scene")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Mapped() {
+			t.Skip("files are not mapped on this system")
+		}
+		// Past the sample, so that the parallel workers are the ones that
+		// fault.
+		if err := os.Truncate(p, int64(gen.Len()/3)&^4095); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ParseWith(p, f.Data, Options{Release: f.Release})
+		var se *Error
+		if !errors.As(err, &se) || !strings.Contains(se.Error(), "while it was read") && !strings.Contains(se.Error(), "while being read") {
+			t.Fatalf("parallelMin %d: got %v, want an error saying the file changed", min, err)
+		}
+		f.Close()
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/worldcook/worldcook/internal/mapped"
 )
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -21,16 +23,50 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // fields a cook needs; a problem is returned as an *Error naming the line,
 // column, entity and field, with a fix.
 func Parse(name string, src []byte) (*Document, error) {
-	p := &parser{d: &Document{Path: name, Src: src}, b: src}
-	if err := p.document(); err != nil {
-		return nil, p.wrap(err)
+	return ParseWith(name, src, Options{})
+}
+
+// Options tune how a scene is read.
+type Options struct {
+	// Release, if set, is told of ranges of src the parser is done with,
+	// so that the pages of a mapped file can be handed back as the parse
+	// moves on. src must still be readable afterwards: error messages and
+	// Authored read it again.
+	Release func(from, to int)
+}
+
+// releaseStep is how far a parse moves between calls of Release.
+const releaseStep = 8 << 20
+
+// ParseWith is Parse with options. src may be a mapped file: a fault
+// because the file shrank while it was read is reported as an *Error.
+func ParseWith(name string, src []byte, o Options) (*Document, error) {
+	p := &parser{d: &Document{Path: name, Src: src}, s: scan{b: src, pend: -1}, release: o.Release}
+	err := mapped.Guard(func() error {
+		if err := p.document(); err != nil {
+			return p.wrap(err)
+		}
+		return nil
+	})
+	if o.Release != nil {
+		o.Release(0, len(src))
+	}
+	if errors.Is(err, mapped.ErrChanged) {
+		err = &Error{File: name, Entity: -1, Msg: "the file changed while it was read", Fix: "cook again once it is saved"}
+	}
+	if err != nil {
+		return nil, err
 	}
 	return p.d, nil
 }
 
 type parser struct {
 	d *Document
-	b []byte
+	s scan
+	// release hands back input the parser is done with, released marks
+	// how far it has.
+	release  func(from, to int)
+	released int
 	// cur is the entity being parsed, for messages.
 	cur int
 }
@@ -83,26 +119,27 @@ func fixFor(msg string) string {
 	return "fix the JSON syntax or re-save the scene from the editor"
 }
 
-// memberKey validates the member name at b[i] and its colon, and returns
+// member validates the member name at b[i] and its colon, and returns
 // the raw name (escapes undecoded) and the offset where the value starts.
-func memberKey(b []byte, i int) (key []byte, value int, err error) {
-	ke, err := scanKey(b, i)
+func (s *scan) member(i int) (key []byte, value int, err error) {
+	ke, err := s.key(i)
 	if err != nil {
 		return nil, 0, err
 	}
-	return b[i+1 : bytes.LastIndexByte(b[i:ke], '"')+i], skipSpace(b, ke), nil
+	return s.b[i+1 : bytes.LastIndexByte(s.b[i:ke], '"')+i], s.space(ke), nil
 }
 
 // afterItem moves past what follows a member or element ending at i:
 // with a comma it returns the start of the next item and more; with the
 // closing bracket, the offset after it.
-func afterItem(b []byte, i int, close byte, what string) (next int, more bool, err error) {
-	i = skipSpace(b, i)
+func (s *scan) after(i int, close byte, what string) (next int, more bool, err error) {
+	b := s.b
+	i = s.space(i)
 	switch {
 	case i >= len(b):
 		return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
 	case b[i] == ',':
-		return skipSpace(b, i+1), true, nil
+		return s.space(i + 1), true, nil
 	case b[i] == close:
 		return i + 1, false, nil
 	}
@@ -113,7 +150,7 @@ func afterItem(b []byte, i int, close byte, what string) (next int, more bool, e
 const noID = -1 << 63
 
 func (p *parser) document() error {
-	b := p.b
+	b := p.s.b
 	if bytes.HasPrefix(b, bom) {
 		return &errAt{0, "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM"}
 	}
@@ -121,7 +158,7 @@ func (p *parser) document() error {
 		off := firstInvalidUTF8(b)
 		return &errAt{off, "invalid UTF-8 byte sequence; save the file as UTF-8"}
 	}
-	i := skipSpace(b, 0)
+	i := p.s.space(0)
 	if i >= len(b) {
 		return &errAt{0, `file is empty; an Estella scene is a JSON object {"version", "name", "entities": [...]}`}
 	}
@@ -132,7 +169,7 @@ func (p *parser) document() error {
 		}
 		return &errAt{s, fmt.Sprintf(`top level is %s, not an object; an Estella scene is a JSON object {"version", "name", "entities": [...]}`, article(KindOf(b[s:e])))}
 	}
-	i = skipSpace(b, i+1)
+	i = p.s.space(i + 1)
 	sawEntities := false
 	for first := true; ; first = false {
 		if i >= len(b) {
@@ -143,7 +180,7 @@ func (p *parser) document() error {
 			break
 		}
 		ks := i
-		ke, err := scanKey(b, i)
+		ke, err := p.s.key(i)
 		if err != nil {
 			return err
 		}
@@ -152,7 +189,7 @@ func (p *parser) document() error {
 		if err != nil {
 			return err
 		}
-		vs := skipSpace(b, ke)
+		vs := p.s.space(ke)
 		var ve int
 		if key == "entities" {
 			if sawEntities {
@@ -175,14 +212,14 @@ func (p *parser) document() error {
 		}
 		p.d.Fields = append(p.d.Fields, TopField{Key: key, RawKey: b[ks : keyEnd+1], Value: b[vs:ve]})
 		var more bool
-		if i, more, err = afterItem(b, ve, '}', "a top-level member"); err != nil {
+		if i, more, err = p.s.after(ve, '}', "a top-level member"); err != nil {
 			return err
 		}
 		if !more {
 			break
 		}
 	}
-	if j := skipSpace(b, i); j < len(b) {
+	if j := p.s.space(i); j < len(b) {
 		if bytes.HasPrefix(b[j:], []byte("<<<<<<<")) || bytes.HasPrefix(b[j:], []byte("=======")) || bytes.HasPrefix(b[j:], []byte(">>>>>>>")) {
 			return &errAt{j, "merge-conflict marker after the scene object; resolve the conflict in the scene file"}
 		}
@@ -221,15 +258,16 @@ var sampleBytes = 256 << 10
 
 // entities parses the array at b[i] == '[' and indexes the ids.
 func (p *parser) entities(i int) (int, error) {
-	b := p.b
+	b := p.s.b
 	d := p.d
-	i = skipSpace(b, i+1)
+	i = p.s.space(i + 1)
 	if i < len(b) && b[i] == ']' {
 		d.index()
 		return i + 1, nil
 	}
 	d.Entities = make([]Entity, 0, 256)
 	d.components = make([]Component, 0, 1024)
+	p.s.out = make([]byte, 0, max(0, min(len(b)-i, sampleBytes+sampleBytes/4)))
 	end, done, err := p.records(i, i+sampleBytes)
 	if err != nil {
 		return 0, err
@@ -237,16 +275,22 @@ func (p *parser) entities(i int) (int, error) {
 	if !done {
 		perEntity := max(1, (end-i)/len(d.Entities))
 		perComps := float64(len(d.components)) / float64(len(d.Entities))
-		size := func(n int) (ents, comps int) {
+		compaction := float64(len(p.s.out)) / float64(end-i)
+		size := func(n int) (ents, comps, out int) {
 			ents = n/perEntity + n/perEntity/8 + 16
-			return ents, int(float64(ents)*perComps) + 16
+			// Compacting never grows a record, so n bounds the output
+			// (but for the record that runs past the end of a range).
+			out = min(n, int(float64(n)*compaction*1.25)) + 64<<10
+			return ents, int(float64(ents)*perComps) + 16, out
 		}
 		if workers := runtime.GOMAXPROCS(0); workers > 1 && len(b)-end >= parallelMin {
 			end, err = p.entitiesParallel(end, workers, size)
 		} else {
-			ents, comps := size(len(b) - end)
+			ents, comps, out := size(len(b) - end)
 			d.Entities = slices.Grow(d.Entities, ents)
 			d.components = slices.Grow(d.components, comps)
+			// Records already parsed keep the spans of the old buffer.
+			p.s.out = make([]byte, 0, out)
 			end, _, err = p.records(end, len(b)+1)
 		}
 		if err != nil {
@@ -299,9 +343,9 @@ func (d *Document) index() {
 // comma are consumed and the next record starts at or after stop, with
 // end at that next record's '{'.
 func (p *parser) records(i, stop int) (end int, done bool, err error) {
-	b := p.b
+	b := p.s.b
 	for {
-		i = skipSpace(b, i)
+		i = p.s.space(i)
 		if i >= len(b) {
 			return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
 		}
@@ -316,9 +360,13 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 		if err != nil {
 			return 0, false, err
 		}
-		next, more, err := afterItem(b, e, ']', "an entity record")
+		next, more, err := p.s.after(e, ']', "an entity record")
 		if err != nil || !more {
 			return next, err == nil, err
+		}
+		if p.release != nil && next-p.released >= releaseStep {
+			p.release(p.released, next)
+			p.released = next
 		}
 		if i = next; i >= stop {
 			return i, false, nil
@@ -337,6 +385,8 @@ type chunk struct {
 	// many records and components it may hold before append moves it.
 	baseE, baseC int
 	capE, capC   int
+	// out is the capacity of the chunk's compact copy of its records.
+	out int
 }
 
 // entitiesParallel splits the entities array into byte ranges and parses
@@ -346,8 +396,8 @@ type chunk struct {
 // ends exactly there; otherwise the rest is parsed sequentially from the
 // last trusted point. The result is therefore always what a sequential
 // parse gives, and a well-formed editor file takes the fast path.
-func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps int)) (int, error) {
-	b := p.b
+func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps, out int)) (int, error) {
+	b := p.s.b
 	d := p.d
 	n := workers * 4
 	span := (len(b) - i) / n
@@ -371,7 +421,8 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps 
 		if k+1 < len(chunks) {
 			stops[k] = chunks[k+1].start
 		}
-		e, cc := size(stops[k] - c.start)
+		e, cc, out := size(stops[k] - c.start)
+		c.out = out
 		c.capE, c.capC = e+e/4+64, cc+cc/4+64
 		if tightWindows {
 			c.capE, c.capC = 1, 1
@@ -388,7 +439,8 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps 
 		c.baseE, c.baseC = baseE, baseC
 		c.p = &parser{d: &Document{Path: d.Path, Src: b,
 			Entities:   ents[baseE:baseE:(baseE + c.capE)],
-			components: comps[baseC:baseC:(baseC + c.capC)]}, b: b}
+			components: comps[baseC:baseC:(baseC + c.capC)]},
+			s: scan{b: b, pend: -1, out: make([]byte, 0, c.out)}, release: p.release, released: c.start}
 		baseE += c.capE
 		baseC += c.capC
 		stop := stops[k]
@@ -397,7 +449,10 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c.end, c.done, c.err = c.p.records(c.start, stop)
+			c.err = mapped.Guard(func() (err error) {
+				c.end, c.done, err = c.p.records(c.start, stop)
+				return err
+			})
 		}()
 	}
 	wg.Wait()
@@ -518,32 +573,38 @@ func guessRecord(b []byte, i int) int {
 
 // entity parses one record at b[i] == '{' in a single validating pass.
 func (p *parser) entity(i int) (int, error) {
-	b := p.b
+	b := p.s.b
 	d := p.d
 	d.Entities = append(d.Entities, Entity{ID: noID, parentAt: -1})
 	idx := len(d.Entities) - 1
 	p.cur = idx
 	e := &d.Entities[idx]
 	start := i
+	e.src = int64(start)
+	// The record is copied to out in compact form as it is validated;
+	// every span kept below is a span of that copy.
+	p.s.pend = start
+	cstart := len(p.s.out)
 	e.compFrom = int32(len(d.components))
 	e.compTo = e.compFrom
 	e.kidFrom = int32(len(d.children))
 	e.kidTo = e.kidFrom
-	i = skipSpace(b, i+1)
+	i = p.s.space(i + 1)
 	hasID := false
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
 		for {
-			key, vs, err := memberKey(b, i)
+			key, vs, err := p.s.member(i)
 			if err != nil {
 				return 0, err
 			}
 			var ve int
+			cvs := p.s.at(vs)
 			if string(key) == "components" && vs < len(b) && b[vs] == '[' {
 				ve, err = p.components(vs)
 			} else {
-				_, ve, err = scanValue(b, vs)
+				_, ve, err = p.s.value(vs)
 			}
 			if err != nil {
 				return 0, err
@@ -557,7 +618,7 @@ func (p *parser) entity(i int) (int, error) {
 				}
 				e.ID, hasID = id, true
 			case "parent":
-				e.parentAt, e.parentEnd = int32(vs-start), int32(ve-start)
+				e.parentAt, e.parentEnd = int32(cvs-cstart), int32(p.s.at(ve)-cstart)
 				switch KindOf(v) {
 				case Null:
 					e.HasParent = false
@@ -576,7 +637,7 @@ func (p *parser) entity(i int) (int, error) {
 				}
 			case "name":
 				if KindOf(v) == String {
-					e.Name = strView(v)
+					e.Name = strView(p.s.compact(cvs, ve))
 				}
 			case "components":
 				if KindOf(v) != Array {
@@ -584,18 +645,18 @@ func (p *parser) entity(i int) (int, error) {
 				}
 			case "prefab":
 				if KindOf(v) == String {
-					e.Prefab = strView(v)
+					e.Prefab = strView(p.s.compact(cvs, ve))
 					if e.Prefab == "" {
 						return 0, &fieldErr{vs, "prefab", "is an empty string", "name the prefab asset (@uuid:… or a path) or remove the field"}
 					}
 				}
 			case "overrides":
-				e.Overrides = v
+				e.Overrides = p.s.compact(cvs, ve)
 			case "visible":
 				e.Hidden = KindOf(v) == Bool && v[0] == 'f'
 			}
 			var more bool
-			if i, more, err = afterItem(b, ve, '}', "a member of an entity record"); err != nil {
+			if i, more, err = p.s.after(ve, '}', "a member of an entity record"); err != nil {
 				return 0, err
 			}
 			if !more {
@@ -603,7 +664,9 @@ func (p *parser) entity(i int) (int, error) {
 			}
 		}
 	}
-	e.Raw = b[start:i]
+	e.Raw = p.s.compact(cstart, i)
+	p.s.pend = -1
+	e.srcLen = int32(min(i-start, 1<<31-1))
 	if !hasID {
 		return 0, &fieldErr{start, "id", "is missing", "give every entity record a unique numeric id"}
 	}
@@ -638,14 +701,14 @@ func (p *parser) childList(e *Entity, v []byte, at int) error {
 // components parses the components array at b[i] == '[' in one pass,
 // recording each entry's type and the span of its data.
 func (p *parser) components(i int) (int, error) {
-	b := p.b
+	b := p.s.b
 	d := p.d
-	i = skipSpace(b, i+1)
+	i = p.s.space(i + 1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for n := 0; ; n++ {
-		i = skipSpace(b, i)
+		i = p.s.space(i)
 		if i >= len(b) {
 			return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
 		}
@@ -660,16 +723,17 @@ func (p *parser) components(i int) (int, error) {
 		cs := i
 		var c Component
 		hasType := false
-		i = skipSpace(b, i+1)
+		i = p.s.space(i + 1)
 		if i < len(b) && b[i] == '}' {
 			i++
 		} else {
 			for {
-				key, vs, err := memberKey(b, i)
+				key, vs, err := p.s.member(i)
 				if err != nil {
 					return 0, err
 				}
-				_, ve, err := scanValue(b, vs)
+				cvs := p.s.at(vs)
+				_, ve, err := p.s.value(vs)
 				if err != nil {
 					return 0, err
 				}
@@ -678,12 +742,12 @@ func (p *parser) components(i int) (int, error) {
 					if KindOf(b[vs:ve]) != String || ve-vs <= 2 {
 						return 0, &fieldErr{vs, field() + ".type", "is not a non-empty string", "name the component type, e.g. \"Transform\""}
 					}
-					c.Type, hasType = strView(b[vs:ve]), true
+					c.Type, hasType = strView(p.s.compact(cvs, ve)), true
 				case "data":
-					c.Data = b[vs:ve]
+					c.Data = p.s.compact(cvs, ve)
 				}
 				var more bool
-				if i, more, err = afterItem(b, ve, '}', "a member of a component"); err != nil {
+				if i, more, err = p.s.after(ve, '}', "a member of a component"); err != nil {
 					return 0, err
 				}
 				if !more {
@@ -696,7 +760,7 @@ func (p *parser) components(i int) (int, error) {
 		}
 		d.components = append(d.components, c)
 		d.Entities[len(d.Entities)-1].compTo = int32(len(d.components))
-		next, more, err := afterItem(b, i, ']', "a component")
+		next, more, err := p.s.after(i, ']', "a component")
 		if err != nil || !more {
 			return next, err
 		}

@@ -46,6 +46,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
+			checkCompactSpans(t, d)
 			all := make([]int32, len(d.Entities))
 			for i := range all {
 				all[i] = int32(i)
@@ -121,5 +122,34 @@ func TestLookup(t *testing.T) {
 				t.Errorf("duplicates %v, want %v", d.Duplicates(), dups)
 			}
 		})
+	}
+}
+
+// checkCompactSpans requires every span the parser hands out to be the
+// compact form of what was authored: each record's Raw is exactly
+// AppendCompact of its authored text, component data and parent spans lie
+// inside it, and the decoded fields agree with the bytes kept.
+func checkCompactSpans(t testing.TB, d *Document) {
+	t.Helper()
+	for i := range d.Entities {
+		e := &d.Entities[i]
+		if want := AppendCompact(nil, d.Authored(i)); !bytes.Equal(e.Raw, want) {
+			t.Fatalf("entity %d: Raw %q, want the compact record %q", i, e.Raw, want)
+		}
+		if e.parentAt >= 0 {
+			v := e.Raw[e.parentAt:e.parentEnd]
+			if e.HasParent {
+				if id, err := Int(v); err != nil || id != e.Parent {
+					t.Fatalf("entity %d: parent span %q, parent %d", i, v, e.Parent)
+				}
+			} else if string(v) != "null" {
+				t.Fatalf("entity %d: parent span %q for a root", i, v)
+			}
+		}
+		for _, c := range d.Components(i) {
+			if c.Data != nil && (!bytes.Equal(AppendCompact(nil, c.Data), c.Data) || !bytes.Contains(e.Raw, c.Data)) {
+				t.Fatalf("entity %d: component %s data %q is not a compact span of the record", i, c.Type, c.Data)
+			}
+		}
 	}
 }

@@ -10,11 +10,11 @@ import (
 func (d *Document) AppendEntity(dst []byte, i int, cutParent bool) []byte {
 	e := &d.Entities[i]
 	if !cutParent || e.parentAt < 0 {
-		return AppendCompact(dst, e.Raw)
+		return append(dst, e.Raw...)
 	}
-	dst = AppendCompact(dst, e.Raw[:e.parentAt])
+	dst = append(dst, e.Raw[:e.parentAt]...)
 	dst = append(dst, "null"...)
-	return AppendCompact(dst, e.Raw[e.parentEnd:])
+	return append(dst, e.Raw[e.parentEnd:]...)
 }
 
 // Writer renders documents that share this scene's top-level fields: the
