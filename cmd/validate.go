@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -153,24 +154,28 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 // checkScene reads, parses and checks one scene. Every error it returns is
 // about the input and already names the file.
 func checkScene(file, scenesRoot string, opts validate.Options) (*validate.Plan, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %v", file, err)
-	}
 	name, err := validate.SceneName(file, scenesRoot)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := scene.Parse(file, src)
+	// Mapped as a cook maps it (see cook.Run): parsed pages are handed
+	// back, and the document lets go of the file before it is unmapped.
+	in, err := mapped.Open(file, "scene")
 	if err != nil {
 		return nil, err
 	}
+	defer in.Close()
+	doc, err := scene.ParseWith(file, in.Data, scene.Options{Release: in.Release})
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Detach()
 	opts.SceneName = name
-	plan, err := validate.Check(doc, opts)
+	var plan *validate.Plan
+	err = mapped.Guard(func() (err error) {
+		plan, err = validate.Check(doc, opts)
+		return err
+	})
 	if err != nil {
 		var se *scene.Error
 		if errors.As(err, &se) {

@@ -195,10 +195,14 @@ func TestIncremental(t *testing.T) {
 	// Move one prop a little inside its cell: only its cell and the
 	// manifest (whose digest for that cell changes) are rewritten.
 	cell := first.Plan.Cells[0]
+	authored, err := scene.Parse(in, src) // the cook's document has let go of the file
+	if err != nil {
+		t.Fatal(err)
+	}
 	var target int = -1
 	for _, i := range cell.Entities {
-		e := &first.Plan.Doc.Entities[i]
-		if !e.HasParent && strings.Contains(string(e.Raw), `"name": "`) && bytes.Contains(e.Raw, []byte(`"visible"`)) {
+		e, raw := &first.Plan.Doc.Entities[i], authored.Authored(int(i))
+		if !e.HasParent && strings.Contains(string(raw), `"name": "`) && bytes.Contains(raw, []byte(`"visible"`)) {
 			target = int(i)
 			break
 		}
@@ -206,7 +210,7 @@ func TestIncremental(t *testing.T) {
 	if target < 0 {
 		target = int(cell.Entities[0])
 	}
-	raw := first.Plan.Doc.Entities[target].Raw
+	raw := authored.Authored(target)
 	edited := bytes.Replace(src, raw, bytes.Replace(raw, []byte(`"visible": true`), []byte(`"visible": false`), 1), 1)
 	if bytes.Equal(edited, src) {
 		t.Fatal("test could not edit an entity")

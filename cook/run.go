@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
@@ -113,7 +114,7 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 		return nil, err
 	}
 	timer.done("read")
-	return plan(file, src, opts, timer)
+	return plan(file, src, opts, nil, timer)
 }
 
 // named fills in the scene's runtime name.
@@ -129,9 +130,9 @@ func named(file string, opts validate.Options, scenesRoot string) (validate.Opti
 }
 
 // plan parses a scene's bytes and partitions and checks it.
-func plan(file string, src []byte, opts validate.Options, timer *Timer) (*validate.Plan, error) {
+func plan(file string, src []byte, opts validate.Options, release func(from, to int), timer *Timer) (*validate.Plan, error) {
 	timer.start("parse")
-	doc, err := scene.Parse(file, src)
+	doc, err := scene.ParseWith(file, src, scene.Options{Release: release})
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +159,15 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	}
 	rep.Scene = opts.SceneName
 	timer.start("read")
-	src, err := regular.ReadFile(job.File, "scene")
+	// The scene is mapped, not read: its pages are handed back as the
+	// parse passes them, so the cook's memory is its output and index
+	// rather than input plus output. Whatever reads the mapping runs under
+	// mapped.Guard, so a file shrunk meanwhile is an error, not a crash.
+	in, err := mapped.Open(job.File, "scene")
 	if err != nil {
 		return rep, err
 	}
+	src := in.Data
 	timer.done("read")
 
 	fsys := job.FS
@@ -177,6 +183,15 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	// write one at the end: hash it beside the parse rather than after it.
 	input := sync.OnceValue(func() string { return inputDigest(src) })
 	go input()
+	defer func() {
+		// Nothing may read the mapping once it is gone: wait for the
+		// fingerprint, and let the document drop its view of the file.
+		input()
+		if rep.Plan != nil {
+			rep.Plan.Doc.Detach()
+		}
+		in.Close()
+	}()
 	timer.start("check")
 	if rec, ok := c.unchanged(opts.SceneName, input, key); ok {
 		// The same bytes, settings and worldcook made the world that is
@@ -191,7 +206,14 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	}
 	timer.done("check")
 
-	p, err := plan(job.File, src, opts, timer)
+	var p *validate.Plan
+	err = mapped.Guard(func() (err error) {
+		p, err = plan(job.File, src, opts, in.Release, timer)
+		return err
+	})
+	if errors.Is(err, mapped.ErrChanged) {
+		err = fmt.Errorf("%s: %w", job.File, err)
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -230,8 +252,10 @@ func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options)
 	t := c.Begin(plan.SceneName, w.ManifestPath)
 	if !plan.Streamed {
 		src := plan.Doc.Src
-		f := Output{Path: PersistentPath(plan.SceneName), Bytes: src, Digest: digest(src)}
-		if err := t.Put(f); err != nil {
+		err := mapped.Guard(func() error {
+			return t.Put(Output{Path: PersistentPath(plan.SceneName), Bytes: src, Digest: digest(src)})
+		})
+		if err != nil {
 			t.Abort()
 			return nil, nil, err
 		}
