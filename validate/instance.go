@@ -236,8 +236,23 @@ func compIndex(comps []scene.Component, typ string) int {
 	return -1
 }
 
-// vec3 reads {x, y, z}; missing axes take def's.
+// vec3 reads {x, y, z}; missing axes take def's. When an axis is not a
+// number it reports false with the axes read before it.
 func vec3(v []byte, def scene.Vec3) (scene.Vec3, bool) {
+	// The usual object of plain numbers is read in one pass; anything
+	// else (escaped keys, a value that is not a number, numbers off the
+	// exact fast path) is read again from the start below.
+	if len(v) > 0 && v[0] == '{' {
+		out := def
+		if _, ok := readVec(v, 0, &out.X, &out.Y, &out.Z, nil); ok {
+			return out, true
+		}
+	}
+	return vec3Members(v, def)
+}
+
+// vec3Members is vec3 for any object: it defines the semantics.
+func vec3Members(v []byte, def scene.Vec3) (scene.Vec3, bool) {
 	if scene.KindOf(v) != scene.Object {
 		return def, false
 	}
