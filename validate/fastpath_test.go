@@ -44,3 +44,31 @@ func FuzzVec3(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMembers3: the one-pass member lookup, early end included, agrees
+// with scene.Members for any keys.
+func FuzzMembers3(f *testing.F) {
+	for _, s := range []struct{ data, k1, k2, k3 string }{
+		{`{"mesh":"builtin:cube","color":{"r":1,"g":0.5},"lit":true}`, "mesh", "", ""},
+		{`{"mesh": "a", "material": "mesh", "mesh": "b"}`, "mesh", "", ""},
+		{`{"size":{"x":60,"y":80},"color":{"r":1},"pivot":{"x":0}}`, "size", "pivot", ""},
+		{`{"radius":35,"halfHeight":90,"stepHeight":30,"radius":1}`, "radius", "halfHeight", "offset"},
+		{`{"a": 1, "": 2, "b": {"": 3}, "": 4}`, "", "a", "b"},
+		{`{"x": 1, "\u0078": 2, "x\"": 3}`, "x", `x\"`, `\u0078`},
+		{`{"k": "\"k\"", "q": ["k", {"k": 1}]}`, "k", "q", ""},
+	} {
+		f.Add([]byte(s.data), s.k1, s.k2, s.k3)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, k1, k2, k3 string) {
+		v, ok := componentData(data)
+		if !ok {
+			return
+		}
+		a1, a2, a3 := members3(v, k1, k2, k3)
+		b1, b2, b3 := slowMembers3(v, k1, k2, k3)
+		if string(a1) != string(b1) || string(a2) != string(b2) || string(a3) != string(b3) ||
+			(a1 == nil) != (b1 == nil) || (a2 == nil) != (b2 == nil) || (a3 == nil) != (b3 == nil) {
+			t.Fatalf("members3(%s, %q, %q, %q) = %s %s %s, Members gives %s %s %s", v, k1, k2, k3, a1, a2, a3, b1, b2, b3)
+		}
+	})
+}

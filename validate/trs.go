@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"math"
 
 	"github.com/worldcook/worldcook/scene"
@@ -286,7 +287,9 @@ func skipString(b []byte, i int) (int, bool) {
 
 // members3 returns the values of up to three members of the validated
 // object obj (empty keys are unused), the last one winning when a key
-// repeats, in one pass.
+// repeats, in one pass. The pass ends early once the rest of the object
+// cannot hold any of the keys: extent components carry colours, flags and
+// asset ids after the one or two fields placement reads.
 func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 	i := ws(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
@@ -302,6 +305,7 @@ func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 		if !ok {
 			return slowMembers3(obj, k1, k2, k3)
 		}
+		found := true
 		switch {
 		case string(key) == k1:
 			v1 = obj[j:end]
@@ -309,6 +313,11 @@ func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 			v2 = obj[j:end]
 		case k3 != "" && string(key) == k3:
 			v3 = obj[j:end]
+		default:
+			found = false
+		}
+		if found && k1 != "" && !mayHoldKey(obj[end:], k1) && !mayHoldKey(obj[end:], k2) && !mayHoldKey(obj[end:], k3) {
+			return v1, v2, v3
 		}
 		i = ws(obj, end)
 		if i < len(obj) && obj[i] == ',' {
@@ -316,6 +325,26 @@ func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 		}
 	}
 	return v1, v2, v3
+}
+
+// mayHoldKey reports whether b holds key k quoted ("k"), as a member key
+// of b must appear in it; a false answer proves that no member of the
+// rest of an object has that key, which is what members3 compares (keys
+// as authored, escapes undecoded). The empty key is unused: never held.
+func mayHoldKey(b []byte, k string) bool {
+	if k == "" {
+		return false
+	}
+	for {
+		p := bytes.Index(b, []byte(k))
+		if p < 0 {
+			return false
+		}
+		if p > 0 && b[p-1] == '"' && p+len(k) < len(b) && b[p+len(k)] == '"' {
+			return true
+		}
+		b = b[p+1:]
+	}
 }
 
 // slowMembers3 is members3 for objects with escaped keys.
