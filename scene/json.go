@@ -99,6 +99,15 @@ func scanString(b []byte, i int) (int, bool, error) {
 	i++
 	escaped := false
 	for {
+		// Eight bytes at a time up to the first quote, backslash or
+		// control character, then byte by byte.
+		for i+8 <= len(b) {
+			if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
 		for i < len(b) && strByte[b[i]] == 0 {
 			i++
 		}
@@ -226,25 +235,37 @@ type scan struct {
 	pend int
 }
 
-// space skips white space at b[i] and returns the offset after it.
+// space skips white space at b[i] and returns the offset after it. Most
+// calls find none, so that case is decided inline.
 func (s *scan) space(i int) int {
+	if i < len(s.b) && s.b[i] > ' ' {
+		return i
+	}
+	return s.skip(i)
+}
+
+func (s *scan) skip(i int) int {
 	b := s.b
 	j := i
-	for j < len(b) {
-		switch b[j] {
-		case ' ':
-			j++
-			// Indentation comes in long runs of spaces.
-			for j+8 <= len(b) && binary.LittleEndian.Uint64(b[j:]) == 0x2020202020202020 {
-				j += 8
-			}
-			continue
-		case '\n', '\r', '\t':
-			j++
+	// Pretty-printed scenes put a newline and a run of indentation
+	// between most tokens: look at eight bytes at a time and jump to the
+	// first one that is not a space.
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:]) ^ 0x2020202020202020
+		if x == 0 {
+			j += 8
 			continue
 		}
-		break
+		j += bits.TrailingZeros64(x) / 8
+		if c := b[j]; c != '\n' && c != '\r' && c != '\t' {
+			goto found
+		}
+		j++
 	}
+	for j < len(b) && isSpace(b[j]) {
+		j++
+	}
+found:
 	if j > i && s.pend >= 0 {
 		s.emit(s.pend, i)
 		s.pend = j
@@ -262,15 +283,13 @@ func (s *scan) flush(x int) {
 }
 
 // emit appends b[from:to] to out. Most runs are a token or two between
-// runs of indentation, so a run of up to 16 bytes is moved as two words
-// (the bytes past its end land beyond len(out), where the next run
+// runs of indentation, so a run of up to 16 bytes is moved as one 16-byte
+// block (the bytes past its end land beyond len(out), where the next run
 // overwrites them) instead of through a call to memmove.
 func (s *scan) emit(from, to int) {
 	n, o := to-from, len(s.out)
 	if n <= 16 && from+16 <= len(s.b) && cap(s.out)-o >= 16 {
-		dst := s.out[o : o+16]
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(s.b[from:]))
-		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(s.b[from+8:]))
+		*(*[16]byte)(s.out[o : o+16]) = *(*[16]byte)(s.b[from : from+16])
 		s.out = s.out[:o+n]
 		return
 	}
@@ -692,6 +711,16 @@ func AppendCompact(dst, v []byte) []byte {
 		}
 	}
 	return out[:n]
+}
+
+// stringSpecial flags (in the high bit of each byte) the bytes of w that
+// end a run of plain string content: a quote, a backslash or a control
+// character. As with specialBytes, only the lowest flag is exact.
+func stringSpecial(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := w ^ (ones * '"')
+	s := w ^ (ones * '\\')
+	return ((w - ones*0x20) | (q - ones) | (s - ones)) &^ w & highs
 }
 
 // specialBytes flags (in the high bit of each byte) the bytes of w that

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -150,6 +151,37 @@ func checkCompactSpans(t testing.TB, d *Document) {
 			if c.Data != nil && (!bytes.Equal(AppendCompact(nil, c.Data), c.Data) || !bytes.Contains(e.Raw, c.Data)) {
 				t.Fatalf("entity %d: component %s data %q is not a compact span of the record", i, c.Type, c.Data)
 			}
+		}
+	}
+}
+
+// TestStringSpecial checks the word-at-a-time string scan against a byte
+// loop: the lowest flagged byte must be the first quote, backslash or
+// control character.
+func TestStringSpecial(t *testing.T) {
+	interesting := []byte{0, 1, 0x1f, 0x20, 0x21, '"', '#', '\\', ']', 0x7f, 0x80, 0xa0, 0xa2, 0xdc, 0xff, 'a'}
+	rng := uint64(1)
+	for n := 0; n < 200000; n++ {
+		var w [8]byte
+		for k := range w {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			w[k] = interesting[rng>>59%uint64(len(interesting))]
+		}
+		want := 8
+		for k, c := range w {
+			if c == '"' || c == '\\' || c < 0x20 {
+				want = k
+				break
+			}
+		}
+		m := stringSpecial(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56)
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != want {
+			t.Fatalf("%q: first special byte at %d, want %d", w, got, want)
 		}
 	}
 }
