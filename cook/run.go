@@ -222,12 +222,19 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	if n := p.Errors(job.Validate.Strict); n > 0 {
 		return rep, fmt.Errorf("%s: %w with %d error(s); nothing was written", job.File, ErrFindings, n)
 	}
+	if in.Changed() {
+		// Another program wrote the scene while it was parsed: what was
+		// read may mix two versions of it.
+		return rep, fmt.Errorf("%s: %w", job.File, mapped.ErrChanged)
+	}
 	timer.start("write")
 	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress})
-	if err == nil && !job.Check {
+	if err == nil && !job.Check && !in.Changed() {
 		// The world is complete; the record only saves the next cook
 		// work. Without it that cook does the full job, so a failure to
-		// write it (a disk filling up just now) is not the cook's.
+		// write it (a disk filling up just now) is not the cook's. A
+		// scene written meanwhile gets no record: its fingerprint may
+		// not be of the bytes that were cooked.
 		c.remember(opts.SceneName, w, src, input, key)
 	}
 	if err != nil {

@@ -10,6 +10,8 @@ package mapped
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 
@@ -26,6 +28,10 @@ type File struct {
 	// used after Close.
 	Data   []byte
 	mapped bool
+	// f stays open so that Changed can ask about the file that was
+	// mapped, not whatever the path names now.
+	f    *os.File
+	stat os.FileInfo
 }
 
 // Open maps the regular file at path (see regular.Open; what names the
@@ -36,15 +42,33 @@ func Open(path, what string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if data, ok := mmap(f, size); ok {
-		return &File{Data: data, mapped: true}, nil
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot read %s %s: %w", what, path, err)
 	}
+	if data, ok := mmap(f, size); ok {
+		return &File{Data: data, mapped: true, f: f, stat: st}, nil
+	}
+	f.Close()
 	data, err := regular.ReadFile(path, what)
 	if err != nil {
 		return nil, err
 	}
 	return &File{Data: data}, nil
+}
+
+// Changed reports whether the mapped file was written since Open (its
+// size or modification time moved). A mapping shows such writes, so what
+// was read may mix old and new bytes. A file replaced by renaming another
+// over it is not changed: the mapping still holds the old one. A copy
+// read into memory never changes.
+func (f *File) Changed() bool {
+	if !f.mapped {
+		return false
+	}
+	st, err := f.f.Stat()
+	return err != nil || st.Size() != f.stat.Size() || !st.ModTime().Equal(f.stat.ModTime())
 }
 
 // Mapped reports whether Data is a mapping (rather than a copy).
@@ -71,7 +95,11 @@ func (f *File) Close() error {
 	}
 	data := f.Data
 	f.Data, f.mapped = nil, false
-	return unmap(data)
+	err := unmap(data)
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Guard runs fn on the calling goroutine and returns its error, or

@@ -97,3 +97,40 @@ func TestGuardPassesErrors(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestChanged(t *testing.T) {
+	p := write(t, bytes.Repeat([]byte("a"), 10000))
+	f, err := Open(p, "scene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !f.Mapped() {
+		t.Skip("files are not mapped on this system")
+	}
+	if f.Changed() {
+		t.Fatal("an untouched file reported changed")
+	}
+	// Replaced by a rename: the mapping keeps the old file, unchanged.
+	q := write(t, []byte("new"))
+	if err := os.Rename(q, p); err != nil {
+		t.Fatal(err)
+	}
+	if f.Changed() || f.Data[0] != 'a' {
+		t.Fatal("a file replaced by rename reported changed")
+	}
+	// Written in place: changed.
+	g, err := Open(p, "scene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	// A different size: timestamps are too coarse to tell two writes within
+	// a few milliseconds apart.
+	if err := os.WriteFile(p, []byte("newer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Changed() {
+		t.Fatal("a file written in place did not report changed")
+	}
+}
