@@ -68,6 +68,10 @@ type checker struct {
 	root   []int32
 	order  []int32 // parents before children
 	flags  []uint16
+	// cls holds the flags classify sets (what each entity carries, which
+	// positions are wanted) while the structural passes set theirs in
+	// flags; run merges them.
+	cls []uint16
 
 	refs    []ref
 	sources []int32
@@ -129,14 +133,32 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 func (c *checker) run() error {
 	n := len(c.d.Entities)
 	c.flags = make([]uint16, n)
+	c.cls = make([]uint16, n)
 	c.parent = make([]int32, n)
 	c.plan.cut = make([]bool, n)
-	c.hierarchy()
-	c.topology()
-	c.sortTopologically()
-	if err := c.classify(); err != nil {
+	// classify reads only the components and the structural passes only
+	// the ids, parents and children, and each writes its own flag words:
+	// on a large world they run side by side.
+	var err error
+	if placerCount(n) > 1 {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			err = c.classify()
+		}()
+		c.structure()
+		<-done
+	} else {
+		c.structure()
+		err = c.classify()
+	}
+	if err != nil {
 		return err
 	}
+	for i, fl := range c.cls {
+		c.flags[i] |= fl
+	}
+	c.cls = nil
 	if len(c.worlds) > 0 {
 		if err := c.partition(); err != nil {
 			return err
@@ -148,6 +170,14 @@ func (c *checker) run() error {
 	}
 	c.finish()
 	return nil
+}
+
+// structure checks ids and the hierarchy and orders the entities parents
+// first.
+func (c *checker) structure() {
+	c.hierarchy()
+	c.topology()
+	c.sortTopologically()
 }
 
 // hierarchy resolves parent ids to indices and reports duplicate ids and
@@ -324,11 +354,13 @@ func (c *checker) cycle(m int32) {
 }
 
 // classify reads which components each entity carries, decoding only the
-// data of reference components, and collects the streaming entities.
+// data of reference components, and collects the streaming entities. It
+// sets c.cls, not c.flags, and adds no findings, so that it may run beside
+// the structural passes.
 func (c *checker) classify() error {
 	d := c.d
 	for i := range d.Entities {
-		fl := c.flags[i]
+		fl := c.cls[i]
 		for _, comp := range d.Components(i) {
 			switch comp.Type {
 			case "Transform":
@@ -358,12 +390,12 @@ func (c *checker) classify() error {
 				}
 			}
 		}
-		c.flags[i] = fl
+		c.cls[i] = fl
 		if fl&fRefs != 0 {
 			c.componentRefs(int32(i))
 		}
 		if d.Entities[i].IsPrefab() {
-			c.flags[i] |= fPrefab
+			c.cls[i] |= fPrefab
 			ovs, err := parseOverrides(d, i)
 			if err != nil {
 				return err
@@ -435,10 +467,10 @@ func (c *checker) refNumber(i int32, comp, field string, elem int32, v []byte, p
 	default:
 		r.target = id
 		if j, ok := c.d.Lookup(id); ok {
-			c.flags[j] |= fNeedPos
+			c.cls[j] |= fNeedPos
 		}
 	}
-	c.flags[i] |= fNeedPos
+	c.cls[i] |= fNeedPos
 	c.refs = append(c.refs, r)
 }
 
