@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/worldcook/worldcook/scene"
@@ -69,6 +71,91 @@ func FuzzMembers3(f *testing.F) {
 		if string(a1) != string(b1) || string(a2) != string(b2) || string(a3) != string(b3) ||
 			(a1 == nil) != (b1 == nil) || (a2 == nil) != (b2 == nil) || (a3 == nil) != (b3 == nil) {
 			t.Fatalf("members3(%s, %q, %q, %q) = %s %s %s, Members gives %s %s %s", v, k1, k2, k3, a1, a2, a3, b1, b2, b3)
+		}
+	})
+}
+
+// TestNumber: the exact fast path takes the usual numbers of a scene and
+// leaves the rest to strconv, and what it takes matches strconv bit for
+// bit.
+func TestNumber(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		fast bool
+	}{
+		{"0", true}, {"-0", true}, {"7", true}, {"-12", true}, {"100", true}, {"12316.24", true},
+		{"-0.3007057995", true}, {"0.7071067811865476", true}, {"0.1", true}, {"0.30000000000000004", false},
+		{"1e22", true}, {"-2.5E+3", true}, {"123e-22", true}, {"0e400", true}, {"-0.0e-999", true},
+		{"9007199254740991", true}, {"9007199254740992", false}, {"9007199254740993", false},
+		{"1e23", false}, {"1e-23", false}, {"1.7976931348623157e308", false}, {"4.9e-324", false},
+		{"1e400", false}, {"123456789012345678901234567890", false}, {"0.0000000000000000000001", false},
+		{"1234567890123456789", false}, {"-", false}, {"", false}, {"x", false},
+	} {
+		// Alone, and followed by more of a span.
+		for _, tail := range []string{"", "}", `,"y":1.25}}`} {
+			f, end, ok := number([]byte(c.in+tail), 0)
+			if ok != c.fast {
+				t.Errorf("number(%q) fast = %v, want %v", c.in+tail, ok, c.fast)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			want, err := strconv.ParseFloat(c.in, 64)
+			if err != nil || end != len(c.in) || !sameBits(f, want) {
+				t.Errorf("number(%q) = %v (end %d), strconv gives %v, %v", c.in+tail, f, end, want, err)
+			}
+		}
+	}
+}
+
+// TestDigitRun: the digit reader agrees with a plain loop for every run
+// length and every byte that can end a run.
+func TestDigitRun(t *testing.T) {
+	const digits = "9081726354091827364554"
+	for n := 0; n <= 20; n++ {
+		for end := 0; end < 256; end++ {
+			if '0' <= end && end <= '9' {
+				continue
+			}
+			for _, tail := range []string{"", "7", "12345678", "\xff\x00/:0"} {
+				b := []byte(digits[:n] + string(rune(end))[:1] + tail)
+				b[n] = byte(end)
+				for _, m0 := range []uint64{0, 7} {
+					want, wi := m0, 0
+					for wi < len(b) && '0' <= b[wi] && b[wi] <= '9' {
+						want = want*10 + uint64(b[wi]-'0')
+						wi++
+					}
+					got, gi := digitRun(b, 0, m0)
+					if got != want || gi != wi {
+						t.Fatalf("digitRun(%q, %d) = %d, %d; want %d, %d", b, m0, got, gi, want, wi)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzNumber: wherever the fast path answers for a JSON number it reads
+// the whole number and agrees with strconv.ParseFloat bit for bit.
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0", "12316.24", "-0.3007057995", "1e22", "9007199254740993", "123e-22",
+		"0.1e-5", "5e-324", "1.5E+300", "99999999999999999999", "0.000001", "-1234.5678e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// A JSON number, without the white space json.Valid allows around it.
+		if s == "" || !(s[0] == '-' || '0' <= s[0] && s[0] <= '9') || !('0' <= s[len(s)-1] && s[len(s)-1] <= '9') || !json.Valid([]byte(s)) {
+			return
+		}
+		got, end, ok := number([]byte(s+","), 0)
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || end != len(s) || !sameBits(got, want) {
+			t.Fatalf("number(%q) = %v (end %d), strconv gives %v, %v", s, got, end, want, err)
 		}
 	})
 }

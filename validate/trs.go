@@ -2,7 +2,6 @@ package validate
 
 import (
 	"bytes"
-	"math"
 
 	"github.com/worldcook/worldcook/scene"
 )
@@ -146,44 +145,31 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 
 // number converts the JSON number at i when the conversion is exact with
 // one rounding: a mantissa below 2^53 scaled by an exactly representable
-// power of ten (the classic fast path strconv takes too). Other numbers
-// report false.
+// power of ten (the classic fast path strconv takes too: both operands
+// are exact, so the one correctly rounded multiplication or division is
+// the correctly rounded value of the decimal). Other numbers, and those of
+// more than 19 digits (which could overflow the mantissa), report false.
+// The result is never infinite: it is at most 2^53 × 1e22.
 func number(b []byte, i int) (float64, int, bool) {
-	neg := false
-	if i < len(b) && b[i] == '-' {
-		neg = true
+	neg := i < len(b) && b[i] == '-'
+	if neg {
 		i++
 	}
-	var m uint64
-	digits, exp := 0, 0
 	start := i
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		if digits < 19 {
-			m = m*10 + uint64(b[i]-'0')
-			if m != 0 {
-				digits++
-			}
-		} else {
-			return 0, 0, false
-		}
-		i++
-	}
-	if i == start {
+	m, i := digitRun(b, i, 0)
+	digits := i - start
+	if digits == 0 {
 		return 0, 0, false
 	}
+	exp := 0
 	if i < len(b) && b[i] == '.' {
-		i++
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			if digits >= 19 {
-				return 0, 0, false
-			}
-			m = m*10 + uint64(b[i]-'0')
-			if m != 0 {
-				digits++
-			}
-			exp--
-			i++
-		}
+		frac := i + 1
+		m, i = digitRun(b, frac, m)
+		exp = frac - i
+		digits += i - frac
+	}
+	if digits > 19 {
+		return 0, 0, false
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
@@ -222,10 +208,21 @@ func number(b []byte, i int) (float64, int, bool) {
 	if neg {
 		f = -f
 	}
-	if math.IsInf(f, 0) {
-		return 0, 0, false
-	}
 	return f, i, true
+}
+
+// digitRun reads the decimal digits at b[i:] onto m (m×10^k plus their
+// value for k digits) and returns the result and the offset after them.
+// Past 19 digits the result wraps; number counts digits and gives up.
+func digitRun(b []byte, i int, m uint64) (uint64, int) {
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		m = m*10 + uint64(d)
+	}
+	return m, i
 }
 
 // ws skips JSON white space.
