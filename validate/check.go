@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
@@ -40,6 +41,7 @@ const (
 	fNeedPos                          // its world position is wanted (sources, reference ends)
 	fPrefab                           // a prefab-instance entry
 	fNonFinite                        // a non-finite world point was already reported
+	fCanvas                           // carries Canvas
 )
 
 // ref is one entity reference: a single field's value or one list element.
@@ -136,23 +138,27 @@ func (c *checker) run() error {
 	c.cls = make([]uint16, n)
 	c.parent = make([]int32, n)
 	c.plan.cut = make([]bool, n)
-	// classify reads only the components and the structural passes only
-	// the ids, parents and children, and each writes its own flag words:
-	// on a large world they run side by side.
-	var err error
+	// Reading which components each entity carries needs only the
+	// components and the structural passes only the ids, parents and
+	// children, and each writes its own flag words: on a large world a
+	// second goroutine starts on the components while this one checks the
+	// structure and then joins it. What the flags call for is then
+	// collected in authored order.
+	var next atomic.Int64
 	if placerCount(n) > 1 {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			err = c.classify()
+			c.componentFlags(&next)
 		}()
 		c.structure()
+		c.componentFlags(&next)
 		<-done
 	} else {
 		c.structure()
-		err = c.classify()
+		c.componentFlags(&next)
 	}
-	if err != nil {
+	if err := c.classify(); err != nil {
 		return err
 	}
 	for i, fl := range c.cls {
@@ -353,49 +359,97 @@ func (c *checker) cycle(m int32) {
 	})
 }
 
-// classify reads which components each entity carries, decoding only the
-// data of reference components, and collects the streaming entities. It
-// sets c.cls, not c.flags, and adds no findings, so that it may run beside
-// the structural passes.
-func (c *checker) classify() error {
+// classifyBlock is how many entities componentFlags claims at a time.
+const classifyBlock = 4096
+
+// componentFlags sets c.cls from the components of the entities: what each
+// carries, which positions are wanted, whether classify has more to do.
+// Goroutines calling it together share the entities out in blocks claimed
+// from next; each writes only the flag words of its own blocks.
+func (c *checker) componentFlags(next *atomic.Int64) {
 	d := c.d
-	for i := range d.Entities {
-		fl := c.cls[i]
-		for _, comp := range d.Components(i) {
-			switch comp.Type {
-			case "Transform":
-				fl |= fTransform
-			case "WorldPersistent":
-				fl |= fPersistent
-			case "StreamedWorld":
-				fl |= fStreamedWorld
-				c.worlds = append(c.worlds, int32(i))
-			case "WorldStreamingSource":
-				if fl&fSource == 0 {
-					c.sources = append(c.sources, int32(i))
-				}
-				fl |= fSource | fNeedPos
-			case "Canvas":
-				if c.canvas < 0 {
-					c.canvas = int32(i)
-				}
-			default:
-				switch {
-				case isExtentType(comp.Type):
-					fl |= fExtent
-				case isBuiltinRefType(comp.Type):
-					fl |= fRefs
-				case fl&fRefs == 0 && c.table.project() && len(c.table.fields(comp.Type)) > 0:
-					fl |= fRefs
+	n := len(d.Entities)
+	// Per goroutine: whether a non-built-in type has project reference
+	// fields (fieldTable caches in a map of its own, not to be shared).
+	var projectRefs map[string]bool
+	if c.table.project() {
+		projectRefs = make(map[string]bool)
+	}
+	for {
+		from := int(next.Add(classifyBlock)) - classifyBlock
+		if from >= n {
+			return
+		}
+		for i := from; i < min(from+classifyBlock, n); i++ {
+			var fl uint16
+			for _, comp := range d.Components(i) {
+				switch comp.Type {
+				case "Transform":
+					fl |= fTransform
+				case "WorldPersistent":
+					fl |= fPersistent
+				case "StreamedWorld":
+					fl |= fStreamedWorld
+				case "WorldStreamingSource":
+					fl |= fSource | fNeedPos
+				case "Canvas":
+					fl |= fCanvas
+				default:
+					switch {
+					case isExtentType(comp.Type):
+						fl |= fExtent
+					case isBuiltinRefType(comp.Type):
+						fl |= fRefs
+					case fl&fRefs == 0 && projectRefs != nil:
+						has, ok := projectRefs[comp.Type]
+						if !ok {
+							has = len(c.table.resolve(comp.Type)) > 0
+							projectRefs[comp.Type] = has
+						}
+						if has {
+							fl |= fRefs
+						}
+					}
 				}
 			}
+			if d.Entities[i].IsPrefab() {
+				fl |= fPrefab
+			}
+			c.cls[i] = fl
 		}
-		c.cls[i] = fl
+	}
+}
+
+// classify collects, in authored order, what the component flags call
+// for: the streaming entities, the canvas, the references held by
+// reference components and the prefab instances' overrides. It sets
+// c.cls, not c.flags, and adds no findings.
+func (c *checker) classify() error {
+	d := c.d
+	const more = fStreamedWorld | fSource | fCanvas | fRefs | fPrefab
+	for i, fl := range c.cls {
+		if fl&more == 0 {
+			continue
+		}
+		if fl&(fStreamedWorld|fSource|fCanvas) != 0 {
+			for _, comp := range d.Components(i) {
+				switch comp.Type {
+				case "StreamedWorld":
+					c.worlds = append(c.worlds, int32(i))
+				case "Canvas":
+					if c.canvas < 0 {
+						c.canvas = int32(i)
+					}
+				}
+			}
+			if fl&fSource != 0 {
+				c.sources = append(c.sources, int32(i))
+			}
+		}
 		if fl&fRefs != 0 {
 			c.componentRefs(int32(i))
 		}
-		if d.Entities[i].IsPrefab() {
-			c.cls[i] |= fPrefab
+		if fl&fPrefab != 0 {
 			ovs, err := parseOverrides(d, i)
 			if err != nil {
 				return err

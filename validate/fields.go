@@ -116,6 +116,17 @@ func (t *fieldTable) fields(typ string) []string {
 	if f, ok := t.seen[typ]; ok {
 		return f
 	}
+	out := t.resolve(typ)
+	t.seen[typ] = out
+	return out
+}
+
+// resolve returns the project reference fields of a type that is not in
+// the exact table. It only reads the table.
+func (t *fieldTable) resolve(typ string) []string {
+	if t.fold == nil {
+		return nil
+	}
 	var out []string
 	keys := make([]string, 0, len(t.fold))
 	for k := range t.fold {
@@ -127,7 +138,6 @@ func (t *fieldTable) fields(typ string) []string {
 	for _, k := range keys {
 		out = append(out, t.fold[k]...)
 	}
-	t.seen[typ] = out
 	return out
 }
 
