@@ -715,21 +715,27 @@ func (c *checker) buildCells() {
 func (c *checker) checkRefs() {
 	d := c.d
 	var prefs []int64
-	for k := range c.refs {
-		r := &c.refs[k]
-		field := r.comp + "." + r.field
+	// The names in messages are built only for the references that make
+	// a finding: most stay within their cell.
+	names := func(r *ref) (field, from string) {
+		field = r.comp + "." + r.field
 		if r.elem >= 0 {
 			field += "[" + strconv.Itoa(int(r.elem)) + "]"
 		}
-		from := c.who(r.from)
+		from = c.who(r.from)
 		if r.peid != "" {
 			from += fmt.Sprintf(" (override on prefab entity %q)", r.peid)
 		}
+		return field, from
+	}
+	for k := range c.refs {
+		r := &c.refs[k]
 		j, ok := int(-1), false
 		if r.bad == nil {
 			j, ok = d.Lookup(r.target)
 		}
 		if !ok {
+			field, from := names(r)
 			f := Finding{
 				Code:     CodeDanglingRef,
 				Severity: SeverityWarning,
@@ -760,6 +766,7 @@ func (c *checker) checkRefs() {
 			prefs = append(prefs, r.target)
 			continue
 		}
+		field, from := names(r)
 		t := r.target
 		f := Finding{
 			Field:      field,
