@@ -74,6 +74,9 @@ type checker struct {
 	// positions are wanted) while the structural passes set theirs in
 	// flags; run merges them.
 	cls []uint16
+	// blockRefs holds the references componentFlags collected, per block
+	// of entities, for classify to gather in authored order.
+	blockRefs [][]ref
 
 	refs    []ref
 	sources []int32
@@ -145,6 +148,7 @@ func (c *checker) run() error {
 	// structure and then joins it. What the flags call for is then
 	// collected in authored order.
 	var next atomic.Int64
+	c.blockRefs = make([][]ref, (n+classifyBlock-1)/classifyBlock)
 	if placerCount(n) > 1 {
 		done := make(chan struct{})
 		go func() {
@@ -363,23 +367,36 @@ func (c *checker) cycle(m int32) {
 const classifyBlock = 4096
 
 // componentFlags sets c.cls from the components of the entities: what each
-// carries, which positions are wanted, whether classify has more to do.
-// Goroutines calling it together share the entities out in blocks claimed
-// from next; each writes only the flag words of its own blocks.
+// carries, which positions are wanted, whether classify has more to do;
+// and it collects the references their reference fields hold. Goroutines
+// calling it together share the entities out in blocks claimed from next;
+// each writes only the flag words and c.blockRefs slots of its own blocks.
 func (c *checker) componentFlags(next *atomic.Int64) {
 	d := c.d
 	n := len(d.Entities)
-	// Per goroutine: whether a non-built-in type has project reference
-	// fields (fieldTable caches in a map of its own, not to be shared).
-	var projectRefs map[string]bool
+	// Per goroutine: the project reference fields of non-built-in types
+	// (fieldTable caches in a map of its own, not to be shared).
+	var projectRefs map[string][]string
 	if c.table.project() {
-		projectRefs = make(map[string]bool)
+		projectRefs = make(map[string][]string)
+	}
+	fields := func(typ string) []string {
+		if f, ok := c.table.exact[typ]; ok || projectRefs == nil {
+			return f
+		}
+		f, ok := projectRefs[typ]
+		if !ok {
+			f = c.table.resolve(typ)
+			projectRefs[typ] = f
+		}
+		return f
 	}
 	for {
 		from := int(next.Add(classifyBlock)) - classifyBlock
 		if from >= n {
 			return
 		}
+		var refs []ref
 		for i := from; i < min(from+classifyBlock, n); i++ {
 			var fl uint16
 			for _, comp := range d.Components(i) {
@@ -400,23 +417,20 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 						fl |= fExtent
 					case isBuiltinRefType(comp.Type):
 						fl |= fRefs
-					case fl&fRefs == 0 && projectRefs != nil:
-						has, ok := projectRefs[comp.Type]
-						if !ok {
-							has = len(c.table.resolve(comp.Type)) > 0
-							projectRefs[comp.Type] = has
-						}
-						if has {
-							fl |= fRefs
-						}
+					case fl&fRefs == 0 && projectRefs != nil && len(fields(comp.Type)) > 0:
+						fl |= fRefs
 					}
 				}
 			}
 			if d.Entities[i].IsPrefab() {
 				fl |= fPrefab
 			}
+			if fl&fRefs != 0 {
+				refs = c.componentRefs(refs, int32(i), fields)
+			}
 			c.cls[i] = fl
 		}
+		c.blockRefs[from/classifyBlock] = refs
 	}
 }
 
@@ -427,7 +441,11 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 func (c *checker) classify() error {
 	d := c.d
 	const more = fStreamedWorld | fSource | fCanvas | fRefs | fPrefab
+	var block []ref // the rest of the current block's component references
 	for i, fl := range c.cls {
+		if i%classifyBlock == 0 {
+			block = c.blockRefs[i/classifyBlock]
+		}
 		if fl&more == 0 {
 			continue
 		}
@@ -446,8 +464,9 @@ func (c *checker) classify() error {
 				c.sources = append(c.sources, int32(i))
 			}
 		}
-		if fl&fRefs != 0 {
-			c.componentRefs(int32(i))
+		for len(block) > 0 && block[0].from == int32(i) {
+			c.refs = append(c.refs, block[0])
+			block = block[1:]
 		}
 		if fl&fPrefab != 0 {
 			ovs, err := parseOverrides(d, i)
@@ -460,7 +479,18 @@ func (c *checker) classify() error {
 				if o.kind != "property" || !contains(c.table.fields(o.comp), o.prop) {
 					continue
 				}
-				c.refValue(int32(i), o.comp, o.prop, o.value, o.entity)
+				c.refs = refValue(c.refs, int32(i), o.comp, o.prop, o.value, o.entity)
+			}
+		}
+	}
+	c.blockRefs = nil
+	// A reference wants the positions of both of its ends.
+	for k := range c.refs {
+		r := &c.refs[k]
+		c.cls[r.from] |= fNeedPos
+		if r.bad == nil {
+			if j, ok := d.Lookup(r.target); ok {
+				c.cls[j] |= fNeedPos
 			}
 		}
 	}
@@ -474,58 +504,57 @@ func (c *checker) classify() error {
 	return nil
 }
 
-// componentRefs collects the references held by entity i's components.
-func (c *checker) componentRefs(i int32) {
+// componentRefs appends the references held by entity i's components to
+// refs; fields gives a component type's reference fields.
+func (c *checker) componentRefs(refs []ref, i int32, fields func(string) []string) []ref {
 	for _, comp := range c.d.Components(int(i)) {
-		for _, f := range c.table.fields(comp.Type) {
+		for _, f := range fields(comp.Type) {
 			if v, ok := scene.Field(comp.Data, f); ok {
-				c.refValue(i, comp.Type, f, v, "")
+				refs = refValue(refs, i, comp.Type, f, v, "")
 			}
 		}
 	}
+	return refs
 }
 
-// refValue collects the references in one field value: a number, or each
-// number of a list. Strings (prefab-local ids), null and other shapes mean
-// no entity in a scene.
-func (c *checker) refValue(i int32, comp, field string, v []byte, peid string) {
+// refValue appends the references in one field value to refs: a number,
+// or each number of a list. Strings (prefab-local ids), null and other
+// shapes mean no entity in a scene.
+func refValue(refs []ref, i int32, comp, field string, v []byte, peid string) []ref {
 	switch scene.KindOf(v) {
 	case scene.Number:
-		c.refNumber(i, comp, field, -1, v, peid)
+		refs = refNumber(refs, i, comp, field, -1, v, peid)
 	case scene.Array:
 		k := int32(0)
 		scene.Each(v, func(el []byte) bool {
 			if scene.KindOf(el) == scene.Number {
-				c.refNumber(i, comp, field, k, el, peid)
+				refs = refNumber(refs, i, comp, field, k, el, peid)
 			}
 			k++
 			return true
 		})
 	}
+	return refs
 }
 
-func (c *checker) refNumber(i int32, comp, field string, elem int32, v []byte, peid string) {
+func refNumber(refs []ref, i int32, comp, field string, elem int32, v []byte, peid string) []ref {
 	if v[0] == '-' || string(v) == "0" {
-		return // 0 and negative values mean no entity
+		return refs // 0 and negative values mean no entity
 	}
 	r := ref{from: i, elem: elem, comp: comp, field: field, peid: peid}
 	id, err := scene.Int(v)
 	switch {
 	case err != nil:
 		if f, ferr := scene.Float(v); ferr == nil && f <= 0 {
-			return
+			return refs
 		}
 		r.bad = v
 	case id <= 0:
-		return
+		return refs
 	default:
 		r.target = id
-		if j, ok := c.d.Lookup(id); ok {
-			c.cls[j] |= fNeedPos
-		}
 	}
-	c.cls[i] |= fNeedPos
-	c.refs = append(c.refs, r)
+	return append(refs, r)
 }
 
 // partition places every top-level entity of a streamed world and grows the
