@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/worldcook/worldcook/internal/mapped"
 )
@@ -143,7 +142,7 @@ func (s *scan) after(i int, close byte, what string) (next int, more bool, err e
 	case b[i] == close:
 		return i + 1, false, nil
 	}
-	return 0, false, syntaxf(i, "expected ',' or '%c' after %s", close, what)
+	return 0, false, notUTF8Or(b, i, syntaxf(i, "expected ',' or '%c' after %s", close, what))
 }
 
 // noID marks an entity whose id has not been read yet.
@@ -153,10 +152,6 @@ func (p *parser) document() error {
 	b := p.s.b
 	if bytes.HasPrefix(b, bom) {
 		return &errAt{0, "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM"}
-	}
-	if !utf8.Valid(b) {
-		off := firstInvalidUTF8(b)
-		return &errAt{off, "invalid UTF-8 byte sequence; save the file as UTF-8"}
 	}
 	i := p.s.space(0)
 	if i >= len(b) {
@@ -231,17 +226,6 @@ func (p *parser) document() error {
 	return nil
 }
 
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
-
 // parallelMin is the size of entities array worth splitting across
 // goroutines; below it the split costs more than it saves. Tests lower it.
 var parallelMin = 4 << 20
@@ -284,7 +268,9 @@ func (p *parser) entities(i int) (int, error) {
 			return ents, int(float64(ents)*perComps) + 16, out
 		}
 		if workers := runtime.GOMAXPROCS(0); workers > 1 && len(b)-end >= parallelMin {
+			resume := pauseGC()
 			end, err = p.entitiesParallel(end, workers, size)
+			resume()
 		} else {
 			ents, comps, out := size(len(b) - end)
 			d.Entities = slices.Grow(d.Entities, ents)
