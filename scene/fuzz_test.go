@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/worldcook/worldcook/internal/corpus"
 )
@@ -33,7 +34,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if !json.Valid(src) {
+		if !json.Valid(src) || !utf8.Valid(src) {
 			t.Fatalf("accepted invalid JSON: %q", src)
 		}
 		checkCompactSpans(t, d)

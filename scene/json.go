@@ -98,17 +98,24 @@ func scanString(b []byte, i int) (int, bool, error) {
 	start := i
 	i++
 	escaped := false
+	// high collects the bytes passed over (and a few beyond): UTF-8 is
+	// checked only for strings that hold a byte of 0x80 or above, since
+	// JSON allows no such byte outside strings.
+	var high uint64
 	for {
 		// Eight bytes at a time up to the first quote, backslash or
 		// control character, then byte by byte.
 		for i+8 <= len(b) {
-			if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			w := binary.LittleEndian.Uint64(b[i:])
+			high |= w
+			if m := stringSpecial(w); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				break
 			}
 			i += 8
 		}
 		for i < len(b) && strByte[b[i]] == 0 {
+			high |= uint64(b[i])
 			i++
 		}
 		if i >= len(b) {
@@ -116,6 +123,9 @@ func scanString(b []byte, i int) (int, bool, error) {
 		}
 		switch c := b[i]; {
 		case c == '"':
+			if high&0x8080808080808080 != 0 && !utf8.Valid(b[start:i]) {
+				return 0, false, invalidUTF8(b, start)
+			}
 			return i + 1, escaped, nil
 		case c == '\\':
 			escaped = true
@@ -190,6 +200,30 @@ func scanNumber(b []byte, i int) (int, error) {
 	return i, nil
 }
 
+// invalidUTF8 reports the first byte at or after i that is not part of
+// valid UTF-8.
+func invalidUTF8(b []byte, i int) error {
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		i += n
+	}
+	return &errAt{i, "invalid UTF-8 byte sequence; save the file as UTF-8"}
+}
+
+// notUTF8Or returns err, or an invalid UTF-8 error when that is what
+// stands at b[i].
+func notUTF8Or(b []byte, i int, err error) error {
+	if i < len(b) && b[i] >= 0x80 {
+		if r, n := utf8.DecodeRune(b[i:]); r == utf8.RuneError && n <= 1 {
+			return invalidUTF8(b, i)
+		}
+	}
+	return err
+}
+
 // badValue explains what stands where a value should be, naming the usual
 // hand-editing accidents.
 func badValue(b []byte, i int) error {
@@ -197,6 +231,9 @@ func badValue(b []byte, i int) error {
 		return syntaxf(i, "unexpected end of file (the file is truncated)")
 	}
 	rest := b[i:]
+	if err := notUTF8Or(b, i, nil); err != nil {
+		return err
+	}
 	switch {
 	case bytes.HasPrefix(rest, []byte("NaN")):
 		return syntaxf(i, "NaN is not a JSON number; write a finite number")
@@ -408,7 +445,7 @@ func (s *scan) key(i int) (int, error) {
 		if b[i] == '}' {
 			return 0, syntaxf(i, "trailing comma before '}'")
 		}
-		return 0, syntaxf(i, "expected a double-quoted member name")
+		return 0, notUTF8Or(b, i, syntaxf(i, "expected a double-quoted member name"))
 	}
 	i, _, err := scanString(b, i)
 	if err != nil {

@@ -3,6 +3,7 @@ package scene
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"os"
@@ -183,5 +184,37 @@ func TestStringSpecial(t *testing.T) {
 		if got != want {
 			t.Fatalf("%q: first special byte at %d, want %d", w, got, want)
 		}
+	}
+}
+
+// TestInvalidUTF8 checks that bytes which are not UTF-8 are reported where
+// they stand, inside strings and out, while valid non-ASCII text passes.
+func TestInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		line, col int // 0: parses
+	}{
+		{"valid non-ASCII", "{\"name\":\"Café 日本 😀\",\"entities\":[{\"id\":1,\"name\":\"ü\"}]}", 0, 0},
+		{"in a top-level string", "{\"name\":\"m\xff\xfe\",\"entities\":[]}", 1, 11},
+		{"in an entity name", "{\"entities\":[\n {\"id\":1,\n  \"name\":\"ab\xc3\"}]}", 3, 13},
+		{"in component data", "{\"entities\":[{\"id\":1,\"components\":[{\"type\":\"T\",\"data\":{\"s\":\"\xed\xa0\x80\"}}]}]}", 1, 61},
+		{"in a key", "{\"entities\":[{\"id\":1,\"n\xffme\":1}]}", 1, 24},
+		{"outside strings", "{\"entities\":[{\"id\":1,\xff:1}]}", 1, 22},
+		{"as a value", "{\"entities\":[{\"id\":\xff}]}", 1, 20},
+		{"after a value", "{\"entities\":[{\"id\":1\xff}]}", 1, 21},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("u.esscene", []byte(tc.src))
+			if tc.line == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var se *Error
+			if !errors.As(err, &se) || !strings.Contains(se.Msg, "invalid UTF-8") || se.Line != tc.line || se.Col != tc.col {
+				t.Fatalf("got %v (line %d col %d), want invalid UTF-8 at %d:%d", err, se.Line, se.Col, tc.line, tc.col)
+			}
+		})
 	}
 }
