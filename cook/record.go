@@ -196,7 +196,12 @@ func (c *Committer) remember(scene string, w *World, src []byte, input func() st
 // blake3s of its 64 MiB pieces, hashed on every CPU, since hashing a
 // gigabyte on one core is a good part of an unchanged re-cook. It is only
 // ever compared with itself, so its definition is worldcook's own.
-func inputDigest(src []byte) string {
+func inputDigest(src []byte) string { return inputDigestReleasing(src, nil) }
+
+// inputDigestReleasing is inputDigest handing each piece back to release
+// once hashed: the hash runs ahead of the parse, and without this the
+// pieces it read would stay in memory until the parse caught up.
+func inputDigestReleasing(src []byte, release func(from, to int)) string {
 	const piece = 64 << 20
 	n := (len(src) + piece - 1) / piece
 	sums := make([][32]byte, n)
@@ -213,10 +218,14 @@ func inputDigest(src []byte) string {
 			for i := range next {
 				// A file shrunk under its mapping leaves this piece's sum
 				// zero: the fingerprint then matches no record.
+				from, to := i*piece, min((i+1)*piece, len(src))
 				_ = mapped.Guard(func() error {
-					sums[i] = blake3.Sum256(src[i*piece : min((i+1)*piece, len(src))])
+					sums[i] = blake3.Sum256(src[from:to])
 					return nil
 				})
+				if release != nil {
+					release(from, to)
+				}
 			}
 		}()
 	}
