@@ -315,6 +315,9 @@ func run(s *step) {
 	if s.prep != nil {
 		s.prep()
 	}
+	// Write back what earlier steps left dirty (a cooked world, a copy,
+	// the files just removed), so that no step pays for another's I/O.
+	syscall.Sync()
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
