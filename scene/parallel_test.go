@@ -121,3 +121,36 @@ func TestParseTruncatedMapping(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestGuessFollowsTheRecordSeparator: in a pretty-printed world whose
+// component data holds objects opening with "id" (references written as
+// {"id": n}), every guessed boundary is a record, so the parallel parse
+// never has to split the rest again.
+func TestGuessFollowsTheRecordSeparator(t *testing.T) {
+	var gen bytes.Buffer
+	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 7)); err != nil {
+		t.Fatal(err)
+	}
+	b := gen.Bytes()
+	if !bytes.Contains(b, []byte("{\n                \"id\"")) {
+		t.Fatal("the generated world has no nested {\"id\": …} objects to mislead a guess")
+	}
+	d, err := Parse("x", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[int]bool{len(b): true}
+	for i := range d.Entities {
+		starts[d.Offset(i)] = true
+	}
+	p := &parser{d: d}
+	sep := p.separator()
+	if string(sep) != ",\n    " {
+		t.Fatalf("separator %q", sep)
+	}
+	for off := 0; off < len(b); off += 997 {
+		if g := guessRecord(b, off, sep); !starts[g] {
+			t.Fatalf("guess from %d at %d is not a record: %q", off, g, b[g:min(g+40, len(b))])
+		}
+	}
+}

@@ -81,6 +81,9 @@ type fieldErr struct {
 func (e *fieldErr) Error() string { return e.field + ": " + e.msg }
 
 func (p *parser) wrap(err error) error {
+	if e, ok := err.(*Error); ok {
+		return e // a chunk of a parallel parse wrapped it already
+	}
 	out := &Error{File: p.d.Path, Entity: -1}
 	off := 0
 	var at *errAt
@@ -387,10 +390,11 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 	d := p.d
 	n := workers * 4
 	span := (len(b) - i) / n
+	sep := p.separator()
 	chunks := make([]*chunk, 0, n)
 	chunks = append(chunks, &chunk{start: i})
 	for k := 1; k < n; k++ {
-		if g := guessRecord(b, i+k*span); g > chunks[len(chunks)-1].start {
+		if g := guessRecord(b, i+k*span, sep); g > chunks[len(chunks)-1].start {
 			chunks = append(chunks, &chunk{start: g})
 		}
 	}
@@ -416,9 +420,18 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 		totalE += c.capE
 		totalC += c.capC
 	}
-	ents := make([]Entity, totalE)
-	comps := make([]Component, totalC)
-	baseE, baseC := copy(ents, d.Entities), copy(comps, d.components)
+	// After a wrong guess the rest is split again (below); the arenas of
+	// the first split have room for it in the windows it did not keep.
+	var ents []Entity
+	var comps []Component
+	if cap(d.Entities) >= totalE && cap(d.components) >= totalC {
+		ents, comps = d.Entities[:totalE], d.components[:totalC]
+	} else {
+		ents, comps = make([]Entity, totalE), make([]Component, totalC)
+		copy(ents, d.Entities)
+		copy(comps, d.components)
+	}
+	baseE, baseC := len(d.Entities), len(d.components)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
 	for k, c := range chunks {
@@ -439,6 +452,9 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 				c.end, c.done, err = c.p.records(c.start, stop)
 				return err
 			})
+			if c.p.release != nil && c.err == nil {
+				c.p.release(c.p.released, c.end)
+			}
 		}()
 	}
 	wg.Wait()
@@ -484,10 +500,16 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 		}
 	}
 	if trusted < len(chunks) {
-		// A guess was not a record boundary: finish sequentially from the
-		// last trusted position.
+		// A guess was not a record boundary: the records up to the last
+		// trusted position stand, and the rest is split again from there.
 		p.cur = len(d.Entities)
-		end, _, err := p.records(chunks[trusted-1].end, len(b)+1)
+		from := chunks[trusted-1].end
+		if len(b)-from >= parallelMin {
+			return p.entitiesParallel(from, workers, size)
+		}
+		_, _, out := size(len(b) - from)
+		p.s.out = make([]byte, 0, out)
+		end, _, err := p.records(from, len(b)+1)
 		return end, err
 	}
 	return 0, syntaxf(len(b), "unexpected end of file (the file is truncated)")
@@ -531,11 +553,44 @@ func (p *parser) merge(part *Document) {
 	d.children = append(d.children, part.children...)
 }
 
+// separator returns what stands between the last two records parsed so
+// far (",\n    " in a file the editor saved), or nil if there are not two.
+func (p *parser) separator() []byte {
+	d := p.d
+	n := len(d.Entities)
+	if n < 2 {
+		return nil
+	}
+	a, z := &d.Entities[n-2], &d.Entities[n-1]
+	from, to := a.src+int64(a.srcLen), z.src
+	if from >= to || to-from > 256 {
+		return nil
+	}
+	return d.Src[from:to]
+}
+
 // guessRecord returns the first offset at or after i that looks like the
-// start of an entity record: '{', optional space, "id", preceded by a
-// comma. It may be wrong (the text could sit inside a string or a
-// component's data); entitiesParallel checks every guess.
-func guessRecord(b []byte, i int) int {
+// start of an entity record: a '{' preceded by sep, the separator between
+// records seen so far. Nested objects are indented deeper, so in a
+// pretty-printed file that is enough; when sep holds no line break (a
+// compact file) the '{' must also open with "id". A guess may still be
+// wrong (the text could sit inside a string); entitiesParallel checks
+// every guess.
+func guessRecord(b []byte, i int, sep []byte) int {
+	if bytes.IndexByte(sep, '\n') >= 0 {
+		for i < len(b) {
+			k := bytes.Index(b[i:], sep)
+			if k < 0 {
+				return len(b)
+			}
+			q := i + k + len(sep)
+			if q < len(b) && b[q] == '{' {
+				return q
+			}
+			i = i + k + 1
+		}
+		return len(b)
+	}
 	for i < len(b) {
 		k := bytes.IndexByte(b[i:], '{')
 		if k < 0 {
