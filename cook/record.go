@@ -202,6 +202,7 @@ func inputDigest(src []byte) string { return inputDigestReleasing(src, nil) }
 // once hashed: the hash runs ahead of the parse, and without this the
 // pieces it read would stay in memory until the parse caught up.
 func inputDigestReleasing(src []byte, release func(from, to int)) string {
+	const releaseStep = 8 << 20
 	const piece = 64 << 20
 	n := (len(src) + piece - 1) / piece
 	sums := make([][32]byte, n)
@@ -218,14 +219,21 @@ func inputDigestReleasing(src []byte, release func(from, to int)) string {
 			for i := range next {
 				// A file shrunk under its mapping leaves this piece's sum
 				// zero: the fingerprint then matches no record.
+				// A piece is hashed a step at a time so that each step's
+				// pages can go as soon as they are hashed.
 				from, to := i*piece, min((i+1)*piece, len(src))
+				h := blake3.New()
 				_ = mapped.Guard(func() error {
-					sums[i] = blake3.Sum256(src[from:to])
+					for at := from; at < to; at += releaseStep {
+						end := min(at+releaseStep, to)
+						h.Write(src[at:end])
+						if release != nil {
+							release(at, end)
+						}
+					}
 					return nil
 				})
-				if release != nil {
-					release(from, to)
-				}
+				h.Sum(sums[i][:0])
 			}
 		}()
 	}
