@@ -55,25 +55,33 @@ func TestOpenEmptyAndRefused(t *testing.T) {
 	}
 }
 
+// openMapped maps p for a test that needs a real mapping, closing it when
+// the test ends, or skips the test where files are not mapped.
+func openMapped(t *testing.T, p string) *File {
+	t.Helper()
+	f, err := Open(p, "scene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if !f.Mapped() {
+		t.Skip("files are not mapped on this system")
+	}
+	return f
+}
+
 // TestGuardTruncatedFile shrinks a mapped file and reads past its new end:
 // without Guard the process would crash; with it the reader gets
 // ErrChanged.
 func TestGuardTruncatedFile(t *testing.T) {
 	page := os.Getpagesize()
 	p := write(t, bytes.Repeat([]byte("x"), 8*page))
-	f, err := Open(p, "scene")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if !f.Mapped() {
-		t.Skip("files are not mapped on this system")
-	}
+	f := openMapped(t, p)
 	if err := os.Truncate(p, int64(page)); err != nil {
 		t.Fatal(err)
 	}
 	var sum int
-	err = Guard(func() error {
+	err := Guard(func() error {
 		for i := 0; i < len(f.Data); i += page {
 			sum += int(f.Data[i])
 		}
@@ -100,14 +108,7 @@ func TestGuardPassesErrors(t *testing.T) {
 
 func TestChanged(t *testing.T) {
 	p := write(t, bytes.Repeat([]byte("a"), 10000))
-	f, err := Open(p, "scene")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if !f.Mapped() {
-		t.Skip("files are not mapped on this system")
-	}
+	f := openMapped(t, p)
 	if f.Changed() {
 		t.Fatal("an untouched file reported changed")
 	}
