@@ -76,9 +76,11 @@ type Entity struct {
 	compFrom, compTo    int32
 	kidFrom, kidTo      int32
 	hasChildren         bool
-	// src and srcLen locate the authored record in Src.
+	// src and srcLen locate the authored record in Src; line is the line
+	// it starts on.
 	src    int64
 	srcLen int32
+	line   int32
 }
 
 // Duplicate records an id that appears on more than one entry.
@@ -159,6 +161,21 @@ func (d *Document) Position(off int) (line, col int) {
 
 // Offset returns the byte offset of entity i's record in Src.
 func (d *Document) Offset(i int) int { return int(d.Entities[i].src) }
+
+// entityPosition is Position of entity i's record, with the line counted
+// while parsing: only the record's own line is read for the column.
+func (d *Document) entityPosition(i int) (line, col int) {
+	off := d.Offset(i)
+	if d.Src == nil || off > len(d.Src) {
+		return d.Line(i), 0
+	}
+	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
+	return d.Line(i), 1 + utf8.RuneCount(d.Src[start:off])
+}
+
+// Line returns the line (1-based) on which entity i's record starts,
+// counted while parsing, so that it costs no pass over Src.
+func (d *Document) Line(i int) int { return int(d.Entities[i].line) }
 
 // Authored returns entity i's record as it stands in Src, white space and
 // all (nil after Detach).

@@ -270,6 +270,9 @@ type scan struct {
 	b    []byte
 	out  []byte
 	pend int
+	// lines counts the line breaks skipped, so that each record knows its
+	// line without a second pass over the file.
+	lines int
 }
 
 // space skips white space at b[i] and returns the offset after it. Most
@@ -294,12 +297,17 @@ func (s *scan) skip(i int) int {
 			continue
 		}
 		j += bits.TrailingZeros64(x) / 8
-		if c := b[j]; c != '\n' && c != '\r' && c != '\t' {
+		if c := b[j]; c == '\n' {
+			s.lines++
+		} else if c != '\r' && c != '\t' {
 			goto found
 		}
 		j++
 	}
 	for j < len(b) && isSpace(b[j]) {
+		if b[j] == '\n' {
+			s.lines++
+		}
 		j++
 	}
 found:

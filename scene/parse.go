@@ -203,7 +203,7 @@ func (p *parser) document() error {
 			}
 			ve, err = p.entities(vs)
 		} else {
-			_, ve, err = scanValue(b, vs)
+			_, ve, err = p.s.value(vs)
 		}
 		if err != nil {
 			return err
@@ -492,7 +492,7 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 		if inPlace {
 			p.slide(c, ents, comps)
 		} else {
-			p.merge(c.p.d)
+			p.merge(c)
 		}
 		c.p = nil
 		if c.done {
@@ -517,40 +517,45 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 
 // slide moves a chunk's records and components from its window down to
 // the end of the document's arenas (always leftwards, so windows not yet
-// moved are never overwritten) and rebases their arena indices.
+// moved are never overwritten) and rebases their arena indices and line
+// numbers: a chunk counts lines from its own start.
 func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 	d := p.d
 	ne, nc := len(c.p.d.Entities), len(c.p.d.components)
 	dstE, dstC := len(d.Entities), len(d.components)
 	copy(ents[dstE:dstE+ne], ents[c.baseE:c.baseE+ne])
 	copy(comps[dstC:dstC+nc], comps[c.baseC:c.baseC+nc])
-	kids := int32(len(d.children))
+	kids, lines := int32(len(d.children)), int32(p.s.lines)
 	for k := dstE; k < dstE+ne; k++ {
 		e := &ents[k]
 		e.compFrom += int32(dstC)
 		e.compTo += int32(dstC)
 		e.kidFrom += kids
 		e.kidTo += kids
+		e.line += lines
 	}
 	d.Entities = ents[:dstE+ne]
 	d.components = comps[:dstC+nc]
 	d.children = append(d.children, c.p.d.children...)
+	p.s.lines += c.p.s.lines
 }
 
 // merge appends a chunk's records to the document, rebasing the arena
-// indices of their components and children.
-func (p *parser) merge(part *Document) {
-	d := p.d
-	comp, kids := int32(len(d.components)), int32(len(d.children))
+// indices of their components and children and their line numbers.
+func (p *parser) merge(c *chunk) {
+	d, part := p.d, c.p.d
+	comp, kids, lines := int32(len(d.components)), int32(len(d.children)), int32(p.s.lines)
 	for _, e := range part.Entities {
 		e.compFrom += comp
 		e.compTo += comp
 		e.kidFrom += kids
 		e.kidTo += kids
+		e.line += lines
 		d.Entities = append(d.Entities, e)
 	}
 	d.components = append(d.components, part.components...)
 	d.children = append(d.children, part.children...)
+	p.s.lines += c.p.s.lines
 }
 
 // separator returns what stands between the last two records parsed so
@@ -622,6 +627,7 @@ func (p *parser) entity(i int) (int, error) {
 	e := &d.Entities[idx]
 	start := i
 	e.src = int64(start)
+	e.line = int32(min(p.s.lines+1, 1<<31-1))
 	// The record is copied to out in compact form as it is validated;
 	// every span kept below is a span of that copy.
 	p.s.pend = start

@@ -133,8 +133,15 @@ func TestLookup(t *testing.T) {
 // inside it, and the decoded fields agree with the bytes kept.
 func checkCompactSpans(t testing.TB, d *Document) {
 	t.Helper()
+	line, at := 1, 0
 	for i := range d.Entities {
 		e := &d.Entities[i]
+		// Records are in file order: count the lines between them.
+		line += bytes.Count(d.Src[at:d.Offset(i)], []byte{'\n'})
+		at = d.Offset(i)
+		if d.Line(i) != line {
+			t.Fatalf("entity %d: line %d, want %d", i, d.Line(i), line)
+		}
 		if want := AppendCompact(nil, d.Authored(i)); !bytes.Equal(e.Raw, want) {
 			t.Fatalf("entity %d: Raw %q, want the compact record %q", i, e.Raw, want)
 		}

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -968,17 +967,10 @@ func (c *checker) finish() {
 		out[k] = fs[p]
 		ents[k] = c.fents[p]
 	}
-	// Entities are in authored order, so their offsets ascend with k.
-	src := c.d.Src
-	line, at := 1, 0
+	// The parser counted each record's line, so a report on a large
+	// world reads none of the scene again.
 	for k := range out {
-		off := c.d.Offset(int(ents[k]))
-		if off < at {
-			line, at = 1, 0
-		}
-		line += bytes.Count(src[at:off], []byte{'\n'})
-		at = off
-		out[k].Line = line
+		out[k].Line = c.d.Line(int(ents[k]))
 	}
 	c.plan.Findings = out
 	c.fents = ents
