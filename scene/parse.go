@@ -380,11 +380,12 @@ type chunk struct {
 
 // entitiesParallel splits the entities array into byte ranges and parses
 // them on several goroutines. Each range after the first starts at a
-// guessed record boundary (a '{' opening `"id"` after a comma). A guess is
-// trusted only when the range before it, parsed from a trusted start,
-// ends exactly there; otherwise the rest is parsed sequentially from the
-// last trusted point. The result is therefore always what a sequential
-// parse gives, and a well-formed editor file takes the fast path.
+// guessed record boundary (see guessRecord). A guess is trusted only when
+// the range before it, parsed from a trusted start, ends exactly there;
+// otherwise the rest is split again from the last trusted point (or, when
+// little is left, parsed on this goroutine). The result is therefore
+// always what a sequential parse gives, and a well-formed editor file
+// takes the fast path.
 func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps, out int)) (int, error) {
 	b := p.s.b
 	d := p.d
