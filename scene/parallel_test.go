@@ -115,7 +115,7 @@ func TestParseTruncatedMapping(t *testing.T) {
 		}
 		_, err = ParseWith(p, f.Data, Options{Release: f.Release})
 		var se *Error
-		if !errors.As(err, &se) || !strings.Contains(se.Error(), "while it was read") && !strings.Contains(se.Error(), "while being read") {
+		if !errors.As(err, &se) || !strings.Contains(se.Error(), "changed while it was read") {
 			t.Fatalf("parallelMin %d: got %v, want an error saying the file changed", min, err)
 		}
 		f.Close()

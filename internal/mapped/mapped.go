@@ -18,9 +18,9 @@ import (
 	"github.com/worldcook/worldcook/internal/regular"
 )
 
-// ErrChanged reports a fault on a mapped file: it was truncated while
-// being read.
-var ErrChanged = errors.New("the file was truncated or replaced while being read; cook again once it is saved")
+// ErrChanged reports that a mapped file changed while it was read: a
+// fault on a page past a new, shorter end, or (File.Changed) a write.
+var ErrChanged = errors.New("the file changed while it was read; cook again once it is saved")
 
 // File is a read-only view of a regular file.
 type File struct {
