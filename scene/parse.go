@@ -271,9 +271,10 @@ func (p *parser) entities(i int) (int, error) {
 			return ents, int(float64(ents)*perComps) + 16, out
 		}
 		if workers := runtime.GOMAXPROCS(0); workers > 1 && len(b)-end >= parallelMin {
-			resume := pauseGC()
-			end, err = p.entitiesParallel(end, workers, size)
-			resume()
+			func() {
+				defer pauseGC()()
+				end, err = p.entitiesParallel(end, workers, size)
+			}()
 		} else {
 			ents, comps, out := size(len(b) - end)
 			d.Entities = slices.Grow(d.Entities, ents)
