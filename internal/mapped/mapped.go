@@ -35,8 +35,9 @@ type File struct {
 }
 
 // Open maps the regular file at path (see regular.Open; what names the
-// file's role in errors). Where mapping is not available, or fails, the
-// file is read into memory instead, and Release does nothing.
+// file's role in errors). Files are mapped on Linux; elsewhere, or when
+// mapping fails, the file is read into memory instead, and Release does
+// nothing.
 func Open(path, what string) (*File, error) {
 	f, size, err := regular.Open(path, what)
 	if err != nil {

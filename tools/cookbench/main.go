@@ -31,7 +31,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -317,7 +316,7 @@ func run(s *step) {
 	}
 	// Write back what earlier steps left dirty (a cooked world, a copy,
 	// the files just removed), so that no step pays for another's I/O.
-	syscall.Sync()
+	syncDisks()
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -331,9 +330,9 @@ func run(s *step) {
 		}
 	}
 	s.walls = append(s.walls, wall)
-	if ru, isRU := cmd.ProcessState.SysUsage().(*syscall.Rusage); isRU {
-		s.rsss = append(s.rsss, int64(ru.Maxrss)*1024)
-		s.rss = max(s.rss, int64(ru.Maxrss)*1024)
+	if rss, ok := peakRSS(cmd.ProcessState); ok {
+		s.rsss = append(s.rsss, rss)
+		s.rss = max(s.rss, rss)
 	}
 }
 
