@@ -196,12 +196,11 @@ func (c *Committer) remember(scene string, w *World, src []byte, input func() st
 // blake3s of its 64 MiB pieces, hashed on every CPU, since hashing a
 // gigabyte on one core is a good part of an unchanged re-cook. It is only
 // ever compared with itself, so its definition is worldcook's own.
-func inputDigest(src []byte) string { return inputDigestReleasing(src, nil) }
-
-// inputDigestReleasing is inputDigest handing each piece back to release
-// once hashed: the hash runs ahead of the parse, and without this the
-// pieces it read would stay in memory until the parse caught up.
-func inputDigestReleasing(src []byte, release func(from, to int)) string {
+//
+// release, if set, is handed each part of src once hashed: the hash runs
+// ahead of the parse, and without this the pages it read would stay in
+// memory until the parse caught up.
+func inputDigest(src []byte, release func(from, to int)) string {
 	const releaseStep = 8 << 20
 	const piece = 64 << 20
 	n := (len(src) + piece - 1) / piece

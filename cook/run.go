@@ -181,7 +181,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	key := settingsKey(opts)
 	// The scene's fingerprint is needed to check the record now, or to
 	// write one at the end: hash it beside the parse rather than after it.
-	input := sync.OnceValue(func() string { return inputDigestReleasing(src, in.Release) })
+	input := sync.OnceValue(func() string { return inputDigest(src, in.Release) })
 	go input()
 	defer func() {
 		// Nothing may read the mapping once it is gone: wait for the
