@@ -168,18 +168,14 @@ func scanNumber(b []byte, i int) (int, error) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 	default:
 		return 0, badValue(b, start)
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
 		d := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 		if i == d {
 			return 0, syntaxf(start, "number %q has no digits after the decimal point", clip(b[start:i]))
 		}
@@ -190,14 +186,20 @@ func scanNumber(b []byte, i int) (int, error) {
 			i++
 		}
 		d := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 		if i == d {
 			return 0, syntaxf(start, "number %q has no exponent digits", clip(b[start:i]))
 		}
 	}
 	return i, nil
+}
+
+// digits returns the end of the run of decimal digits at b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // invalidUTF8 reports the first byte at or after i that is not part of
