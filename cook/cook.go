@@ -39,6 +39,10 @@ type World struct {
 	// order. Only Build fills them in; a cook that writes to disk streams
 	// each file to the commit instead of holding the world in memory.
 	Files []Output
+
+	// The encoded manifest's size and digest, for the cook record.
+	manifestSize   int64
+	manifestDigest string
 }
 
 // Options tune how a world is rendered.
@@ -83,7 +87,7 @@ func Build(ctx context.Context, plan *validate.Plan, opts Options) (*World, erro
 	if err != nil {
 		return nil, err
 	}
-	w.Manifest = m
+	w.Manifest, w.manifestSize, w.manifestDigest = m, int64(len(mf.Bytes)), mf.Digest
 	w.Files = append(files, mf)
 	return w, nil
 }

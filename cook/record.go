@@ -104,7 +104,7 @@ func binaryDigest() string {
 // exactly what cooking src with key would write: same input, same key, and
 // every file still there with its size, none modified after the record.
 func (c *Committer) unchanged(scene string, input func() string, key string) (*record, bool) {
-	if key == "" || binaryDigest() == "" {
+	if binaryDigest() == "" {
 		return nil, false
 	}
 	p := c.recordPath(scene)
@@ -147,7 +147,7 @@ func (c *Committer) forget(scene string) error {
 }
 
 // remember writes the record of a complete world.
-func (c *Committer) remember(scene string, w *World, src []byte, input func() string, key string) error {
+func (c *Committer) remember(scene string, w *World, input func() string, key string) error {
 	plan := w.Plan
 	r := record{Input: input(), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
 	for i := range plan.Doc.Entities {
@@ -161,19 +161,15 @@ func (c *Committer) remember(scene string, w *World, src []byte, input func() st
 		r.Sizes = append(r.Sizes, size)
 	}
 	if !plan.Streamed {
-		add(PersistentPath(scene), int64(len(src)))
+		add(PersistentPath(scene), int64(len(plan.Doc.Src)))
 	} else {
 		m := w.Manifest
 		add(m.Persistent.Path, m.Persistent.Bytes)
 		for _, cell := range m.Cells {
 			add(cell.Path, cell.Bytes)
 		}
-		mb, err := c.FS.ReadFile(c.abs(w.ManifestPath))
-		if err != nil {
-			return err
-		}
-		add(w.ManifestPath, int64(len(mb)))
-		r.Manifest = digest(mb)
+		add(w.ManifestPath, w.manifestSize)
+		r.Manifest = w.manifestDigest
 	}
 	data, err := json.Marshal(&r)
 	if err != nil {

@@ -101,8 +101,10 @@ func (t *Timer) done(phase string) {
 	t.last = now
 }
 
-// Load reads and parses a scene and computes its plan: the part of a cook
-// that validate shares. Input problems come back as *scene.Error.
+// Load reads and parses a scene and computes its plan, for callers that
+// use a world without cooking it to disk (simulate given a scene). The
+// scene is read, not mapped: the plan's document keeps it. Input
+// problems come back as *scene.Error.
 func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (*validate.Plan, error) {
 	opts, err := named(file, opts, scenesRoot)
 	if err != nil {
@@ -235,7 +237,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		// write it (a disk filling up just now) is not the cook's. A
 		// scene written meanwhile gets no record: its fingerprint may
 		// not be of the bytes that were cooked.
-		c.remember(opts.SceneName, w, src, input, key)
+		c.remember(opts.SceneName, w, input, key)
 	}
 	if err != nil {
 		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) {
@@ -282,7 +284,7 @@ func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options)
 		t.Abort()
 		return nil, nil, err
 	}
-	w.Manifest = m
+	w.Manifest, w.manifestSize, w.manifestDigest = m, int64(len(mf.Bytes)), mf.Digest
 	res, err := t.Commit()
 	return w, res, err
 }
