@@ -56,7 +56,7 @@ func (p *progress) phase(file string) func(string) {
 	if p.bar == nil {
 		return nil
 	}
-	verbs := map[string]string{"read": "reading", "parse": "parsing", "validate": "validating", "write": "writing"}
+	verbs := map[string]string{"read": "reading", "check": "checking", "parse": "parsing", "validate": "validating", "write": "writing"}
 	return func(phase string) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
