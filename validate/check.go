@@ -373,23 +373,8 @@ const classifyBlock = 4096
 func (c *checker) componentFlags(next *atomic.Int64) {
 	d := c.d
 	n := len(d.Entities)
-	// Per goroutine: the project reference fields of non-built-in types
-	// (fieldTable caches in a map of its own, not to be shared).
-	var projectRefs map[string][]string
-	if c.table.project() {
-		projectRefs = make(map[string][]string)
-	}
-	fields := func(typ string) []string {
-		if f, ok := c.table.exact[typ]; ok || projectRefs == nil {
-			return f
-		}
-		f, ok := projectRefs[typ]
-		if !ok {
-			f = c.table.resolve(typ)
-			projectRefs[typ] = f
-		}
-		return f
-	}
+	fields := c.table.lookup() // per goroutine: it caches in a map of its own
+	project := c.table.project()
 	for {
 		from := int(next.Add(classifyBlock)) - classifyBlock
 		if from >= n {
@@ -416,7 +401,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 						fl |= fExtent
 					case isBuiltinRefType(comp.Type):
 						fl |= fRefs
-					case fl&fRefs == 0 && projectRefs != nil && len(fields(comp.Type)) > 0:
+					case fl&fRefs == 0 && project && len(fields(comp.Type)) > 0:
 						fl |= fRefs
 					}
 				}
@@ -439,6 +424,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 // c.cls, not c.flags, and adds no findings.
 func (c *checker) classify() error {
 	d := c.d
+	fields := c.table.lookup()
 	const more = fStreamedWorld | fSource | fCanvas | fRefs | fPrefab
 	var block []ref // the rest of the current block's component references
 	for i, fl := range c.cls {
@@ -475,7 +461,7 @@ func (c *checker) classify() error {
 			c.prefabIdx = append(c.prefabIdx, int32(i))
 			c.ovs = append(c.ovs, ovs)
 			for _, o := range ovs {
-				if o.kind != "property" || !contains(c.table.fields(o.comp), o.prop) {
+				if o.kind != "property" || !contains(fields(o.comp), o.prop) {
 					continue
 				}
 				c.refs = refValue(c.refs, int32(i), o.comp, o.prop, o.value, o.entity)

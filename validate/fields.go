@@ -31,16 +31,6 @@ var builtinFields = map[string][]string{
 	"FixedJoint3D":    {"connectedEntity"},
 }
 
-// BuiltinFields returns a copy of the engine's entity-reference field
-// table: component type → fields.
-func BuiltinFields() map[string][]string {
-	out := make(map[string][]string, len(builtinFields))
-	for k, v := range builtinFields {
-		out[k] = append([]string(nil), v...)
-	}
-	return out
-}
-
 // fieldTable is the table one Check uses: the built-in fields plus the
 // project's entity fields, minus every field declared soft (a soft
 // declaration may also silence a built-in field the game resolves itself).
@@ -50,10 +40,8 @@ func BuiltinFields() map[string][]string {
 // "followtarget"), and Estella type names never differ by case alone.
 type fieldTable struct {
 	exact map[string][]string
-	// fold holds project types not in exact, matched with EqualFold; seen
-	// caches each document type name's answer.
+	// fold holds project types not in exact, matched with EqualFold.
 	fold map[string][]string
-	seen map[string][]string
 }
 
 func newFieldTable(project map[string]ComponentFields) *fieldTable {
@@ -78,9 +66,6 @@ func newFieldTable(project map[string]ComponentFields) *fieldTable {
 		}
 		_, builtin := builtinFields[key]
 		fields := append([]string(nil), t.exact[key]...)
-		if !builtin {
-			fields = append(fields, t.fold[key]...)
-		}
 		for _, f := range cf.Entity {
 			if !contains(fields, f) {
 				fields = append(fields, f)
@@ -98,27 +83,31 @@ func newFieldTable(project map[string]ComponentFields) *fieldTable {
 		}
 		if t.fold == nil {
 			t.fold = make(map[string][]string)
-			t.seen = make(map[string][]string)
 		}
 		t.fold[key] = kept
 	}
 	return t
 }
 
-// fields returns the reference fields of component type typ.
-func (t *fieldTable) fields(typ string) []string {
-	if f, ok := t.exact[typ]; ok {
+// lookup returns a function giving the reference fields of a component
+// type. Project types are resolved once each and remembered in a map of
+// the function's own, so every goroutine takes its own lookup.
+func (t *fieldTable) lookup() func(typ string) []string {
+	var memo map[string][]string
+	if t.project() {
+		memo = make(map[string][]string)
+	}
+	return func(typ string) []string {
+		if f, ok := t.exact[typ]; ok || memo == nil {
+			return f
+		}
+		f, ok := memo[typ]
+		if !ok {
+			f = t.resolve(typ)
+			memo[typ] = f
+		}
 		return f
 	}
-	if t.fold == nil {
-		return nil
-	}
-	if f, ok := t.seen[typ]; ok {
-		return f
-	}
-	out := t.resolve(typ)
-	t.seen[typ] = out
-	return out
 }
 
 // resolve returns the project reference fields of a type that is not in
