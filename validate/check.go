@@ -564,9 +564,7 @@ func (c *checker) partition() error {
 			c.persistentNotRoot(int32(i), "")
 		}
 	}
-	if err := c.placeInstances(); err != nil {
-		return err
-	}
+	c.placeInstances()
 
 	if err := c.place(); err != nil {
 		return err
@@ -632,9 +630,9 @@ func (c *checker) persistentNotRoot(i int32, peid string) {
 }
 
 // placeInstances expands what placement needs of every prefab instance.
-func (c *checker) placeInstances() error {
+func (c *checker) placeInstances() {
 	if len(c.prefabIdx) == 0 {
-		return nil
+		return
 	}
 	prefabs := c.opts.Prefabs
 	if prefabs == nil {
@@ -667,7 +665,6 @@ func (c *checker) placeInstances() error {
 		}
 	}
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
-	return nil
 }
 
 // buildCells sorts the cells by x then z, lists their entities in authored
@@ -929,7 +926,7 @@ func (c *checker) finding(i int32, f Finding) Finding {
 
 // finish orders the findings by entity (authored order), then code, keeping
 // the order they were found in (authored field order) otherwise, and gives
-// each the line of its entity's record with one sweep over the file.
+// each the line of its entity's record.
 func (c *checker) finish() {
 	fs := c.plan.Findings
 	if len(fs) == 0 {
@@ -948,18 +945,13 @@ func (c *checker) finish() {
 		return fs[perm[a]].Code < fs[perm[b]].Code
 	})
 	out := make([]Finding, len(fs))
-	ents := make([]int32, len(fs))
 	for k, p := range perm {
 		out[k] = fs[p]
-		ents[k] = c.fents[p]
-	}
-	// The parser counted each record's line, so a report on a large
-	// world reads none of the scene again.
-	for k := range out {
-		out[k].Line = c.d.Line(int(ents[k]))
+		// The parser counted each record's line: a report on a large
+		// world reads none of the scene again.
+		out[k].Line = c.d.Line(int(c.fents[p]))
 	}
 	c.plan.Findings = out
-	c.fents = ents
 }
 
 // who names an entity in messages: "Door" (12).

@@ -129,11 +129,9 @@ func (p *Plan) CutParent(i int) bool { return i < len(p.cut) && p.cut[i] }
 
 // Errors counts error findings; with strict, warnings count too.
 func (p *Plan) Errors(strict bool) int {
-	n := 0
-	for _, f := range p.Findings {
-		if f.Severity == SeverityError || strict {
-			n++
-		}
+	if strict {
+		return len(p.Findings)
 	}
-	return n
+	errors, _ := p.Counts()
+	return errors
 }

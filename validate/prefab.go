@@ -241,20 +241,7 @@ func (p *Prefabs) read(file, sceneFile string, depth int) *prefabAsset {
 }
 
 // rawID reads an id written as a string or (legacy) a number.
-func rawID(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	switch scene.KindOf(v) {
-	case scene.String:
-		s, err := scene.Str(v)
-		if err != nil {
-			return ""
-		}
-		return s
-	case scene.Number:
-		return string(v)
-	}
-	return ""
-}
+func rawID(v json.RawMessage) string { return idText(bytes.TrimSpace(v)) }
 
 func errText(err error) string {
 	var pe *fs.PathError
