@@ -115,16 +115,19 @@ func NewLoader() *Loader {
 // simulate.loadRadius in worldcook.yaml and WORLDCOOK_SIMULATE_LOAD_RADIUS.
 func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
 	var err error
+	prefix := "WORLDCOOK_"
+	if section != "" {
+		prefix += strings.ToUpper(section) + "_"
+	}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Name == "help" || f.Name == "config" {
 			return
 		}
 		key := camel(f.Name)
-		env := "WORLDCOOK_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if section != "" {
 			key = section + "." + key
-			env = "WORLDCOOK_" + strings.ToUpper(section) + "_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		}
+		env := prefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if e := l.v.BindPFlag(key, f); e != nil && err == nil {
 			err = e
 		}
