@@ -36,41 +36,20 @@ components:
 func Demo(w io.Writer) error {
 	d := buildDemo()
 	e := newEmitter(w, true)
-	e.beginObject()
-	e.keyInt("version", 1)
-	e.keyStr("name", "Main")
-	e.key("entities")
-	e.beginArray()
+	e.beginScene("Main")
 	for _, ent := range d.ents {
-		e.elem()
-		e.beginObject()
-		e.keyInt("id", int64(ent.id))
-		e.keyStr("name", ent.name)
-		e.key("parent")
-		if ent.parent == 0 {
-			e.null()
-		} else {
-			e.int(int64(ent.parent))
-		}
-		e.key("children")
-		writeValue(e, ent.children)
-		e.key("components")
-		e.beginArray()
+		e.beginEntity(int64(ent.id), ent.name, int64(ent.parent), ent.children)
 		for _, c := range ent.comps {
-			e.elem()
-			e.beginObject()
-			e.keyStr("type", c.typ)
-			e.key("data")
-			writeValue(e, c.data)
-			e.endObject()
+			e.component(c.typ)
+			for _, m := range c.data {
+				e.key(m.k)
+				writeValue(e, m.v)
+			}
+			e.endComponent()
 		}
-		e.endArray()
-		e.keyBool("visible", true)
-		e.endObject()
+		e.endEntity()
 	}
-	e.endArray()
-	e.endObject()
-	e.buf = append(e.buf, '\n')
+	e.endScene()
 	return e.flush()
 }
 
@@ -161,13 +140,6 @@ func writeValue(e *emitter, v any) {
 			writeValue(e, m.v)
 		}
 		e.endObject()
-	case []int:
-		e.beginArray()
-		for _, x := range v {
-			e.elem()
-			e.int(int64(x))
-		}
-		e.endArray()
 	case []any:
 		e.beginArray()
 		for _, x := range v {
@@ -189,7 +161,7 @@ type demoEntity struct {
 	id       int
 	name     string
 	parent   int
-	children []int
+	children []int64
 	comps    []demoComp
 }
 
@@ -203,10 +175,10 @@ type demoWorld struct {
 // children, so the file reads top-down like the editor's outliner.
 func (d *demoWorld) add(parent int, name string, comps ...demoComp) int {
 	id := len(d.ents) + 1
-	d.ents = append(d.ents, &demoEntity{id: id, name: name, parent: parent, children: []int{}, comps: comps})
+	d.ents = append(d.ents, &demoEntity{id: id, name: name, parent: parent, children: []int64{}, comps: comps})
 	if parent != 0 {
 		p := d.ents[parent-1]
-		p.children = append(p.children, id)
+		p.children = append(p.children, int64(id))
 	}
 	return id
 }

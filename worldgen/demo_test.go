@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,20 +31,7 @@ func TestDemoIsUpToDate(t *testing.T) {
 		if err := f.write(&buf); err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		path := filepath.Join(demoDir, f.name)
-		if goldenfile.Updating() {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(got, buf.Bytes()) {
-			t.Errorf("%s differs from the generator's output; run go test ./worldgen -run TestDemoIsUpToDate -update", path)
-		}
+		goldenfile.Compare(t, filepath.Join(demoDir, f.name), buf.Bytes())
 	}
 }
 

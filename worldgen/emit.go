@@ -289,3 +289,49 @@ func (e *emitter) endComponent() {
 	e.endObject()
 	e.endObject()
 }
+
+// beginScene opens a scene document and its entities array.
+func (e *emitter) beginScene(name string) {
+	e.beginObject()
+	e.keyInt("version", 1)
+	e.keyStr("name", name)
+	e.key("entities")
+	e.beginArray()
+}
+
+// endScene closes what beginScene opened and ends the document with a newline.
+func (e *emitter) endScene() {
+	e.endArray()
+	e.endObject()
+	e.buf = append(e.buf, '\n')
+}
+
+// beginEntity writes the record fields that precede the components, in the
+// editor's order, and opens the components array. parent 0 means a root.
+func (e *emitter) beginEntity(id int64, name string, parent int64, children []int64) {
+	e.elem()
+	e.beginObject()
+	e.keyInt("id", id)
+	e.keyStr("name", name)
+	e.key("parent")
+	if parent == 0 {
+		e.null()
+	} else {
+		e.int(parent)
+	}
+	e.key("children")
+	e.beginArray()
+	for _, c := range children {
+		e.elem()
+		e.int(c)
+	}
+	e.endArray()
+	e.key("components")
+	e.beginArray()
+}
+
+func (e *emitter) endEntity() {
+	e.endArray()
+	e.keyBool("visible", true)
+	e.endObject()
+}

@@ -241,19 +241,12 @@ func newGenerator(w io.Writer, o Options) *generator {
 }
 
 func (g *generator) run() {
-	e := g.e
-	e.beginObject()
-	e.keyInt("version", 1)
-	e.keyStr("name", g.o.Name)
-	e.key("entities")
-	e.beginArray()
+	g.e.beginScene(g.o.Name)
 	g.writeFixed()
 	for g.remaining > 0 {
 		g.writeGroup()
 	}
-	e.endArray()
-	e.endObject()
-	e.buf = append(e.buf, '\n')
+	g.e.endScene()
 }
 
 // take reserves the next id if the entity budget allows another record.
@@ -283,13 +276,13 @@ func (g *generator) writeFixed() {
 	half := g.extent / 2
 
 	if id, ok := g.take(); ok {
-		g.beginEntity(id, "World Settings", 0, nil)
+		g.e.beginEntity(id, "World Settings", 0, nil)
 		e.component("StreamedWorld")
 		// The cell size is written as the generator rounded it, so that the
 		// cells it plans references with are the cells worldcook computes.
 		e.keyCenti("cellSize", g.cell)
 		e.endComponent()
-		g.endEntity()
+		g.e.endEntity()
 	}
 	for i := 0; i < g.o.Sources; i++ {
 		id, ok := g.take()
@@ -299,7 +292,7 @@ func (g *generator) writeFixed() {
 		switch i {
 		case 0:
 			g.playerID = id
-			g.beginEntity(id, "Player", 0, nil)
+			g.e.beginEntity(id, "Player", 0, nil)
 			x, y, z := g.pos(half, 0, half)
 			g.transform(x, y, z, nil, 0)
 			e.component("CharacterController3D")
@@ -313,7 +306,7 @@ func (g *generator) writeFixed() {
 			e.endComponent()
 			g.persistentSource(300000, 200000, 300000)
 		case 1:
-			g.beginEntity(id, "Main Camera", 0, nil)
+			g.e.beginEntity(id, "Main Camera", 0, nil)
 			x, y, z := g.pos(half, 80000, half-60000)
 			pitch := &cameraPitch
 			if g.xy {
@@ -334,16 +327,16 @@ func (g *generator) writeFixed() {
 			}
 			g.persistentSource(250000, 150000, 250000)
 		default:
-			g.beginEntity(id, "Streaming Probe "+strconv.Itoa(i-1), 0, nil)
+			g.e.beginEntity(id, "Streaming Probe "+strconv.Itoa(i-1), 0, nil)
 			x, y, z := g.pos(g.rng.Int64N(g.extent), 0, g.rng.Int64N(g.extent))
 			g.transform(x, y, z, nil, 0)
 			g.persistentSource(200000, 100000, 200000)
 		}
-		g.endEntity()
+		g.e.endEntity()
 	}
 	if id, ok := g.take(); ok {
 		// The sun has no Transform, which by itself keeps it persistent.
-		g.beginEntity(id, "Sun", 0, nil)
+		g.e.beginEntity(id, "Sun", 0, nil)
 		e.component("Light2D")
 		e.keyInt("type", 1)
 		e.color("color", 100, 97, 90, 100)
@@ -351,7 +344,7 @@ func (g *generator) writeFixed() {
 		e.keyBool("meshShadows", true)
 		e.keyBool("enabled", true)
 		e.endComponent()
-		g.endEntity()
+		g.e.endEntity()
 	}
 }
 
@@ -466,7 +459,7 @@ func (g *generator) writeGroup() {
 			g.writeChild(id, parent)
 		}
 		g.writeRef(i, base, n)
-		g.endEntity()
+		g.e.endEntity()
 	}
 
 	if !onBorder {
@@ -481,38 +474,6 @@ func cellHash(cx, cz int64) uint64 {
 	h := uint64(cx)*0x9E3779B97F4A7C15 ^ uint64(cz)*0xC2B2AE3D27D4EB4F
 	h ^= h >> 29
 	return h % cellSlots
-}
-
-// beginEntity writes the record fields that precede the components, in the
-// editor's order, and opens the components array. parent 0 means a root.
-func (g *generator) beginEntity(id int64, name string, parent int64, children []int64) {
-	e := g.e
-	e.elem()
-	e.beginObject()
-	e.keyInt("id", id)
-	e.keyStr("name", name)
-	e.key("parent")
-	if parent == 0 {
-		e.null()
-	} else {
-		e.int(parent)
-	}
-	e.key("children")
-	e.beginArray()
-	for _, c := range children {
-		e.elem()
-		e.int(c)
-	}
-	e.endArray()
-	e.key("components")
-	e.beginArray()
-}
-
-func (g *generator) endEntity() {
-	e := g.e
-	e.endArray()
-	e.keyBool("visible", true)
-	e.endObject()
 }
 
 // transform writes a Transform component; rot may be nil and scale 0 for the
@@ -642,7 +603,7 @@ func (g *generator) writeProp(id, a, h, b int64) {
 	rng, e := g.rng, g.e
 	kind := propKinds[rng.IntN(len(propKinds))]
 	x, y, z := g.pos(a, h, b)
-	g.beginEntity(id, kind+" "+strconv.FormatInt(id, 10), 0, g.ids)
+	g.e.beginEntity(id, kind+" "+strconv.FormatInt(id, 10), 0, g.ids)
 	switch kind {
 	case "Tree":
 		g.randomTransform(x, y, z, 30, 50)
@@ -770,7 +731,7 @@ func (g *generator) writeChild(id, parent int64) {
 	kind := childKinds[rng.IntN(len(childKinds))]
 	far := rng.IntN(4) == 0
 	a, b := g.childOffset(far), g.childOffset(far)
-	g.beginEntity(id, kind, parent, g.ids)
+	g.e.beginEntity(id, kind, parent, g.ids)
 	switch kind {
 	case "Canopy":
 		x, y, z := g.pos(0, 15000+rng.Int64N(10000), 0)
