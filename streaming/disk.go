@@ -88,7 +88,7 @@ func NewDiskLoader(cfg DiskIO) (*DiskLoader, error) {
 // Start implements Loader.
 func (d *DiskLoader) Start(r Request) {
 	d.keys[r.ID] = r.Name
-	d.pool.Submit(Job{ID: r.ID, Key: r.Name, Path: r.Path, Bytes: r.Bytes, Distance: r.Distance, Payload: r})
+	d.pool.Submit(Job{ID: r.ID, Key: r.Name, Bytes: r.Bytes, Distance: r.Distance, Payload: r})
 }
 
 // Cancel implements Loader.

@@ -24,8 +24,6 @@ type gridIndex struct {
 	// wide holds cells whose bounds touch more than maxSpan buckets: they
 	// are checked by every query rather than filed everywhere.
 	wide []int32
-	// empty is true for a world without cells.
-	empty bool
 }
 
 // maxSpan is the most buckets one cell is filed in before it is treated as
@@ -52,10 +50,7 @@ func (g *gridIndex) span(r *geom) (bx0, bz0, bx1, bz1 int64) {
 }
 
 func newGridIndex(cells []geom, size float64) *gridIndex {
-	g := &gridIndex{size: size, empty: len(cells) == 0}
-	if g.empty {
-		return g
-	}
+	g := &gridIndex{size: size}
 	g.minBX, g.minBZ = math.MaxInt64, math.MaxInt64
 	g.maxBX, g.maxBZ = math.MinInt64, math.MinInt64
 	filed := 0
@@ -133,9 +128,6 @@ func (g *gridIndex) buildSparse(cells []geom) {
 func (g *gridIndex) query(x, z, r float64, visit func(int32)) {
 	for _, i := range g.wide {
 		visit(i)
-	}
-	if g.empty {
-		return
 	}
 	bx0, bx1 := max(g.bucketOf(x-r), g.minBX), min(g.bucketOf(x+r), g.maxBX)
 	bz0, bz1 := max(g.bucketOf(z-r), g.minBZ), min(g.bucketOf(z+r), g.maxBZ)

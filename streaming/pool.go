@@ -10,8 +10,7 @@ type Job struct {
 	ID uint64
 	// Key identifies what the job loads; a job submitted while another
 	// with the same key is still queued is merged into it.
-	Key  string
-	Path string
+	Key string
 	// Bytes is the expected size, for progress by bytes.
 	Bytes int64
 	// Distance orders the queue: nearer jobs run first, ties in submission

@@ -165,11 +165,7 @@ func durationStat(ds []time.Duration) DurationStat {
 
 // stats accumulates the summary as frames go by.
 type stats struct {
-	sum           Summary
-	published     int
-	failures      int
-	timeouts      int
-	firstResident int
+	sum Summary
 
 	// Disk IO only.
 	reads                          int
@@ -254,10 +250,6 @@ func (st *stats) add(r *FrameReport) {
 // Summary returns the totals of the frames stepped so far.
 func (s *Scheduler) Summary() Summary {
 	sum := s.stats.sum
-	sum.Published = s.stats.published
-	sum.Failures = s.stats.failures
-	sum.Timeouts = s.stats.timeouts
-	sum.FirstResidentFrame = s.stats.firstResident
 	sum.GaveUp = slices.Clone(sum.GaveUp)
 	if sum.GaveUp == nil {
 		sum.GaveUp = []GaveUp{}

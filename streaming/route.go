@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,7 +119,7 @@ func ParseRoute(r io.Reader, file string) (*Route, error) {
 			return 0, nil
 		}
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if err != nil || !finite(v) {
 			return 0, fail(line, "%s %q is not a finite number", name, s)
 		}
 		return v, nil

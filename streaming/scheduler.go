@@ -151,8 +151,7 @@ type Scheduler struct {
 
 	// first holds the cells the first frame's sources wanted within their
 	// load radius, until all of them are resident.
-	first     []int32
-	firstDone bool
+	first []int32
 
 	stats stats
 	// measured counts distance evaluations, a size-independent proxy for
@@ -338,7 +337,7 @@ func (s *Scheduler) makeResident(i int32) {
 	r.failures = 0
 	s.residentBytes += r.bytes
 	s.resident = append(s.resident, entry{i, r.seq})
-	s.stats.published++
+	s.stats.sum.Published++
 }
 
 // finish applies the attempts the IO layer finished (step 1), then
@@ -392,7 +391,7 @@ func (s *Scheduler) finish(rep *FrameReport) {
 			}
 			s.loader.Cancel(e.seq)
 			s.nInflight--
-			s.stats.timeouts++
+			s.stats.sum.Timeouts++
 			s.fail(e.cell, fmt.Errorf("timed out after %d frames", t), rep)
 		}
 	}
@@ -405,7 +404,7 @@ func (s *Scheduler) fail(i int32, err error, rep *FrameReport) {
 	if r.failures < math.MaxUint8 {
 		r.failures++
 	}
-	s.stats.failures++
+	s.stats.sum.Failures++
 	rep.Failed = append(rep.Failed, s.name(i))
 	if int(r.failures) > s.set.Retry.Retries {
 		s.setState(i, Failed)
@@ -635,17 +634,16 @@ func (s *Scheduler) holes(rep *FrameReport) {
 	var holes []int32
 	for _, i := range s.near {
 		r := &s.rt[i]
-		if r.flags&inLoad != 0 && r.state != Resident {
-			holes = append(holes, i)
+		if r.flags&inLoad == 0 {
+			continue
 		}
-	}
-	if s.frame == 1 {
-		// The first frame's wanted cells, for "frames until the first
-		// position is fully resident".
-		for _, i := range s.near {
-			if s.rt[i].flags&inLoad != 0 {
-				s.first = append(s.first, i)
-			}
+		if s.frame == 1 {
+			// The first frame's wanted cells, for "frames until the first
+			// position is fully resident".
+			s.first = append(s.first, i)
+		}
+		if r.state != Resident {
+			holes = append(holes, i)
 		}
 	}
 	if len(holes) == 0 {
@@ -659,7 +657,7 @@ func (s *Scheduler) holes(rep *FrameReport) {
 }
 
 func (s *Scheduler) checkFirst() {
-	if s.firstDone {
+	if s.stats.sum.FirstResidentFrame > 0 {
 		return
 	}
 	for _, i := range s.first {
@@ -667,8 +665,7 @@ func (s *Scheduler) checkFirst() {
 			return
 		}
 	}
-	s.firstDone = true
-	s.stats.firstResident = s.frame
+	s.stats.sum.FirstResidentFrame = s.frame
 }
 
 // Residency returns the residency report: the resident cells in the order
@@ -678,7 +675,7 @@ func (s *Scheduler) Residency() ResidencyReport {
 	rr := ResidencyReport{
 		ResidentCells:    []string{},
 		CellEntityCounts: map[string]int{},
-		LoadCount:        s.stats.published,
+		LoadCount:        s.stats.sum.Published,
 	}
 	for _, e := range s.resident {
 		if s.valid(e, Resident) {

@@ -3,7 +3,6 @@ package streaming
 import (
 	"errors"
 	"fmt"
-	"math"
 )
 
 // DistanceMode says what a source's distance to a cell is measured to.
@@ -116,7 +115,7 @@ func (s Settings) Check() error {
 		name string
 		v    *float64
 	}{{"LOD radius", s.LODRadius}, {"pinned radius", s.PinnedRadius}} {
-		if r.v != nil && (*r.v < 0 || math.IsNaN(*r.v) || math.IsInf(*r.v, 0)) {
+		if r.v != nil && (*r.v < 0 || !finite(*r.v)) {
 			return fmt.Errorf("%s %v must be a finite number, not negative", r.name, *r.v)
 		}
 	}
