@@ -141,7 +141,7 @@ func Map(title, subtitle string, w *World, loads []int, sources []Source, frames
 				r, first = o, false
 				return
 			}
-			r = worldmap.Rect{MinX: math.Min(r.MinX, o.MinX), MinZ: math.Min(r.MinZ, o.MinZ), MaxX: math.Max(r.MaxX, o.MaxX), MaxZ: math.Max(r.MaxZ, o.MaxZ)}
+			r = r.Union(o)
 		}
 		for _, rt := range m.Routes {
 			for _, p := range rt.Points {
@@ -160,7 +160,7 @@ func Map(title, subtitle string, w *World, loads []int, sources []Source, frames
 	}
 	for i, c := range w.Cells {
 		b := worldmap.Rect(c.Bounds)
-		if view != nil && !(b.MinX <= view.MaxX && view.MinX <= b.MaxX && b.MinZ <= view.MaxZ && view.MinZ <= b.MaxZ) {
+		if view != nil && !view.Intersects(b) {
 			continue
 		}
 		cell := worldmap.Cell{Name: c.Name, X: c.X, Z: c.Z, Bounds: b}

@@ -187,15 +187,7 @@ func (ch *Chart) panel(c *Canvas, p *Panel, top, width, slot float64, n int, x f
 			}
 			path.L(x(float64(len(s.Values))), y(s.Values[len(s.Values)-1])).V(bottom).Z()
 			c.Path(&path, Style{Fill: col, FillOpacity: 0.3})
-			var edge PathBuilder
-			for i, v := range s.Values {
-				if i == 0 {
-					edge.M(x(0.5), y(v))
-				} else {
-					edge.L(x(float64(i)+0.5), y(v))
-				}
-			}
-			c.Path(&edge, Style{Stroke: col, Width: 1.6, Title: s.Name})
+			c.Path(midLine(s.Values, x, y), Style{Stroke: col, Width: 1.6, Title: s.Name})
 		case Steps:
 			for i, v := range s.Values {
 				if i == 0 {
@@ -207,14 +199,7 @@ func (ch *Chart) panel(c *Canvas, p *Panel, top, width, slot float64, n int, x f
 			}
 			c.Path(&path, Style{Stroke: col, Width: 1.6, Title: s.Name})
 		default:
-			for i, v := range s.Values {
-				if i == 0 {
-					path.M(x(0.5), y(v))
-				} else {
-					path.L(x(float64(i)+0.5), y(v))
-				}
-			}
-			c.Path(&path, Style{Stroke: col, Width: 1.6, Title: s.Name})
+			c.Path(midLine(s.Values, x, y), Style{Stroke: col, Width: 1.6, Title: s.Name})
 		}
 	}
 	for _, l := range p.Levels {
@@ -235,4 +220,17 @@ func seriesColor(c string, k int) string {
 		return c
 	}
 	return Palette[k%len(Palette)]
+}
+
+// midLine joins the values through the middle of their frames.
+func midLine(values []float64, x, y func(float64) float64) *PathBuilder {
+	var p PathBuilder
+	for i, v := range values {
+		if i == 0 {
+			p.M(x(0.5), y(v))
+		} else {
+			p.L(x(float64(i)+0.5), y(v))
+		}
+	}
+	return &p
 }

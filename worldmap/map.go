@@ -11,11 +11,13 @@ type Rect struct {
 	MinX, MinZ, MaxX, MaxZ float64
 }
 
-func (r Rect) union(o Rect) Rect {
+// Union is the smallest rectangle holding r and o.
+func (r Rect) Union(o Rect) Rect {
 	return Rect{math.Min(r.MinX, o.MinX), math.Min(r.MinZ, o.MinZ), math.Max(r.MaxX, o.MaxX), math.Max(r.MaxZ, o.MaxZ)}
 }
 
-func (r Rect) intersects(o Rect) bool {
+// Intersects reports whether r and o overlap (touching counts).
+func (r Rect) Intersects(o Rect) bool {
 	return r.MinX <= o.MaxX && o.MinX <= r.MaxX && r.MinZ <= o.MaxZ && o.MinZ <= r.MaxZ
 }
 
@@ -111,10 +113,10 @@ func (m *Map) extent() (Rect, bool) {
 			r, ok = o, true
 			return
 		}
-		r = r.union(o)
+		r = r.Union(o)
 	}
 	for _, c := range m.Cells {
-		add(c.Bounds.union(m.grid(c)))
+		add(c.Bounds.Union(m.grid(c)))
 	}
 	for _, rt := range m.Routes {
 		for _, p := range rt.Points {
@@ -159,7 +161,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	var maxV float64
 	drawn := 0
 	for _, cell := range m.Cells {
-		if view.intersects(m.grid(cell)) || view.intersects(cell.Bounds) {
+		if view.Intersects(m.grid(cell)) || view.Intersects(cell.Bounds) {
 			maxV = math.Max(maxV, cell.Value)
 			drawn++
 		}
@@ -168,7 +170,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	cellPx := m.CellSize * scale
 	for _, cell := range m.Cells {
 		g := m.grid(cell)
-		if !view.intersects(g) && !view.intersects(cell.Bounds) {
+		if !view.Intersects(g) && !view.Intersects(cell.Bounds) {
 			continue
 		}
 		if dense && cell.Value == 0 {
@@ -205,7 +207,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		if b.MinX >= g.MinX && b.MinZ >= g.MinZ && b.MaxX <= g.MaxX && b.MaxZ <= g.MaxZ {
 			continue
 		}
-		if !view.intersects(b) || dense {
+		if !view.Intersects(b) || dense {
 			continue
 		}
 		grown++

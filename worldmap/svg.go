@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -51,12 +50,7 @@ func num(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "0"
 	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "0"
-	}
-	return s
+	return trim(v)
 }
 
 func esc(s string) string {
@@ -134,7 +128,7 @@ func (c *Canvas) Circle(cx, cy, r float64, s Style) {
 
 // Path draws SVG path data built with a PathBuilder.
 func (c *Canvas) Path(d *PathBuilder, s Style) {
-	if d.b.Len() == 0 {
+	if d.Empty() {
 		return
 	}
 	fmt.Fprintf(&c.b, `<path d="%s"%s`, d.b.String(), s.attrs())
