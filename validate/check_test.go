@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -51,7 +52,7 @@ func TestPartitionBaseWorld(t *testing.T) {
 	for _, c := range p.Cells {
 		names = append(names, c.Name)
 	}
-	if !equal(names, []string{"test.cell_-1_-1", "test.cell_0_0", "test.cell_2_0"}) {
+	if !slices.Equal(names, []string{"test.cell_-1_-1", "test.cell_0_0", "test.cell_2_0"}) {
 		t.Errorf("cells %v", names)
 	}
 	c := p.Cells[1]
@@ -124,7 +125,7 @@ func TestReferenceRelationships(t *testing.T) {
 			if want == nil {
 				want = []string{}
 			}
-			if got := codes(p); !equal(got, want) {
+			if got := codes(p); !slices.Equal(got, want) {
 				t.Errorf("findings\n got %v\nwant %v", got, want)
 			}
 			if tc.prefRefs == nil {

@@ -64,13 +64,7 @@ func FuzzReadTRS(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		src := append([]byte(`{"entities": [{"id": 1, "components": [{"type": "Transform", "data": `), data...)
-		src = append(src, "}]}]}"...)
-		d, err := scene.Parse("t", src)
-		if err != nil {
-			return
-		}
-		raw, ok := d.Component(0, "Transform")
+		raw, ok := componentData(data)
 		if !ok {
 			return
 		}

@@ -120,18 +120,6 @@ func codes(p *Plan) []string {
 	return out
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // cellOf returns the name of the cell holding entity id, or "persistent".
 func cellOf(t testing.TB, p *Plan, id int64) string {
 	t.Helper()

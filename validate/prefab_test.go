@@ -3,6 +3,7 @@ package validate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -128,7 +129,7 @@ func TestPrefabPlacement(t *testing.T) {
 			if want == nil {
 				want = []string{}
 			}
-			if got := codes(p); !equal(got, want) {
+			if got := codes(p); !slices.Equal(got, want) {
 				t.Errorf("findings\n got %v\nwant %v", got, want)
 			}
 			if got := cellOf(t, p, tc.id); got != tc.want {
@@ -188,7 +189,7 @@ func TestPrefabOverrideReferences(t *testing.T) {
 	}
 	for _, tc := range cases {
 		p := checkAt(t, "/elsewhere/main.esscene", Options{}, base(tc.value)...)
-		if got := codes(p); !equal(got, tc.want) {
+		if got := codes(p); !slices.Equal(got, tc.want) {
 			t.Errorf("value %s: findings %v, want %v", tc.value, got, tc.want)
 		}
 		for _, f := range p.Findings {
@@ -201,7 +202,7 @@ func TestPrefabOverrideReferences(t *testing.T) {
 	// too, for dangling targets.
 	es := base("77")[1:]
 	p := checkAt(t, "/elsewhere/main.esscene", Options{}, es...)
-	if got := codes(p); !equal(got, []string{"dangling-ref@2:RevoluteJoint.connectedEntity"}) {
+	if got := codes(p); !slices.Equal(got, []string{"dangling-ref@2:RevoluteJoint.connectedEntity"}) {
 		t.Errorf("non-streamed: %v", got)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -88,7 +90,7 @@ func genWorld(r *rand.Rand) *randomWorld {
 				list = append(list, strconv.FormatInt(v, 10))
 				w.refs = append(w.refs, oracleRef{id, "MeshSkin.joints[" + strconv.Itoa(e) + "]", v})
 			}
-			comps[id] = append(comps[id], comp("MeshSkin", `{"joints": [`+join(list)+`]}`))
+			comps[id] = append(comps[id], comp("MeshSkin", `{"joints": [`+strings.Join(list, ", ")+`]}`))
 		}
 		if r.IntN(6) == 0 {
 			v := target()
@@ -106,17 +108,6 @@ func genWorld(r *rand.Rand) *randomWorld {
 		w.es = append(w.es, e)
 	}
 	return w
-}
-
-func join(s []string) string {
-	out := ""
-	for k, v := range s {
-		if k > 0 {
-			out += ", "
-		}
-		out += v
-	}
-	return out
 }
 
 // oracle applies the rules of SPEC §2–§3 the obvious way: walk up to each
@@ -203,7 +194,7 @@ func TestPropertyAgainstOracle(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		docs, want, prefs := w.oracle()
-		if got := codes(p); !equal(got, want) {
+		if got := codes(p); !slices.Equal(got, want) {
 			t.Fatalf("seed %d findings\n got %v\nwant %v\n%s", seed, got, want, src)
 		}
 		for id, doc := range docs {

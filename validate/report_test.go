@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,7 +211,7 @@ func TestJSONSchema(t *testing.T) {
 		}
 	}
 	want := []string{"scene", "name", "streamed", "plane", "cellSize", "persistentEntities", "persistentRefs", "cells", "findings", "summary"}
-	if !equal(keys, want) {
+	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
 	var r struct {

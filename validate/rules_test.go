@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestRules(t *testing.T) {
 			if want == nil {
 				want = []string{}
 			}
-			if got := codes(p); !equal(got, want) {
+			if got := codes(p); !slices.Equal(got, want) {
 				t.Errorf("findings\n got %v\nwant %v", got, want)
 			}
 			for _, f := range p.Findings {
@@ -134,7 +135,7 @@ func TestParentCycleIsCutAndPlaced(t *testing.T) {
 		E{ID: 5, Parent: at(4), C: []string{tr(10, 0, 0)}},
 		E{ID: 4, Parent: at(3), C: []string{tr(10, 0, 0)}},
 		E{ID: 3, Parent: at(5), C: []string{tr(10, 0, 0)}})
-	if got := codes(p); !equal(got, []string{"parent-cycle@5:parent"}) {
+	if got := codes(p); !slices.Equal(got, []string{"parent-cycle@5:parent"}) {
 		t.Fatalf("findings %v", got)
 	}
 	if !strings.Contains(p.Findings[0].Message, "5 → 4 → 3 → 5") {
@@ -160,7 +161,7 @@ func TestNotStreamed(t *testing.T) {
 		t.Errorf("non-streamed plan has a partition: %+v", p)
 	}
 	want := []string{"dangling-ref@3:RevoluteJoint.connectedEntity", "duplicate-id@3:id"}
-	if got := codes(p); !equal(got, want) {
+	if got := codes(p); !slices.Equal(got, want) {
 		t.Errorf("findings\n got %v\nwant %v", got, want)
 	}
 }
@@ -196,7 +197,7 @@ func TestFindingsOrder(t *testing.T) {
 		"persistent-to-cell-ref:MeshSkin.joints[0]",
 		"persistent-to-cell-ref:MeshSkin.joints[2]",
 	}
-	if !equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("order\n got %v\nwant %v", got, want)
 	}
 }
