@@ -11,8 +11,10 @@ import (
 )
 
 // FuzzParse feeds arbitrary bytes to the decoder. It must never panic;
-// when it accepts a document, encoding/json must accept it too, and
-// writing every record back must give the same document.
+// reading records byte by byte and through each squeeze kernel must give
+// the same document or error; when it accepts a document, encoding/json
+// must accept it too, and writing every record back must give the same
+// document.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version":1,"name":"m","entities":[{"id":1,"name":"A","parent":null,"children":[2],"components":[{"type":"Transform","data":{"position":{"x":1.5e3,"y":-0,"z":2}}}]},{"id":2,"name":"B\u00e9","parent":1,"children":[],"components":[]}]}`))
 	f.Add([]byte(`{"entities":[{"id":3,"parent":null,"prefab":"@uuid:x","overrides":[],"added":[],"removed":[]}]}`))
@@ -26,8 +28,22 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
+	f.Add([]byte("{\"entities\": [\n  {\"id\": 1 2, \"name\": \"a b\"},\n  {\"id\": 3, \"visible\": tr ue}\n]}"))
+	f.Add([]byte("{\"entities\": [{\"id\": 1, \"name\": \"\\\\\" \\\" x\"}, {\"id\": - 2}]}"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		d, err := Parse("fuzz.esscene", src)
+		// Every way of reading records must agree, errors included.
+		var d *Document
+		var err error
+		for _, m := range squeezeModes() {
+			m.run(func() {
+				d2, err2 := Parse("fuzz.esscene", src)
+				if m.name == "bytes" {
+					d, err = d2, err2
+					return
+				}
+				sameParse(t, m.name, d, err, d2, err2)
+			})
+		}
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

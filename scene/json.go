@@ -268,10 +268,14 @@ func clip(b []byte) string {
 // Copies are made a run at a time: pend marks where the run of bytes
 // scanned but not yet copied starts, and each skip over white space copies
 // the run before it. Between records pend is -1 and nothing is copied.
+//
+// In direct mode b is already compact text (see squeeze.go): nothing is
+// copied, and spans of b are spans of the compact form.
 type scan struct {
-	b    []byte
-	out  []byte
-	pend int
+	b      []byte
+	out    []byte
+	pend   int
+	direct bool
 	// lines counts the line breaks skipped, so that each record knows its
 	// line without a second pass over the file.
 	lines int
@@ -346,11 +350,28 @@ func (s *scan) emit(from, to int) {
 // at returns where offset x of b lands in out. It holds for an x that is
 // not behind the pending run and has no white space before it in the run:
 // the start of a value just reached or the end of one just scanned.
-func (s *scan) at(x int) int { return len(s.out) + x - s.pend }
+func (s *scan) at(x int) int {
+	if s.direct {
+		return x
+	}
+	return len(s.out) + x - s.pend
+}
+
+// begin starts copying at b[x] and returns where x lands in out.
+func (s *scan) begin(x int) int {
+	if s.direct {
+		return x
+	}
+	s.pend = x
+	return len(s.out)
+}
 
 // compact returns the compact form of b[from:to], where from was at(…)
 // when it was reached; to must be the current end of what was scanned.
 func (s *scan) compact(from, to int) []byte {
+	if s.direct {
+		return s.b[from:to:to]
+	}
 	s.flush(to)
 	return s.out[from:len(s.out):len(s.out)]
 }

@@ -15,9 +15,71 @@ import (
 	"github.com/worldcook/worldcook/worldgen"
 )
 
-// parseBoth parses src sequentially and in parallel and requires the two
-// documents (or errors) to be identical.
+// parseBoth parses src sequentially and in parallel, reading records byte
+// by byte and through each squeeze kernel, and requires every document
+// (or error) to be identical.
 func parseBoth(t *testing.T, src []byte) {
+	t.Helper()
+	var first *Document
+	var firstErr error
+	for _, m := range squeezeModes() {
+		m.run(func() {
+			d, err := parseBothOnce(t, src)
+			if m.name == "bytes" {
+				first, firstErr = d, err
+				return
+			}
+			sameParse(t, m.name, first, firstErr, d, err)
+		})
+	}
+}
+
+// squeezeMode is one way of reading entity records.
+type squeezeMode struct {
+	name   string
+	use    bool
+	kernel func(dst, src []byte, masks []uint64, st *lexState) (int, int)
+}
+
+func (m squeezeMode) run(fn func()) {
+	defer func(use bool, k func(dst, src []byte, masks []uint64, st *lexState) (int, int)) {
+		useSqueeze, squeezeBlocks = use, k
+	}(useSqueeze, squeezeBlocks)
+	useSqueeze, squeezeBlocks = m.use, m.kernel
+	fn()
+}
+
+// squeezeModes lists byte by byte first, then each kernel this CPU runs.
+func squeezeModes() []squeezeMode {
+	modes := []squeezeMode{{"bytes", false, squeezeGeneric}, {"squeeze/generic", true, squeezeGeneric}}
+	if hasSqueezeAVX512 {
+		modes = append(modes, squeezeMode{"squeeze/avx512", true, squeezeAVX512})
+	}
+	return modes
+}
+
+// sameParse requires b (read the way named) to be the document or error a
+// is, down to spans, lines and messages.
+func sameParse(t testing.TB, way string, a *Document, aErr error, b *Document, bErr error) {
+	t.Helper()
+	if (aErr == nil) != (bErr == nil) || aErr != nil && aErr.Error() != bErr.Error() {
+		t.Fatalf("%s: error %v, byte by byte %v", way, bErr, aErr)
+	}
+	if aErr != nil {
+		return
+	}
+	if !reflect.DeepEqual(a.Entities, b.Entities) || !reflect.DeepEqual(a.components, b.components) ||
+		!reflect.DeepEqual(a.children, b.children) || !reflect.DeepEqual(a.dups, b.dups) || !reflect.DeepEqual(a.Fields, b.Fields) {
+		for i := range min(len(a.Entities), len(b.Entities)) {
+			if !reflect.DeepEqual(a.Entities[i], b.Entities[i]) {
+				t.Fatalf("%s: entity %d differs:\n%+v\nbyte by byte:\n%+v", way, i, b.Entities[i], a.Entities[i])
+			}
+		}
+		t.Fatalf("%s: document differs from reading byte by byte", way)
+	}
+}
+
+func parseBothOnce(t *testing.T, src []byte) (*Document, error) {
 	t.Helper()
 	defer func(old, sample int) { parallelMin, sampleBytes = old, sample }(parallelMin, sampleBytes)
 	sampleBytes = 64
@@ -41,7 +103,7 @@ func parseBoth(t *testing.T, src []byte) {
 		if seqErr.Error() != parErr.Error() {
 			t.Fatalf("errors differ:\n seq %v\n par %v", seqErr, parErr)
 		}
-		return
+		return nil, seqErr
 	}
 	if !reflect.DeepEqual(seq.Entities, par.Entities) || !reflect.DeepEqual(seq.components, par.components) ||
 		!reflect.DeepEqual(seq.children, par.children) || !reflect.DeepEqual(seq.dups, par.dups) {
@@ -49,6 +111,7 @@ func parseBoth(t *testing.T, src []byte) {
 	}
 	checkCompactSpans(t, seq)
 	checkCompactSpans(t, par)
+	return seq, nil
 }
 
 func TestParallelParseMatchesSequential(t *testing.T) {

@@ -333,24 +333,11 @@ func (d *Document) index() {
 // comma are consumed and the next record starts at or after stop, with
 // end at that next record's '{'.
 func (p *parser) records(i, stop int) (end int, done bool, err error) {
-	b := p.s.b
+	if useSqueeze {
+		return p.recordsSqueezed(i, stop)
+	}
 	for {
-		i = p.s.space(i)
-		if i >= len(b) {
-			return 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
-		}
-		if b[i] != '{' {
-			s, e, err := scanValue(b, i)
-			if err != nil {
-				return 0, false, err
-			}
-			return 0, false, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
-		}
-		e, err := p.entity(i)
-		if err != nil {
-			return 0, false, err
-		}
-		next, more, err := p.s.after(e, ']', "an entity record")
+		_, next, more, err := p.record(i)
 		if err != nil || !more {
 			return next, err == nil, err
 		}
@@ -363,6 +350,96 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 		}
 	}
 }
+
+// record parses the entity record at or after b[i] (after white space)
+// and the comma or bracket after it. It returns the end of the record,
+// where the next item starts and whether there is one.
+func (p *parser) record(i int) (end, next int, more bool, err error) {
+	b := p.s.b
+	i = p.s.space(i)
+	if i >= len(b) {
+		return 0, 0, false, syntaxf(i, "unexpected end of file (the file is truncated)")
+	}
+	if b[i] != '{' {
+		s, e, err := scanValue(b, i)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		return 0, 0, false, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
+	}
+	if end, err = p.entity(i); err != nil {
+		return 0, 0, false, err
+	}
+	next, more, err = p.s.after(end, ']', "an entity record")
+	return end, next, more, err
+}
+
+// recordsSqueezed is records reading compact text that the squeeze
+// kernel makes ahead of it (see squeeze.go). A record it cannot read
+// there, because it is invalid or runs past the text made so far, is read
+// again from the file by the byte-by-byte scanner, which gives the error
+// with its line and column, or the record. Both ways give the same
+// entities, spans and lines.
+func (p *parser) recordsSqueezed(i, stop int) (end int, done bool, err error) {
+	d := p.d
+	file := p.s // the scanner over the file: its out and lines go on here
+	defer func() { p.s = file }()
+	q := &squeezer{src: file.b}
+	out, lines := file.out, file.lines
+	c := len(out) // where the record at i starts in out
+	q.reset(i, c, lines)
+	for {
+		out = q.fill(out, c+squeezeAhead)
+		p.s = scan{b: out, pend: -1, direct: true}
+		ne, nc, nk := len(d.Entities), len(d.components), len(d.children)
+		e, next, more, err := p.record(c)
+		if err == nil && more && next >= len(out) {
+			out = q.fill(out, next+squeezeAhead)
+			if next >= len(out) {
+				err = errAhead
+			}
+		}
+		if err != nil {
+			// Read the record from the file instead, then squeeze on
+			// from the next one.
+			d.Entities, d.components, d.children = d.Entities[:ne], d.components[:nc], d.children[:nk]
+			file.out, file.lines = out[:c], lines
+			p.s = file
+			_, next, more, err = p.record(i)
+			file = p.s
+			if err != nil || !more {
+				return next, err == nil, err
+			}
+			i, out, lines = next, file.out, file.lines
+			c = len(out)
+			q.reset(i, c, lines)
+		} else {
+			// The record's place in the file.
+			en := &d.Entities[len(d.Entities)-1]
+			srcEnd := q.offset(e-1) + 1
+			en.src, en.srcLen, en.line = int64(i), int32(min(srcEnd-i, 1<<31-1)), int32(min(lines+1, 1<<31-1))
+			if !more {
+				at := q.offset(next - 1) // the ']'
+				file.out, file.lines = out[:next], q.linesBefore(at)
+				return at + 1, true, nil
+			}
+			i, c = q.offset(next), next
+			lines = q.linesBefore(i)
+		}
+		if p.release != nil && i-p.released >= releaseStep {
+			p.release(p.released, i)
+			p.released = i
+		}
+		if i >= stop {
+			file.out, file.lines = out[:c], lines
+			return i, false, nil
+		}
+	}
+}
+
+// errAhead stands for a record followed by a comma where the compact text
+// ends; the record is read again from the file.
+var errAhead = errors.New("compact text ends after a record")
 
 // chunk is one goroutine's share of a parallel parse.
 type chunk struct {
@@ -632,8 +709,7 @@ func (p *parser) entity(i int) (int, error) {
 	e.line = int32(min(p.s.lines+1, 1<<31-1))
 	// The record is copied to out in compact form as it is validated;
 	// every span kept below is a span of that copy.
-	p.s.pend = start
-	cstart := len(p.s.out)
+	cstart := p.s.begin(start)
 	e.compFrom = int32(len(d.components))
 	e.compTo = e.compFrom
 	e.kidFrom = int32(len(d.children))
