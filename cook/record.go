@@ -3,14 +3,15 @@ package cook
 import (
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	json "github.com/goccy/go-json"
 	"github.com/zeebo/blake3"
@@ -190,59 +191,50 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 }
 
 // inputDigest fingerprints a scene for its record: the 128-bit XXH3 of
-// the length and the XXH3-128s of the scene's 64 MiB pieces, hashed on
-// every CPU. It is only ever compared with itself, to tell whether the
-// scene's bytes changed since the last cook, so its definition is
-// worldcook's own. It has no adversary to resist (whoever can write the
-// scene can cook it), which is why it is not the blake3 the manifest
-// uses: XXH3 runs at about four times blake3's speed, and every cook pays
-// for this hash on the whole input (blake3 made it 9% of a cook).
+// the length and the XXH3-128s of the scene's 8 MiB steps, hashed on every
+// CPU. It is only ever compared with itself, to tell whether the scene's
+// bytes changed since the last cook, so its definition is worldcook's
+// own. It has no adversary to resist (whoever can write the scene can
+// cook it), which is why it is not the blake3 the manifest uses: XXH3
+// runs at about four times blake3's speed, and every cook pays for this
+// hash on the whole input (blake3 made it 9% of a cook). Each step is
+// hashed in one call, straight from the mapping: a streaming hasher
+// would first copy it into its buffer.
 //
-// release, if set, is handed each part of src once hashed: the hash runs
-// ahead of the parse, and without this the pages it read would stay in
-// memory until the parse caught up.
+// release, if set, is handed each step once hashed: the hash runs ahead
+// of the parse, and without this the pages it read would stay in memory
+// until the parse caught up.
 func inputDigest(src []byte, release func(from, to int)) string {
-	const releaseStep = 8 << 20
-	const piece = 64 << 20
-	n := (len(src) + piece - 1) / piece
+	const step = 8 << 20
+	n := (len(src) + step - 1) / step
 	sums := make([][16]byte, n)
-	next := make(chan int, n)
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := min(n, runtime.GOMAXPROCS(0)); w > 0; w-- {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				// A file shrunk under its mapping leaves this piece's sum
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				from, to := i*step, min((i+1)*step, len(src))
+				// A file shrunk under its mapping leaves this step's sum
 				// zero: the fingerprint then matches no record.
-				// A piece is hashed a step at a time so that each step's
-				// pages can go as soon as they are hashed.
-				from, to := i*piece, min((i+1)*piece, len(src))
-				h := xxh3.New128()
 				_ = mapped.Guard(func() error {
-					for at := from; at < to; at += releaseStep {
-						end := min(at+releaseStep, to)
-						h.Write(src[at:end])
-						if release != nil {
-							release(at, end)
-						}
-					}
+					sums[i] = xxh3.Hash128(src[from:to]).Bytes()
 					return nil
 				})
-				sums[i] = h.Sum128().Bytes()
+				if release != nil {
+					release(from, to)
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	h := xxh3.New128()
-	fmt.Fprintf(h, "%d:", len(src))
+	all := make([]byte, 0, 20+16*n)
+	all = strconv.AppendInt(all, int64(len(src)), 10)
+	all = append(all, ':')
 	for _, s := range sums {
-		h.Write(s[:])
+		all = append(all, s[:]...)
 	}
-	sum := h.Sum128().Bytes()
+	sum := xxh3.Hash128(all).Bytes()
 	return "xxh3-128:" + hex.EncodeToString(sum[:])
 }
