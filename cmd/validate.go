@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
@@ -165,6 +166,8 @@ func checkScene(file, scenesRoot string, opts validate.Options) (*validate.Plan,
 		return nil, err
 	}
 	defer in.Close()
+	// The document stays live until the check ends (see cook.Run).
+	defer gcpause.Pause(gcpause.ForInput(len(in.Data)))()
 	doc, err := scene.ParseWith(file, in.Data, scene.Options{Release: in.Release})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
@@ -208,6 +209,10 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	}
 	timer.done("check")
 
+	// The document, the plan and the cells rendered from them stay live
+	// until the job ends: collecting before then would scan them to free
+	// next to nothing.
+	defer gcpause.Pause(gcpause.ForInput(len(src)))()
 	var p *validate.Plan
 	err = mapped.Guard(func() (err error) {
 		p, err = plan(job.File, src, opts, in.Release, timer)

@@ -93,3 +93,23 @@ func BenchmarkWriteAll(b *testing.B) {
 		buf = w.Append(buf[:0], "n", all, nil)
 	}
 }
+
+// BenchmarkSqueeze runs each squeeze kernel over a 1 MiB piece of the
+// world that stays in cache: the kernel's own speed, without the memory
+// traffic a whole world adds.
+func BenchmarkSqueeze(b *testing.B) {
+	src := world100k(b)[:1<<20]
+	dst := make([]byte, len(src)+64)
+	masks := make([]uint64, len(src)/32)
+	for _, m := range squeezeModes()[1:] {
+		b.Run(m.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				var st lexState
+				if _, n := m.kernel(dst, src, masks, &st); n != len(src)/64 {
+					b.Fatalf("stopped at block %d", n)
+				}
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 )
 
@@ -272,7 +273,7 @@ func (p *parser) entities(i int) (int, error) {
 		}
 		if workers := runtime.GOMAXPROCS(0); workers > 1 && len(b)-end >= parallelMin {
 			func() {
-				defer pauseGC()()
+				defer gcpause.Pause(0)()
 				end, err = p.entitiesParallel(end, workers, size)
 			}()
 		} else {
