@@ -104,13 +104,16 @@ func scanString(b []byte, i int) (int, bool, error) {
 	var high uint64
 	for {
 		// Eight bytes at a time up to the first quote, backslash or
-		// control character, then byte by byte.
+		// control character, then byte by byte near the end of b. The
+		// word loop jumps straight to the byte it found: looking it up
+		// again in strByte put two dependent loads on the path of every
+		// string.
 		for i+8 <= len(b) {
 			w := binary.LittleEndian.Uint64(b[i:])
 			high |= w
 			if m := stringSpecial(w); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
-				break
+				goto special
 			}
 			i += 8
 		}
@@ -121,6 +124,7 @@ func scanString(b []byte, i int) (int, bool, error) {
 		if i >= len(b) {
 			return 0, false, syntaxf(start, "string is never closed")
 		}
+	special:
 		switch c := b[i]; {
 		case c == '"':
 			if high&0x8080808080808080 != 0 && !utf8.Valid(b[start:i]) {
