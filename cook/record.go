@@ -6,18 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	json "github.com/goccy/go-json"
 	"github.com/zeebo/blake3"
-	"github.com/zeebo/xxh3"
 
-	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -32,7 +27,7 @@ import (
 // describes the world beside it. Scenes with prefab instances never use
 // it: their cells also depend on prefab assets the record does not cover.
 type record struct {
-	Input    string   `json:"input"`    // fingerprint of the scene file (inputDigest)
+	Input    string   `json:"input"`    // fingerprint of the scene file (internal/fingerprint)
 	Key      string   `json:"key"`      // blake3 of worldcook and the settings
 	Manifest string   `json:"manifest"` // blake3 of the manifest ("" when copied)
 	Files    []string `json:"files"`    // the world's files, relative to OUT
@@ -188,53 +183,4 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 		c.FS.Remove(p + ".tmp")
 	}
 	return err
-}
-
-// inputDigest fingerprints a scene for its record: the 128-bit XXH3 of
-// the length and the XXH3-128s of the scene's 8 MiB steps, hashed on every
-// CPU. It is only ever compared with itself, to tell whether the scene's
-// bytes changed since the last cook, so its definition is worldcook's
-// own. It has no adversary to resist (whoever can write the scene can
-// cook it), which is why it is not the blake3 the manifest uses: XXH3
-// runs at about four times blake3's speed, and every cook pays for this
-// hash on the whole input (blake3 made it 9% of a cook). Each step is
-// hashed in one call, straight from the mapping: a streaming hasher
-// would first copy it into its buffer.
-//
-// release, if set, is handed each step once hashed: the hash runs ahead
-// of the parse, and without this the pages it read would stay in memory
-// until the parse caught up.
-func inputDigest(src []byte, release func(from, to int)) string {
-	const step = 8 << 20
-	n := (len(src) + step - 1) / step
-	sums := make([][16]byte, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(n, runtime.GOMAXPROCS(0)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				from, to := i*step, min((i+1)*step, len(src))
-				// A file shrunk under its mapping leaves this step's sum
-				// zero: the fingerprint then matches no record.
-				_ = mapped.Guard(func() error {
-					sums[i] = xxh3.Hash128(src[from:to]).Bytes()
-					return nil
-				})
-				if release != nil {
-					release(from, to)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	all := make([]byte, 0, 20+16*n)
-	all = strconv.AppendInt(all, int64(len(src)), 10)
-	all = append(all, ':')
-	for _, s := range sums {
-		all = append(all, s[:]...)
-	}
-	sum := xxh3.Hash128(all).Bytes()
-	return "xxh3-128:" + hex.EncodeToString(sum[:])
 }

@@ -106,18 +106,3 @@ func TestRecordGoesBeforeTheCommitPoint(t *testing.T) {
 		t.Fatalf("manifest after finishing: %v", err)
 	}
 }
-
-func TestInputDigest(t *testing.T) {
-	big := make([]byte, 64<<20+10) // two pieces
-	a := inputDigest(big, nil)
-	big[len(big)-1] = 1 // a change in the second piece
-	if b := inputDigest(big, nil); a == b {
-		t.Fatal("a change in the second piece kept the digest")
-	}
-	if inputDigest(big, nil) != inputDigest(append([]byte(nil), big...), nil) {
-		t.Fatal("digest is not a function of the bytes")
-	}
-	if inputDigest(nil, nil) == inputDigest([]byte{0}, nil) || inputDigest(big[:10], nil) == inputDigest(big[:11], nil) {
-		t.Fatal("lengths are not told apart")
-	}
-}

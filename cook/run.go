@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
@@ -117,7 +118,7 @@ func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (
 		return nil, err
 	}
 	timer.done("read")
-	return plan(file, src, opts, nil, timer)
+	return plan(file, src, scene.Options{}, opts, timer)
 }
 
 // named fills in the scene's runtime name.
@@ -133,9 +134,9 @@ func named(file string, opts validate.Options, scenesRoot string) (validate.Opti
 }
 
 // plan parses a scene's bytes and partitions and checks it.
-func plan(file string, src []byte, opts validate.Options, release func(from, to int), timer *Timer) (*validate.Plan, error) {
+func plan(file string, src []byte, read scene.Options, opts validate.Options, timer *Timer) (*validate.Plan, error) {
 	timer.start("parse")
-	doc, err := scene.ParseWith(file, src, scene.Options{Release: release})
+	doc, err := scene.ParseWith(file, src, read)
 	if err != nil {
 		return nil, err
 	}
@@ -182,14 +183,15 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, err
 	}
 	key := settingsKey(opts)
-	// The scene's fingerprint is needed to check the record now, or to
-	// write one at the end: hash it beside the parse rather than after it.
-	input := sync.OnceValue(func() string { return inputDigest(src, in.Release) })
-	go input()
+	// The scene's fingerprint is needed to check a record now, or to
+	// write one at the end. In the second case the parse hashes the
+	// blocks it reads, while they are in cache, and only what it did not
+	// read is hashed at the end.
+	sums := fingerprint.New(src)
+	input := sync.OnceValue(func() string { return sums.Sum(in.Release) })
 	defer func() {
-		// Nothing may read the mapping once it is gone: wait for the
-		// fingerprint, and let the document drop its view of the file.
-		input()
+		// Nothing may read the mapping once it is gone: let the document
+		// drop its view of the file.
 		if rep.Plan != nil {
 			rep.Plan.Doc.Detach()
 		}
@@ -215,7 +217,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	defer gcpause.Pause(gcpause.ForInput(len(src)))()
 	var p *validate.Plan
 	err = mapped.Guard(func() (err error) {
-		p, err = plan(job.File, src, opts, in.Release, timer)
+		p, err = plan(job.File, src, scene.Options{Release: in.Release, Fingerprint: sums}, opts, timer)
 		return err
 	})
 	if errors.Is(err, mapped.ErrChanged) {

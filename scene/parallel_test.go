@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/worldgen"
 )
@@ -214,6 +215,37 @@ func TestGuessFollowsTheRecordSeparator(t *testing.T) {
 	for off := 0; off < len(b); off += 997 {
 		if g := guessRecord(b, off, sep); !starts[g] {
 			t.Fatalf("guess from %d at %d is not a record: %q", off, g, b[g:min(g+40, len(b))])
+		}
+	}
+}
+
+// TestParseCoversFingerprint: a parse handed a fingerprint hashes the
+// blocks it reads, sequentially and in parallel and whichever way it reads
+// records, and the fingerprint comes out as one pass over the file gives.
+func TestParseCoversFingerprint(t *testing.T) {
+	var gen bytes.Buffer
+	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 9)); err != nil {
+		t.Fatal(err)
+	}
+	src := gen.Bytes()
+	want := fingerprint.Of(src, nil)
+	defer func(old int) { parallelMin = old }(parallelMin)
+	for _, m := range squeezeModes() {
+		for _, min := range []int{1 << 62, 1} {
+			parallelMin = min
+			m.run(func() {
+				sums := fingerprint.New(src)
+				if _, err := ParseWith("x", src, Options{Fingerprint: sums}); err != nil {
+					t.Fatal(err)
+				}
+				hashed, blocks := sums.Hashed()
+				if hashed < blocks*9/10 {
+					t.Errorf("%s, parallelMin %d: the parse hashed %d of %d blocks", m.name, min, hashed, blocks)
+				}
+				if got := sums.Sum(nil); got != want {
+					t.Errorf("%s, parallelMin %d: fingerprint %s, want %s", m.name, min, got, want)
+				}
+			})
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	// moves on. src must still be readable afterwards: error messages and
 	// Authored read it again.
 	Release func(from, to int)
+	// Fingerprint, if set, is handed the parts of src the parse has read,
+	// to hash their blocks while they are in cache.
+	Fingerprint *fingerprint.Sums
 }
 
 // releaseStep is how far a parse moves between calls of Release.
@@ -41,7 +45,7 @@ const releaseStep = 8 << 20
 // ParseWith is Parse with options. src may be a mapped file: a fault
 // because the file shrank while it was read is reported as an *Error.
 func ParseWith(name string, src []byte, o Options) (*Document, error) {
-	p := &parser{d: &Document{Path: name, Src: src}, s: scan{b: src, pend: -1}, release: o.Release}
+	p := &parser{d: &Document{Path: name, Src: src}, s: scan{b: src, pend: -1}, release: o.Release, sums: o.Fingerprint}
 	err := mapped.Guard(func() error {
 		if err := p.document(); err != nil {
 			return p.wrap(err)
@@ -67,6 +71,9 @@ type parser struct {
 	// how far it has.
 	release  func(from, to int)
 	released int
+	// sums is handed what the parser has read; hashed is how far.
+	sums   *fingerprint.Sums
+	hashed int
 	// cur is the entity being parsed, for messages.
 	cur int
 }
@@ -342,13 +349,22 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 		if err != nil || !more {
 			return next, err == nil, err
 		}
-		if p.release != nil && next-p.released >= releaseStep {
-			p.release(p.released, next)
-			p.released = next
-		}
+		p.passed(next)
 		if i = next; i >= stop {
 			return i, false, nil
 		}
+	}
+}
+
+// passed tells the fingerprint and the release of what the parser has
+// read, up to next.
+func (p *parser) passed(next int) {
+	if p.sums != nil && next-p.hashed >= fingerprint.Block {
+		p.hashed = p.sums.Cover(p.hashed, next)
+	}
+	if p.release != nil && next-p.released >= releaseStep {
+		p.release(p.released, next)
+		p.released = next
 	}
 }
 
@@ -427,10 +443,7 @@ func (p *parser) recordsSqueezed(i, stop int) (end int, done bool, err error) {
 			i, c = q.offset(next), next
 			lines = q.linesBefore(i)
 		}
-		if p.release != nil && i-p.released >= releaseStep {
-			p.release(p.released, i)
-			p.released = i
-		}
+		p.passed(i)
 		if i >= stop {
 			file.out, file.lines = out[:c], lines
 			return i, false, nil
@@ -519,7 +532,8 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 		c.p = &parser{d: &Document{Path: d.Path, Src: b,
 			Entities:   ents[baseE:baseE:(baseE + c.capE)],
 			components: comps[baseC:baseC:(baseC + c.capC)]},
-			s: scan{b: b, pend: -1, out: make([]byte, 0, c.out)}, release: p.release, released: c.start}
+			s: scan{b: b, pend: -1, out: make([]byte, 0, c.out)}, release: p.release, released: c.start,
+			sums: p.sums, hashed: c.start}
 		baseE += c.capE
 		baseC += c.capC
 		stop := stops[k]
@@ -530,6 +544,9 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 			defer func() { <-sem }()
 			c.err = mapped.Guard(func() (err error) {
 				c.end, c.done, err = c.p.records(c.start, stop)
+				if err == nil && c.p.sums != nil {
+					c.p.sums.Cover(c.p.hashed, c.end)
+				}
 				return err
 			})
 			if c.p.release != nil && c.err == nil {
