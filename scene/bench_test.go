@@ -113,3 +113,27 @@ func BenchmarkSqueeze(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriteCells renders a world as 400 cells whose records are
+// spread over the whole file, as a grid partition spreads them: each copy
+// reads a record far from the one before.
+func BenchmarkWriteCells(b *testing.B) {
+	src := world100k(b)
+	d, err := Parse("bench", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cells := make([][]int32, 400)
+	for i := range d.Entities {
+		k := (i * 7919) % len(cells)
+		cells[k] = append(cells[k], int32(i))
+	}
+	w := d.NewWriter()
+	var buf []byte
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		for _, c := range cells {
+			buf = w.Append(buf[:0], "c", c, nil)
+		}
+	}
+}
