@@ -612,27 +612,28 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 	return 0, syntaxf(len(b), "unexpected end of file (the file is truncated)")
 }
 
-// slide moves a chunk's records and components from its window down to
-// the end of the document's arenas (always leftwards, so windows not yet
-// moved are never overwritten) and rebases their arena indices and line
-// numbers: a chunk counts lines from its own start.
+// slide moves a chunk's records from its window down to the end of the
+// document's entities (always leftwards, so windows not yet moved are
+// never overwritten) and rebases their arena indices and line numbers: a
+// chunk counts lines from its own start. Components stay in their window:
+// entities reach them by index, so gaps between windows do no harm, and
+// moving them was half of this serial step.
 func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 	d := p.d
 	ne, nc := len(c.p.d.Entities), len(c.p.d.components)
-	dstE, dstC := len(d.Entities), len(d.components)
+	dstE := len(d.Entities)
 	copy(ents[dstE:dstE+ne], ents[c.baseE:c.baseE+ne])
-	copy(comps[dstC:dstC+nc], comps[c.baseC:c.baseC+nc])
-	kids, lines := int32(len(d.children)), int32(p.s.lines)
+	comp, kids, lines := int32(c.baseC), int32(len(d.children)), int32(p.s.lines)
 	for k := dstE; k < dstE+ne; k++ {
 		e := &ents[k]
-		e.compFrom += int32(dstC)
-		e.compTo += int32(dstC)
+		e.compFrom += comp
+		e.compTo += comp
 		e.kidFrom += kids
 		e.kidTo += kids
 		e.line += lines
 	}
 	d.Entities = ents[:dstE+ne]
-	d.components = comps[:dstC+nc]
+	d.components = comps[:c.baseC+nc]
 	d.children = append(d.children, c.p.d.children...)
 	p.s.lines += c.p.s.lines
 }
