@@ -65,13 +65,8 @@ func squeezeGeneric(dst, src []byte, masks []uint64, st *lexState) (n, blocks in
 			case ' ', '\r', '\t':
 				ws |= bit
 			}
-			// The structural bytes, found as the vector kernels find
-			// them: with 0x20 set, '[' and '{', ']' and '}' are equal.
-			// This also takes some control bytes for structural ones;
-			// that only narrows the token bytes, which the merged-token
-			// check needs a superset of ("[0-9a-zA-Z.+-]" at least).
-			switch c | 0x20 {
-			case '{', '}', ':', ',':
+			switch c {
+			case '{', '}', '[', ']', ':', ',':
 				other |= bit
 			}
 		}

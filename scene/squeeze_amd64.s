@@ -1,149 +1,141 @@
 #include "textflag.h"
 
+// Byte classes, looked up by low and high nibble (VPSHUFB); a byte is in
+// a class when both lookups have its bit. Bytes of 0x80 and above have no
+// class (VPSHUFB gives zero for them).
+//
+//	0x01 '"'   0x02 '\\'   0x04 ' '   0x08 '\n'   0x10 '\t' '\n' '\r'
+//	0x20 '[' ']' '{' '}'   0x40 ':'   0x80 ','
+DATA lowNibble<>+0(SB)/8, $0x0000000000010004
+DATA lowNibble<>+8(SB)/8, $0x0000308220581000
+GLOBL lowNibble<>(SB), RODATA|NOPTR, $16
+DATA highNibble<>+0(SB)/8, $0x2000220040850018
+DATA highNibble<>+8(SB)/8, $0x0000000000000000
+GLOBL highNibble<>(SB), RODATA|NOPTR, $16
+
 // func squeezeAVX512(dst, src []byte, masks []uint64, st *lexState) (n, blocks int)
 //
-// The scalar part follows lexBlock in squeeze.go step by step.
+// The scalar part follows lexBlock in squeeze.go step by step. The state
+// lives in registers (BX in, R15 esc, R13 gap, R14 scalar) and is copied
+// to X5-X7 before each block, so that a block that stops the kernel
+// leaves st as it was before that block.
 TEXT ·squeezeAVX512(SB), NOSPLIT, $0-96
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), CX
 	SHRQ $6, CX
 	MOVQ masks_base+48(FP), DX
-	MOVQ st+72(FP), BX
 	MOVQ CX, blocks+88(FP)
 	TESTQ CX, CX
 	JZ   done
 
-	MOVL $0x22, AX
-	VPBROADCASTB AX, Z16 // '"'
-	MOVL $0x5c, AX
-	VPBROADCASTB AX, Z17 // '\\'
-	MOVL $0x20, AX
-	VPBROADCASTB AX, Z18 // ' ', and the bit that folds '[' onto '{'
-	MOVL $0x0a, AX
-	VPBROADCASTB AX, Z19 // '\n'
-	MOVL $0x0d, AX
-	VPBROADCASTB AX, Z20 // '\r'
-	MOVL $0x09, AX
-	VPBROADCASTB AX, Z21 // '\t'
-	MOVL $0x7b, AX
-	VPBROADCASTB AX, Z23 // '{' and '['
-	MOVL $0x7d, AX
-	VPBROADCASTB AX, Z24 // '}' and ']'
-	MOVL $0x3a, AX
-	VPBROADCASTB AX, Z25 // ':'
-	MOVL $0x2c, AX
-	VPBROADCASTB AX, Z26 // ','
+	MOVQ st+72(FP), AX
+	MOVQ 0(AX), BX
+	MOVQ 8(AX), R15
+	MOVQ 16(AX), R13
+	MOVQ 24(AX), R14
+
+	VBROADCASTI32X4 lowNibble<>(SB), Z16
+	VBROADCASTI32X4 highNibble<>(SB), Z17
+	MOVL $0x0f, AX
+	VPBROADCASTB AX, Z18
+	MOVL $0x01, AX
+	VPBROADCASTB AX, Z19 // quote
+	MOVL $0x02, AX
+	VPBROADCASTB AX, Z20 // backslash
+	MOVL $0x14, AX
+	VPBROADCASTB AX, Z21 // white space
+	MOVL $0x08, AX
+	VPBROADCASTB AX, Z22 // line break
+	MOVL $0xf5, AX
+	VPBROADCASTB AX, Z23 // not a token byte: quote, white space, structural
+	MOVQ $-1, AX
+	MOVQ AX, X3          // all ones, for the prefix XOR by carry-less multiply
 
 loop:
+	MOVQ BX, X5
+	MOVQ R15, X6
+	MOVQ R13, X7
+
 	VMOVDQU64 (SI), Z0
-	VPCMPEQB  Z16, Z0, K1 // quotes
-	VPCMPEQB  Z17, Z0, K2 // backslashes
-	VPCMPEQB  Z18, Z0, K3
-	VPCMPEQB  Z19, Z0, K4 // line breaks
-	VPCMPEQB  Z20, Z0, K5
-	VPCMPEQB  Z21, Z0, K6
-	KORQ      K3, K5, K3
-	KORQ      K3, K6, K3
-	KORQ      K3, K4, K3  // white space
-	VPORQ     Z18, Z0, Z1
-	VPCMPEQB  Z23, Z1, K5
-	VPCMPEQB  Z24, Z1, K6
-	KORQ      K5, K6, K5
-	VPCMPEQB  Z25, Z1, K6
-	KORQ      K5, K6, K5
-	VPCMPEQB  Z26, Z1, K6
-	KORQ      K5, K6, K5  // structural
+	VPSRLW    $4, Z0, Z1
+	VPANDQ    Z18, Z1, Z1
+	VPSHUFB   Z0, Z16, Z5
+	VPSHUFB   Z1, Z17, Z6
+	VPANDQ    Z5, Z6, Z5  // classes
+	VPTESTMB  Z19, Z5, K1
+	VPTESTMB  Z20, Z5, K2
+	VPTESTMB  Z21, Z5, K3
+	VPTESTMB  Z22, Z5, K4
+	VPTESTMB  Z23, Z5, K5
 	KMOVQ     K1, R8      // q
 	KMOVQ     K2, R9      // bs
 	KMOVQ     K3, R10     // ws
-	KMOVQ     K4, R11     // nl
-	KMOVQ     K5, R12     // structural
+	KMOVQ     K4, 8(DX)   // line breaks, straight to the masks
+	KMOVQ     K5, R12     // q | ws | structural
 
 	// Escapes.
-	MOVQ 8(BX), R13 // st.esc
-	MOVQ R13, AX
+	MOVQ R15, AX
 	NOTQ AX
 	ANDQ AX, R9     // bs &^= esc
-	MOVQ R9, R14
-	SHLQ $1, R14
-	ORQ  R13, R14   // follows
+	MOVQ R9, R11
+	SHLQ $1, R11
+	ORQ  R15, R11   // follows
 	MOVQ $0xaaaaaaaaaaaaaaaa, AX
 	ANDQ R9, AX
-	MOVQ R14, R15
+	MOVQ R11, R15
 	NOTQ R15
 	ANDQ R15, AX    // oddStarts
 	ADDQ R9, AX     // seq
 	MOVQ $0, R15
-	ADCQ $0, R15    // new esc
+	ADCQ $0, R15    // esc for the next block
 	SHLQ $1, AX
-	MOVQ $0x5555555555555555, R13
-	XORQ R13, AX
-	ANDQ R14, AX    // escaped
+	MOVQ $0x5555555555555555, R9
+	XORQ R9, AX
+	ANDQ R11, AX    // escaped
 	NOTQ AX
 	ANDQ R8, AX     // unescaped quotes
 
-	// Inside strings.
-	MOVQ AX, R13
-	SHLQ $1, R13
-	XORQ R13, AX
-	MOVQ AX, R13
-	SHLQ $2, R13
-	XORQ R13, AX
-	MOVQ AX, R13
-	SHLQ $4, R13
-	XORQ R13, AX
-	MOVQ AX, R13
-	SHLQ $8, R13
-	XORQ R13, AX
-	MOVQ AX, R13
-	SHLQ $16, R13
-	XORQ R13, AX
-	MOVQ AX, R13
-	SHLQ $32, R13
-	XORQ R13, AX
-	XORQ 0(BX), AX  // in
+	// Inside strings: the prefix XOR of the quotes, as a carry-less
+	// multiplication by all ones.
+	MOVQ      AX, X4
+	PCLMULQDQ $0x00, X3, X4
+	MOVQ      X4, AX
+	XORQ      BX, AX // in
+	MOVQ      AX, BX
+	SARQ      $63, BX // in, for the next block
 
 	// Token bytes, and white space outside strings.
-	ORQ  R10, R8
-	ORQ  R12, R8
-	ORQ  AX, R8
-	NOTQ R8         // tokens
-	MOVQ AX, R13
-	NOTQ R13
-	ANDQ R13, R10   // ws &^= in
+	ORQ  AX, R12
+	NOTQ R12        // tokens
+	NOTQ AX
+	ANDQ AX, R10    // ws &^= in
 
 	// Merged tokens.
-	MOVQ R10, R13
-	SHRQ $1, R13
-	ANDQ R8, R13
-	SHLQ $1, R13    // starts
-	MOVQ 24(BX), R12
-	ANDQ R10, R12
-	ANDQ $1, R12
-	ORQ  16(BX), R12 // cin
-	MOVQ R10, R14
-	ADDQ R13, R14
-	MOVQ $0, R9
-	ADCQ $0, R9
-	ADDQ R12, R14   // sum
-	ADCQ $0, R9     // new gap
-	MOVQ R10, R13
-	NOTQ R13
-	ANDQ R14, R13
-	ANDQ R8, R13
+	MOVQ R10, R8
+	SHRQ $1, R8
+	ANDQ R12, R8
+	SHLQ $1, R8     // starts
+	MOVQ R14, R9
+	ANDQ R10, R9
+	ANDQ $1, R9
+	ORQ  R13, R9    // cin
+	MOVQ R10, R11
+	ADDQ R8, R11
+	MOVQ $0, R13
+	ADCQ $0, R13
+	ADDQ R9, R11    // sum
+	ADCQ $0, R13    // gap for the next block
+	MOVQ R10, R8
+	NOTQ R8
+	ANDQ R11, R8
+	ANDQ R12, R8
 	JNZ  bad
-
-	SARQ $63, AX
-	MOVQ AX, 0(BX)
-	MOVQ R15, 8(BX)
-	MOVQ R9, 16(BX)
-	SHRQ $63, R8
-	MOVQ R8, 24(BX)
+	MOVQ R12, R14
+	SHRQ $63, R14   // scalar for the next block
 
 	NOTQ R10        // keep
 	MOVQ R10, 0(DX)
-	MOVQ R11, 8(DX)
 	KMOVQ R10, K1
 	VPCOMPRESSB Z0, K1, Z2
 	VMOVDQU64 Z2, (DI)
@@ -154,6 +146,13 @@ loop:
 	DECQ CX
 	JNZ  loop
 
+save:
+	MOVQ st+72(FP), AX
+	MOVQ BX, 0(AX)
+	MOVQ R15, 8(AX)
+	MOVQ R13, 16(AX)
+	MOVQ R14, 24(AX)
+
 done:
 	MOVQ dst_base+0(FP), AX
 	SUBQ AX, DI
@@ -162,7 +161,11 @@ done:
 	RET
 
 bad:
+	// Leave st as it was before this block (R14 is not yet changed).
+	MOVQ X5, BX
+	MOVQ X6, R15
+	MOVQ X7, R13
 	MOVQ blocks+88(FP), AX
 	SUBQ CX, AX
 	MOVQ AX, blocks+88(FP)
-	JMP  done
+	JMP  save

@@ -26,7 +26,7 @@ func squeezeBytes(src []byte) (out []byte, masks []uint64, blocks int) {
 			// An opening quote counts as inside, a closing one not.
 			inside := inString || c == '"' && !escaped
 			space := !inside && (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-			structural := c|0x20 == '{' || c|0x20 == '}' || c|0x20 == ':' || c|0x20 == ','
+			structural := c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ','
 			token := !inside && c != '"' && !space && !structural
 			if space {
 				gap = gap || lastToken
