@@ -222,12 +222,28 @@ func (q *squeezer) offset(c int) int {
 			q.head++
 			continue
 		}
-		// The r-th kept byte of the block.
-		for r := c - q.baseOut; r > 0; r-- {
-			keep &= keep - 1
-		}
-		return q.base + bits.TrailingZeros64(keep)
+		return q.base + nthBit(keep, c-q.baseOut)
 	}
+}
+
+// nthBit returns the position of the set bit of x with r set bits below
+// it: halves, quarters and bytes are skipped by their counts, then at most
+// seven bits are cleared one by one.
+func nthBit(x uint64, r int) int {
+	pos := 0
+	if n := bits.OnesCount32(uint32(x)); r >= n {
+		r, x, pos = r-n, x>>32, 32
+	}
+	if n := bits.OnesCount16(uint16(x)); r >= n {
+		r, x, pos = r-n, x>>16, pos+16
+	}
+	if n := bits.OnesCount8(uint8(x)); r >= n {
+		r, x, pos = r-n, x>>8, pos+8
+	}
+	for ; r > 0; r-- {
+		x &= x - 1
+	}
+	return pos + bits.TrailingZeros64(x)
 }
 
 // linesBefore counts the line breaks before file offset at, which must lie

@@ -147,3 +147,24 @@ func FuzzSqueeze(f *testing.F) {
 	f.Add([]byte("[1 2]\n\t\"\\\\\" 3 4 \"                                                        "))
 	f.Fuzz(func(t *testing.T, src []byte) { checkKernels(t, src) })
 }
+
+func TestNthBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 10000 {
+		x := r.Uint64() & r.Uint64()
+		if r.IntN(8) == 0 {
+			x = r.Uint64()
+		}
+		var positions []int
+		for i := range 64 {
+			if x&(1<<i) != 0 {
+				positions = append(positions, i)
+			}
+		}
+		for n, want := range positions {
+			if got := nthBit(x, n); got != want {
+				t.Fatalf("nthBit(%#x, %d) = %d, want %d", x, n, got, want)
+			}
+		}
+	}
+}
