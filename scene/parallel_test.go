@@ -116,11 +116,13 @@ func parseBothOnce(t *testing.T, src []byte) (*Document, error) {
 	seq, seqErr := Parse("x", src)
 	parallelMin = 1
 	par, parErr := Parse("x", src)
-	tightWindows = true
-	tight, tightErr := Parse("x", src)
-	tightWindows = false
-	if (tightErr == nil) != (parErr == nil) || (parErr == nil && !sameDocument(tight, par)) {
-		t.Fatalf("parse with outgrown windows differs: %v / %v", tightErr, parErr)
+	for _, from := range []int{0, 2} {
+		tightFrom = from
+		tight, tightErr := Parse("x", src)
+		tightFrom = -1
+		if (tightErr == nil) != (parErr == nil) || (parErr == nil && !sameDocument(tight, par)) {
+			t.Fatalf("parse with windows outgrown from chunk %d on differs: %v / %v", from, tightErr, parErr)
+		}
 	}
 	if (seqErr == nil) != (parErr == nil) {
 		t.Fatalf("sequential error %v, parallel error %v", seqErr, parErr)
