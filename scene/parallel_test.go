@@ -12,18 +12,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/worldgen"
 )
 
-// parseBoth parses src sequentially and in parallel, reading records byte
-// by byte and through each squeeze kernel, and requires every document
-// (or error) to be identical.
-func parseBoth(t *testing.T, src []byte) {
+// parseBoth parses src sequentially and in parallel (with windows that
+// fit and windows outgrown), reading records byte by byte and through
+// each squeeze kernel, requires every document (or error) to be
+// identical, and returns the sequential byte-by-byte one.
+func parseBoth(t *testing.T, src []byte) (first *Document, firstErr error) {
 	t.Helper()
-	var first *Document
-	var firstErr error
 	for _, m := range squeezeModes() {
 		m.run(func() {
 			d, err := parseBothOnce(t, src)
@@ -34,6 +34,7 @@ func parseBoth(t *testing.T, src []byte) {
 			sameParse(t, m.name, first, firstErr, d, err)
 		})
 	}
+	return first, firstErr
 }
 
 // squeezeMode is one way of reading entity records.
@@ -273,5 +274,18 @@ func TestParseCoversFingerprint(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCorpusEveryWay reads every scene of the Estella corpus byte by byte
+// and through each squeeze kernel, sequentially and in parallel, and
+// requires one document from all of them.
+func TestCorpusEveryWay(t *testing.T) {
+	for _, f := range corpus.Files(t, ".esscene") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) { parseBoth(t, src) })
 	}
 }

@@ -96,9 +96,13 @@ func (p *parser) wrap(err error) error {
 	off := 0
 	var at *errAt
 	var fe *fieldErr
+	var nr *notRecord
 	switch {
 	case errors.As(err, &at):
 		off, out.Msg, out.Fix = at.off, at.msg, fixFor(at.msg)
+	case errors.As(err, &nr):
+		off, out.Msg = nr.off, nr.Error()
+		out.Fix = fixFor(out.Msg)
 	case errors.As(err, &fe):
 		off, out.Msg, out.Fix, out.Field = fe.off, fe.msg, fe.fix, fe.field
 		out.Entity = p.cur
@@ -154,6 +158,19 @@ func (s *scan) after(i int, close byte, what string) (next int, more bool, err e
 		return i + 1, false, nil
 	}
 	return 0, false, notUTF8Or(b, i, syntaxf(i, "expected ',' or '%c' after %s", close, what))
+}
+
+// notRecord is an element of the entities array that is not an object.
+// n counts from the parser's first record: a chunk of a parallel parse
+// learns how many records came before it only once the chunks before it
+// are done, and adds them then.
+type notRecord struct {
+	off, n int
+	kind   Kind
+}
+
+func (e *notRecord) Error() string {
+	return fmt.Sprintf("entities[%d] is %s, not an entity record object", e.n, article(e.kind))
 }
 
 // noID marks an entity whose id has not been read yet.
@@ -383,7 +400,7 @@ func (p *parser) record(i int) (end, next int, more bool, err error) {
 		if err != nil {
 			return 0, 0, false, err
 		}
-		return 0, 0, false, &errAt{s, fmt.Sprintf("entities[%d] is %s, not an entity record object", len(p.d.Entities), article(KindOf(b[s:e])))}
+		return 0, 0, false, &notRecord{off: s, n: len(p.d.Entities), kind: KindOf(b[s:e])}
 	}
 	if end, err = p.entity(i); err != nil {
 		return 0, 0, false, err
@@ -582,9 +599,12 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 			break
 		}
 	}
-	if moved > 0 && moved < trusted {
-		// Appending must not write over the windows of chunks not yet
-		// read: let it move the records to an array of their own.
+	if moved < trusted {
+		// The windows may lie in the arrays behind d.Entities and
+		// d.components (the sample's, reused when large enough, or after
+		// moved chunks), and a chunk that never outgrew its window still
+		// has its records there: appending must not write over them, so
+		// it moves the records to arrays of their own.
 		d.Entities = slices.Clip(d.Entities)
 		d.components = slices.Clip(d.components)
 	}
@@ -592,6 +612,10 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 		if c.err != nil {
 			// A trusted range failed: report it as the sequential parse
 			// would, with entity indices counted from the whole array.
+			var nr *notRecord
+			if errors.As(c.err, &nr) {
+				nr.n += len(d.Entities)
+			}
 			err := c.p.wrap(c.err).(*Error)
 			if err.Entity >= 0 {
 				err.Entity += len(d.Entities)
