@@ -26,6 +26,7 @@ type Document struct {
 
 	components []Component
 	children   []int64
+	prefabs    []prefabEntry
 	// Ids index entities through dense (slot id-denseBase holds index+1,
 	// 0 for no entity) when they are packed closely enough, as editors
 	// number them, and through byID otherwise.
@@ -60,27 +61,35 @@ type Entity struct {
 	ID  int64
 	// Parent is the parent id when HasParent; a null or missing parent
 	// makes the entity a root.
-	Parent    int64
+	Parent int64
+	Name   string
+	// Fields are ordered by size, so that a million records waste no
+	// padding: the record is 104 bytes.
 	HasParent bool
-	Name      string
-	// Prefab is the asset reference of a prefab-instance entry.
-	Prefab string
-	// Overrides is the raw overrides list of a prefab-instance entry.
-	Overrides []byte
 	// Hidden is true for `"visible": false`.
-	Hidden bool
+	Hidden      bool
+	hasChildren bool
 
 	// parentAt..parentEnd locate the parent value inside Raw, so that a
 	// writer can cut the link without decoding the record.
 	parentAt, parentEnd int32
 	compFrom, compTo    int32
 	kidFrom, kidTo      int32
-	hasChildren         bool
+	// prefab is 1 + the index of a prefab-instance entry's asset and
+	// overrides in the document's prefabs, 0 for other entities: few
+	// entities are instances, so the others do not carry the fields.
+	prefab int32
 	// src and srcLen locate the authored record in Src; line is the line
 	// it starts on.
-	src    int64
 	srcLen int32
 	line   int32
+	src    int64
+}
+
+// prefabEntry is what a prefab-instance entry adds to an entity record.
+type prefabEntry struct {
+	asset     string
+	overrides []byte
 }
 
 // Duplicate records an id that appears on more than one entry.
@@ -90,7 +99,17 @@ type Duplicate struct {
 }
 
 // IsPrefab reports whether e is a prefab-instance entry.
-func (e *Entity) IsPrefab() bool { return e.Prefab != "" }
+func (e *Entity) IsPrefab() bool { return e.prefab != 0 }
+
+// Prefab returns the asset reference and the raw overrides list of entity
+// i when it is a prefab-instance entry, and "" and nil otherwise.
+func (d *Document) Prefab(i int) (asset string, overrides []byte) {
+	if k := d.Entities[i].prefab; k != 0 {
+		p := &d.prefabs[k-1]
+		return p.asset, p.overrides
+	}
+	return "", nil
+}
 
 // Components returns entity i's components in authored order.
 func (d *Document) Components(i int) []Component {

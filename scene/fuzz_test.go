@@ -60,7 +60,9 @@ func FuzzParse(f *testing.F) {
 		}
 		for i := range d.Entities {
 			a, b := d.Entities[i], d2.Entities[i]
-			if a.ID != b.ID || b.HasParent || a.Name != b.Name || a.Prefab != b.Prefab {
+			pa, _ := d.Prefab(i)
+			pb, _ := d2.Prefab(i)
+			if a.ID != b.ID || b.HasParent || a.Name != b.Name || pa != pb {
 				t.Fatalf("entity %d changed: %+v vs %+v", i, a, b)
 			}
 		}

@@ -98,12 +98,22 @@ func packed(d *Document) ([]Entity, []Component) {
 }
 
 // sameDocument reports whether a and b hold the same records, components,
-// children and duplicates.
+// children, prefab instances and duplicates.
 func sameDocument(a, b *Document) bool {
 	ae, ac := packed(a)
 	be, bc := packed(b)
-	return reflect.DeepEqual(ae, be) && reflect.DeepEqual(ac, bc) &&
-		reflect.DeepEqual(a.children, b.children) && reflect.DeepEqual(a.dups, b.dups)
+	if !reflect.DeepEqual(ae, be) || !reflect.DeepEqual(ac, bc) ||
+		!reflect.DeepEqual(a.children, b.children) || !reflect.DeepEqual(a.dups, b.dups) {
+		return false
+	}
+	for i := range a.Entities {
+		pa, oa := a.Prefab(i)
+		pb, ob := b.Prefab(i)
+		if pa != pb || !bytes.Equal(oa, ob) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseBothOnce(t *testing.T, src []byte) (*Document, error) {
@@ -157,6 +167,12 @@ func TestParallelParseMatchesSequential(t *testing.T) {
 	for i := 1; i <= 400; i++ {
 		if i > 1 {
 			tricky.WriteString(", ")
+		}
+		if i%7 == 0 {
+			// A prefab instance, whose asset and overrides the document
+			// keeps apart from the records.
+			tricky.WriteString(`{"id":` + itoa(i) + `,"parent":null,"prefab":"@uuid:p` + itoa(i) + `","overrides":[{"path":"","propertyName":"position","value":{"x":` + itoa(i) + `}}]}`)
+			continue
 		}
 		tricky.WriteString(rec(i, ""))
 	}

@@ -426,7 +426,7 @@ func (p *parser) recordsSqueezed(i, stop int) (end int, done bool, err error) {
 	for {
 		out = q.fill(out, c+squeezeAhead)
 		p.s = scan{b: out, pend: -1, direct: true}
-		ne, nc, nk := len(d.Entities), len(d.components), len(d.children)
+		ne, nc, nk, np := len(d.Entities), len(d.components), len(d.children), len(d.prefabs)
 		e, next, more, err := p.record(c)
 		if err == nil && more && next >= len(out) {
 			out = q.fill(out, next+squeezeAhead)
@@ -437,7 +437,7 @@ func (p *parser) recordsSqueezed(i, stop int) (end int, done bool, err error) {
 		if err != nil {
 			// Read the record from the file instead, then squeeze on
 			// from the next one.
-			d.Entities, d.components, d.children = d.Entities[:ne], d.components[:nc], d.children[:nk]
+			d.Entities, d.components, d.children, d.prefabs = d.Entities[:ne], d.components[:nc], d.children[:nk], d.prefabs[:np]
 			file.out, file.lines = out[:c], lines
 			p.s = file
 			_, next, more, err = p.record(i)
@@ -696,6 +696,7 @@ func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 	dstE := len(d.Entities)
 	copy(ents[dstE:dstE+ne], ents[c.baseE:c.baseE+ne])
 	comp, kids, lines := int32(c.baseC), int32(len(d.children)), int32(p.s.lines)
+	prefabs := int32(len(d.prefabs))
 	for k := dstE; k < dstE+ne; k++ {
 		e := &ents[k]
 		e.compFrom += comp
@@ -703,10 +704,14 @@ func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 		e.kidFrom += kids
 		e.kidTo += kids
 		e.line += lines
+		if e.prefab != 0 {
+			e.prefab += prefabs
+		}
 	}
 	d.Entities = ents[:dstE+ne]
 	d.components = comps[:c.baseC+nc]
 	d.children = append(d.children, c.p.d.children...)
+	d.prefabs = append(d.prefabs, c.p.d.prefabs...)
 	p.s.lines += c.p.s.lines
 }
 
@@ -715,16 +720,21 @@ func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 func (p *parser) merge(c *chunk) {
 	d, part := p.d, c.p.d
 	comp, kids, lines := int32(len(d.components)), int32(len(d.children)), int32(p.s.lines)
+	prefabs := int32(len(d.prefabs))
 	for _, e := range part.Entities {
 		e.compFrom += comp
 		e.compTo += comp
 		e.kidFrom += kids
 		e.kidTo += kids
 		e.line += lines
+		if e.prefab != 0 {
+			e.prefab += prefabs
+		}
 		d.Entities = append(d.Entities, e)
 	}
 	d.components = append(d.components, part.components...)
 	d.children = append(d.children, part.children...)
+	d.prefabs = append(d.prefabs, part.prefabs...)
 	p.s.lines += c.p.s.lines
 }
 
@@ -807,6 +817,8 @@ func (p *parser) entity(i int) (int, error) {
 	e.kidTo = e.kidFrom
 	i = p.s.space(i + 1)
 	hasID := false
+	var prefab string
+	var overrides []byte
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
@@ -861,13 +873,13 @@ func (p *parser) entity(i int) (int, error) {
 				}
 			case "prefab":
 				if KindOf(v) == String {
-					e.Prefab = strView(p.s.compact(cvs, ve))
-					if e.Prefab == "" {
+					prefab = strView(p.s.compact(cvs, ve))
+					if prefab == "" {
 						return 0, &fieldErr{vs, "prefab", "is an empty string", "name the prefab asset (@uuid:… or a path) or remove the field"}
 					}
 				}
 			case "overrides":
-				e.Overrides = p.s.compact(cvs, ve)
+				overrides = p.s.compact(cvs, ve)
 			case "visible":
 				e.Hidden = KindOf(v) == Bool && v[0] == 'f'
 			}
@@ -882,6 +894,10 @@ func (p *parser) entity(i int) (int, error) {
 	}
 	e.Raw = p.s.compact(cstart, i)
 	p.s.pend = -1
+	if prefab != "" {
+		d.prefabs = append(d.prefabs, prefabEntry{asset: prefab, overrides: overrides})
+		e.prefab = int32(len(d.prefabs))
+	}
 	e.srcLen = int32(min(i-start, 1<<31-1))
 	if !hasID {
 		return 0, &fieldErr{start, "id", "is missing", "give every entity record a unique numeric id"}

@@ -21,7 +21,7 @@ type override struct {
 // are skipped (the editor never writes them); a list that is not a list is
 // an input error, because the engine iterates it unguarded and would fail.
 func parseOverrides(d *scene.Document, i int) ([]override, error) {
-	raw := d.Entities[i].Overrides
+	_, raw := d.Prefab(i)
 	switch scene.KindOf(raw) {
 	case scene.Invalid, scene.Null:
 		return nil, nil
@@ -118,7 +118,8 @@ type instance struct {
 // told from a right one without the asset.
 func resolveInstance(d *scene.Document, i int, ovs []override, prefabs *Prefabs) instance {
 	var in instance
-	asset := prefabs.lookup(d.Entities[i].Prefab, d.Path)
+	ref, _ := d.Prefab(i)
+	asset := prefabs.lookup(ref, d.Path)
 	known := asset.err == ""
 	rootID := ""
 	if known {

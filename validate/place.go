@@ -252,7 +252,7 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	if in != nil && !in.placed {
 		w.add(i, Finding{
 			Code:    CodeUnplaceablePrefab,
-			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), c.d.Entities[i].Prefab, in.why),
+			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.why),
 			Field:   "prefab",
 			Hint:    "add a Transform.position override to the instance's root, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent",
 		})
@@ -366,4 +366,10 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	if out > a.by || (out == a.by && out > 0 && i < a.over) {
 		a.by, a.over = out, i
 	}
+}
+
+// prefabRef is the asset reference of prefab-instance entry i.
+func prefabRef(d *scene.Document, i int32) string {
+	ref, _ := d.Prefab(int(i))
+	return ref
 }
