@@ -47,8 +47,10 @@ type lexState struct {
 // returns the bytes written and the blocks done.
 var squeezeBlocks = squeezeGeneric
 
-// squeezeGeneric is the portable kernel, and the definition the vector
-// kernels are tested against.
+// squeezeGeneric is the portable kernel: the one used where there is no
+// vector kernel (in tests; the parse reads byte by byte there), and a
+// readable statement of what the vector kernels compute. Tests hold both
+// to a byte-at-a-time definition (squeezeBytes).
 func squeezeGeneric(dst, src []byte, masks []uint64, st *lexState) (n, blocks int) {
 	for k := 0; k+64 <= len(src); k += 64 {
 		var q, bs, ws, nl, other uint64
