@@ -367,7 +367,7 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 		if err != nil || !more {
 			return next, err == nil, err
 		}
-		p.passed(next)
+		p.passed(next, false)
 		if i = next; i >= stop {
 			return i, false, nil
 		}
@@ -375,12 +375,13 @@ func (p *parser) records(i, stop int) (end int, done bool, err error) {
 }
 
 // passed tells the fingerprint and the release of what the parser has
-// read, up to next.
-func (p *parser) passed(next int) {
-	if p.sums != nil && next-p.hashed >= fingerprint.Block {
+// read, up to next: a step at a time, or all of it when the parser is
+// done with its range.
+func (p *parser) passed(next int, done bool) {
+	if p.sums != nil && (done || next-p.hashed >= fingerprint.Block) {
 		p.hashed = p.sums.Cover(p.hashed, next)
 	}
-	if p.release != nil && next-p.released >= releaseStep {
+	if p.release != nil && (done || next-p.released >= releaseStep) {
 		p.release(p.released, next)
 		p.released = next
 	}
@@ -461,7 +462,7 @@ func (p *parser) recordsSqueezed(i, stop int) (end int, done bool, err error) {
 			i, c = q.offset(next), next
 			lines = q.linesBefore(i)
 		}
-		p.passed(i)
+		p.passed(i, false)
 		if i >= stop {
 			file.out, file.lines = out[:c], lines
 			return i, false, nil
@@ -565,15 +566,11 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 			defer wg.Done()
 			defer func() { <-sem }()
 			c.err = mapped.Guard(func() (err error) {
-				c.end, c.done, err = c.p.records(c.start, stop)
-				if err == nil && c.p.sums != nil {
-					c.p.sums.Cover(c.p.hashed, c.end)
+				if c.end, c.done, err = c.p.records(c.start, stop); err == nil {
+					c.p.passed(c.end, true)
 				}
 				return err
 			})
-			if c.p.release != nil && c.err == nil {
-				c.p.release(c.p.released, c.end)
-			}
 			mv.finish(p, chunks, k, ents, comps)
 		}()
 	}
@@ -686,18 +683,39 @@ func (mv *mover) finish(p *parser, chunks []*chunk, k int, ents []Entity, comps 
 
 // slide moves a chunk's records from its window down to the end of the
 // document's entities (always leftwards, so windows not yet moved are
-// never overwritten) and rebases their arena indices and line numbers: a
-// chunk counts lines from its own start. Components stay in their window:
-// entities reach them by index, so gaps between windows do no harm, and
-// moving them was half of this serial step.
+// never overwritten) and rebases them (join). Components stay in their
+// window: entities reach them by index, so gaps between windows do no
+// harm, and moving them was half of this serial step.
 func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 	d := p.d
 	ne, nc := len(c.p.d.Entities), len(c.p.d.components)
 	dstE := len(d.Entities)
 	copy(ents[dstE:dstE+ne], ents[c.baseE:c.baseE+ne])
-	comp, kids, lines := int32(c.baseC), int32(len(d.children)), int32(p.s.lines)
-	prefabs := int32(len(d.prefabs))
-	for k := dstE; k < dstE+ne; k++ {
+	d.Entities = ents[:dstE+ne]
+	p.join(c, d.Entities[dstE:], int32(c.baseC))
+	d.components = comps[:c.baseC+nc]
+}
+
+// merge appends a chunk's records and components to the document and
+// rebases them (join).
+func (p *parser) merge(c *chunk) {
+	d, part := p.d, c.p.d
+	n, comp := len(d.Entities), int32(len(d.components))
+	d.Entities = append(d.Entities, part.Entities...)
+	d.components = append(d.components, part.components...)
+	p.join(c, d.Entities[n:], comp)
+}
+
+// join rebases a chunk's records, ents, now in the document: indices into
+// its components arena move by comp (where those components now start),
+// into its children and prefab instances by what the document held
+// before, and line numbers by the lines before the chunk, since a chunk
+// counts from its own start. The chunk's children and instances are
+// appended.
+func (p *parser) join(c *chunk, ents []Entity, comp int32) {
+	d := p.d
+	kids, lines, prefabs := int32(len(d.children)), int32(p.s.lines), int32(len(d.prefabs))
+	for k := range ents {
 		e := &ents[k]
 		e.compFrom += comp
 		e.compTo += comp
@@ -708,33 +726,8 @@ func (p *parser) slide(c *chunk, ents []Entity, comps []Component) {
 			e.prefab += prefabs
 		}
 	}
-	d.Entities = ents[:dstE+ne]
-	d.components = comps[:c.baseC+nc]
 	d.children = append(d.children, c.p.d.children...)
 	d.prefabs = append(d.prefabs, c.p.d.prefabs...)
-	p.s.lines += c.p.s.lines
-}
-
-// merge appends a chunk's records to the document, rebasing the arena
-// indices of their components and children and their line numbers.
-func (p *parser) merge(c *chunk) {
-	d, part := p.d, c.p.d
-	comp, kids, lines := int32(len(d.components)), int32(len(d.children)), int32(p.s.lines)
-	prefabs := int32(len(d.prefabs))
-	for _, e := range part.Entities {
-		e.compFrom += comp
-		e.compTo += comp
-		e.kidFrom += kids
-		e.kidTo += kids
-		e.line += lines
-		if e.prefab != 0 {
-			e.prefab += prefabs
-		}
-		d.Entities = append(d.Entities, e)
-	}
-	d.components = append(d.components, part.components...)
-	d.children = append(d.children, part.children...)
-	d.prefabs = append(d.prefabs, part.prefabs...)
 	p.s.lines += c.p.s.lines
 }
 

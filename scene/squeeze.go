@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bytes"
 	"math/bits"
 	"slices"
 )
@@ -153,7 +154,6 @@ type squeezer struct {
 	masks                    []uint64
 	head                     int
 	base, baseOut, baseLines int
-	tail                     [64]byte
 }
 
 // reset starts the squeezer at offset at of the file, a position outside
@@ -179,14 +179,12 @@ func (q *squeezer) fill(out []byte, want int) []byte {
 			// The file's last bytes: a block padded with spaces, whose
 			// padding is cut from the masks.
 			n := len(src)
-			for i := range q.tail {
-				q.tail[i] = ' '
-			}
-			copy(q.tail[:], src)
+			tail := [64]byte(bytes.Repeat([]byte{' '}, 64))
+			copy(tail[:], src)
 			var dst [128]byte
 			var m [2]uint64
 			st := q.st
-			if _, done := squeezeGeneric(dst[:], q.tail[:], m[:], &st); done == 0 {
+			if _, done := squeezeGeneric(dst[:], tail[:], m[:], &st); done == 0 {
 				q.stuck = true
 				break
 			}
