@@ -9,7 +9,7 @@ STATICCHECK_VERSION := v0.8.2
 # (golang/go#75804), which would make CI flaky without any bug found.
 FUZZTIME  ?= 20000x
 
-.PHONY: all build demo test lint vet fmt-check staticcheck race fuzz bench clean
+.PHONY: all build demo test lint vet fmt-check staticcheck race purego fuzz bench clean
 
 all: build
 
@@ -28,8 +28,9 @@ demo: build
 	@echo "demo world cooked into out/demo; per-frame report out/demo/simulate.txt; drawings out/demo/*.svg"
 
 # Everything CI checks: formatting, vet, staticcheck, the tests under the
-# race detector, and a short run of every fuzz target.
-test: lint race fuzz
+# race detector, the parse without its vector kernel, and a short run of
+# every fuzz target.
+test: lint race purego fuzz
 
 lint: fmt-check vet staticcheck
 
@@ -46,6 +47,11 @@ staticcheck:
 
 race:
 	$(GO) test -race -count=1 ./...
+
+# The scene parser has an AVX-512 kernel where the CPU has one; -tags
+# purego builds it without, so both paths are tested on any machine.
+purego:
+	$(GO) test -tags purego -count=1 ./scene ./validate ./cook
 
 # Run each fuzz target for FUZZTIME. A crasher is written under the
 # package's testdata/fuzz and becomes a regression test.

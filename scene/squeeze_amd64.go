@@ -1,3 +1,5 @@
+//go:build !purego
+
 package scene
 
 import "golang.org/x/sys/cpu"

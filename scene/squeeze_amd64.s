@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Byte classes, looked up by low and high nibble (VPSHUFB); a byte is in
@@ -17,8 +19,10 @@ GLOBL highNibble<>(SB), RODATA|NOPTR, $16
 //
 // The scalar part follows lexBlock in squeeze.go step by step. The state
 // lives in registers (BX in, R15 esc, R13 gap, R14 scalar) and is copied
-// to X5-X7 before each block, so that a block that stops the kernel
-// leaves st as it was before that block.
+// to X8-X10 before each block, so that a block that stops the kernel
+// leaves st as it was before that block. X8-X10 are used for nothing
+// else: the classification below writes Z5 and Z6, whose low lanes are
+// X5 and X6.
 TEXT ·squeezeAVX512(SB), NOSPLIT, $0-96
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
@@ -53,9 +57,9 @@ TEXT ·squeezeAVX512(SB), NOSPLIT, $0-96
 	MOVQ AX, X3          // all ones, for the prefix XOR by carry-less multiply
 
 loop:
-	MOVQ BX, X5
-	MOVQ R15, X6
-	MOVQ R13, X7
+	MOVQ BX, X8
+	MOVQ R15, X9
+	MOVQ R13, X10
 
 	VMOVDQU64 (SI), Z0
 	VPSRLW    $4, Z0, Z1
@@ -162,9 +166,9 @@ done:
 
 bad:
 	// Leave st as it was before this block (R14 is not yet changed).
-	MOVQ X5, BX
-	MOVQ X6, R15
-	MOVQ X7, R13
+	MOVQ X8, BX
+	MOVQ X9, R15
+	MOVQ X10, R13
 	MOVQ blocks+88(FP), AX
 	SUBQ CX, AX
 	MOVQ AX, blocks+88(FP)

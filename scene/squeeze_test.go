@@ -55,8 +55,10 @@ func squeezeBytes(src []byte) (out []byte, masks []uint64, blocks int) {
 }
 
 // runKernel runs a kernel over src in calls of step blocks, carrying the
-// state from call to call as the parser does.
-func runKernel(kernel func(dst, src []byte, masks []uint64, st *lexState) (int, int), src []byte, step int) ([]byte, []uint64, int) {
+// state from call to call as the parser does, and returns the state the
+// last call left, which after a stop must be the state before the block
+// that stopped it.
+func runKernel(kernel func(dst, src []byte, masks []uint64, st *lexState) (int, int), src []byte, step int) ([]byte, []uint64, int, lexState) {
 	dst := make([]byte, len(src)+64)
 	masks := make([]uint64, len(src)/32)
 	var st lexState
@@ -70,7 +72,7 @@ func runKernel(kernel func(dst, src []byte, masks []uint64, st *lexState) (int, 
 			break
 		}
 	}
-	return dst[:n], masks[:done*2], done
+	return dst[:n], masks[:done*2], done, st
 }
 
 func kernels() map[string]func(dst, src []byte, masks []uint64, st *lexState) (int, int) {
@@ -85,12 +87,18 @@ func checkKernels(t *testing.T, src []byte) {
 	t.Helper()
 	src = src[:len(src)/64*64]
 	wantOut, wantMasks, wantBlocks := squeezeBytes(src)
-	for name, kernel := range kernels() {
-		for _, step := range []int{1, 3, 1 << 30} {
-			out, masks, blocks := runKernel(kernel, src, step)
+	for _, step := range []int{1, 3, 1 << 30} {
+		// The portable kernel defines the state carried between calls
+		// (and left by a stop); the byte-at-a-time definition keeps none.
+		_, _, _, wantState := runKernel(squeezeGeneric, src, step)
+		for name, kernel := range kernels() {
+			out, masks, blocks, st := runKernel(kernel, src, step)
 			if blocks != wantBlocks || !bytes.Equal(out, wantOut) || !slices.Equal(masks, wantMasks) {
 				t.Fatalf("%s kernel, %d blocks a call, on %q:\nblocks %d, want %d\nout   %q\nwant  %q\nmasks %x\nwant  %x",
 					name, step, src, blocks, wantBlocks, out, wantOut, masks, wantMasks)
+			}
+			if st != wantState {
+				t.Fatalf("%s kernel, %d blocks a call, on %q: left state %+v, the portable kernel %+v", name, step, src, st, wantState)
 			}
 		}
 	}
