@@ -110,7 +110,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if v.Map != "" && len(files) != 1 {
 		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))
 	}
-	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version}
+	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version, Frames: streams.OutTerminal}
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
 	for _, sc := range files {

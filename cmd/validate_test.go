@@ -59,7 +59,7 @@ func TestValidateFormats(t *testing.T) {
 			}
 			switch format {
 			case "text":
-				if !strings.Contains(stdout, errorsScene+":110: error[cross-cell-ref]:") {
+				if !strings.Contains(stdout, errorsScene+":129:13: error[cross-cell-ref]:") {
 					t.Errorf("text:\n%s", stdout)
 				}
 			case "json", "sarif":

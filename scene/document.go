@@ -181,9 +181,10 @@ func (d *Document) Position(off int) (line, col int) {
 // Offset returns the byte offset of entity i's record in Src.
 func (d *Document) Offset(i int) int { return int(d.Entities[i].src) }
 
-// entityPosition is Position of entity i's record, with the line counted
-// while parsing: only the record's own line is read for the column.
-func (d *Document) entityPosition(i int) (line, col int) {
+// RecordPosition is Position of entity i's record, with the line counted
+// while parsing: only the record's own line is read for the column. The
+// column is 0 once the source is detached.
+func (d *Document) RecordPosition(i int) (line, col int) {
 	off := d.Offset(i)
 	if d.Src == nil || off > len(d.Src) {
 		return d.Line(i), 0

@@ -204,7 +204,7 @@ func Vec2(v []byte, def [2]float64) ([2]float64, error) {
 func (d *Document) EntityError(i int, field, msg, fix string) *Error {
 	e := &d.Entities[i]
 	id := e.ID
-	line, col := d.entityPosition(i)
+	line, col := d.RecordPosition(i)
 	return &Error{File: d.Path, Line: line, Col: col, Entity: i, ID: &id, Name: e.Name, Field: field, Msg: msg, Fix: fix}
 }
 

@@ -868,7 +868,16 @@ func (c *checker) collectSources() {
 		if p, ok := c.pos[i]; ok && p.Finite() {
 			s.Position = manifest.Vec3{X: p.X, Y: p.Y, Z: p.Z}
 		}
+		// first is the radius the finding points at: the first one named
+		// in its message.
 		var bad []string
+		first := ""
+		wrong := func(key, msg string) {
+			bad = append(bad, msg)
+			if first == "" {
+				first = key
+			}
+		}
 		radius := func(key string, def float64) float64 {
 			v, ok := get(key)
 			if !ok || scene.KindOf(v) == scene.Null {
@@ -876,7 +885,7 @@ func (c *checker) collectSources() {
 			}
 			f, err := scene.Float(v)
 			if err != nil || f < 0 {
-				bad = append(bad, fmt.Sprintf("%s %s is not a non-negative number", key, clip(v)))
+				wrong(key, fmt.Sprintf("%s %s is not a non-negative number", key, clip(v)))
 				return def
 			}
 			return f
@@ -888,16 +897,16 @@ func (c *checker) collectSources() {
 			s.Enabled = v[0] == 't'
 		}
 		if s.PrefetchRadius < s.LoadRadius {
-			bad = append(bad, fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", fmtNum(s.PrefetchRadius), fmtNum(s.LoadRadius)))
+			wrong("prefetchRadius", fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", fmtNum(s.PrefetchRadius), fmtNum(s.LoadRadius)))
 		}
 		if s.UnloadRadius <= s.LoadRadius {
-			bad = append(bad, fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", fmtNum(s.UnloadRadius), fmtNum(s.LoadRadius)))
+			wrong("unloadRadius", fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", fmtNum(s.UnloadRadius), fmtNum(s.LoadRadius)))
 		}
 		if len(bad) > 0 {
 			c.add(i, Finding{
 				Code:    CodeBadSourceRadii,
 				Message: fmt.Sprintf("%s WorldStreamingSource: %s", c.who(i), strings.Join(bad, "; ")),
-				Field:   "WorldStreamingSource",
+				Field:   "WorldStreamingSource." + first,
 				Hint:    fmt.Sprintf("set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, e.g. loadRadius %s, prefetchRadius %s, unloadRadius %s", fmtNum(s.LoadRadius), fmtNum(s.LoadRadius*1.5), fmtNum(s.LoadRadius*1.5)),
 			})
 		}
@@ -947,11 +956,24 @@ func (c *checker) finish() {
 	out := make([]Finding, len(fs))
 	for k, p := range perm {
 		out[k] = fs[p]
-		// The parser counted each record's line: a report on a large
-		// world reads none of the scene again.
-		out[k].Line = c.d.Line(int(c.fents[p]))
+		locate(c.d, int(c.fents[p]), &out[k])
 	}
 	c.plan.Findings = out
+}
+
+// locate gives a finding about entity i the position of its field's key,
+// or of the record when the field is not in it. The parser counted each
+// record's line, so only the records of findings are read again.
+func locate(d *scene.Document, i int, f *Finding) {
+	f.Line = d.Line(i)
+	line, col, ok := d.FieldPosition(i, f.Field)
+	if !ok {
+		line, col = d.RecordPosition(i)
+	}
+	if line > 0 {
+		f.Line, f.Column = line, col
+		f.Source = string(d.SourceLine(i, line))
+	}
 }
 
 // who names an entity in messages: "Door" (12).

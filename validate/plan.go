@@ -107,9 +107,13 @@ type Finding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
-	// File is the scene file; Line is the 1-based line of the entity's record.
+	// File is the scene file. Line and Column (1-based) are where the
+	// offending field's key starts (its list element for a list field),
+	// or, when the field is not in the entity's own record (prefab
+	// content, a missing member), where the record starts.
 	File       string `json:"file"`
 	Line       int    `json:"line,omitempty"`
+	Column     int    `json:"column,omitempty"`
 	Entity     *int64 `json:"entity,omitempty"`
 	EntityName string `json:"entityName,omitempty"`
 	Field      string `json:"field,omitempty"`
@@ -122,6 +126,9 @@ type Finding struct {
 	// referencing entity to its target, for drawing; nil when either end
 	// has no place in the world.
 	Arrow *Arrow `json:"-"`
+	// Source is the text of the line at Line, for a message frame; empty
+	// when the scene's text was not at hand.
+	Source string `json:"-"`
 }
 
 // CutParent reports whether entity i's parent link must be written as null.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Report formats accepted by Write.
@@ -32,6 +33,10 @@ type ReportOptions struct {
 	Quiet bool
 	// ToolVersion is recorded in SARIF output.
 	ToolVersion string
+	// Frames adds, in the text format, the source line under each finding
+	// with a caret at the field and the hint on a line of its own: for a
+	// person at a terminal, not for logs that tools read.
+	Frames bool
 }
 
 // Write renders the plans' findings in format (text, json, sarif or
@@ -79,14 +84,29 @@ func (p *Plan) Counts() (errors, warnings int) {
 	return errors, warnings
 }
 
-// String renders a finding as one text line: "file:line: severity[code]:
-// message (hint)".
+// String renders a finding as one text line: "file:line:col:
+// severity[code]: message (hint)".
 func (f Finding) String() string {
 	var b strings.Builder
+	f.head(&b)
+	if f.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(f.Hint)
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// head writes "file:line:col: severity[code]: message".
+func (f Finding) head(b *strings.Builder) {
 	b.WriteString(f.File)
 	if f.Line > 0 {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(f.Line))
+		if f.Column > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(f.Column))
+		}
 	}
 	b.WriteString(": ")
 	b.WriteString(f.Severity)
@@ -94,12 +114,43 @@ func (f Finding) String() string {
 	b.WriteString(f.Code)
 	b.WriteString("]: ")
 	b.WriteString(f.Message)
+}
+
+// Frame renders a finding for a person at a terminal: the one-line head,
+// then the source line with its number and a caret under the field, then
+// the hint on a line of its own. Without the source line it is the head
+// and the hint.
+//
+//	main.esscene:50:13: error[persistent-to-cell-ref]: "Player" (2) FollowTarget.target ...
+//	   50 |             "target": 31
+//	      |             ^
+//	  fix: mark "Gate" (30) WorldPersistent, or ...
+func (f Finding) Frame() string {
+	var b strings.Builder
+	f.head(&b)
+	b.WriteByte('\n')
+	if f.Source != "" && f.Line > 0 && f.Column > 0 {
+		num := strconv.Itoa(f.Line)
+		gutter := strings.Repeat(" ", max(4, len(num)))
+		fmt.Fprintf(&b, "%*s | %s\n", len(gutter), num, tabsToSpaces(f.Source))
+		fmt.Fprintf(&b, "%s | %s^\n", gutter, strings.Repeat(" ", caretOffset(f.Source, f.Column)))
+	}
 	if f.Hint != "" {
-		b.WriteString(" (")
+		b.WriteString("  fix: ")
 		b.WriteString(f.Hint)
-		b.WriteByte(')')
+		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// tabsToSpaces shows a tab as one space, so that the caret, which counts
+// characters, stays under the field.
+func tabsToSpaces(s string) string { return strings.ReplaceAll(s, "\t", " ") }
+
+// caretOffset is the number of characters before column col (1-based) of
+// line, bounded by the line's length.
+func caretOffset(line string, col int) int {
+	return min(col-1, utf8.RuneCountInString(line))
 }
 
 func plural(n int, one string) string {
@@ -116,6 +167,10 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	for _, p := range plans {
 		for _, f := range p.Findings {
 			if opts.Quiet && f.Severity != SeverityError {
+				continue
+			}
+			if opts.Frames {
+				w.WriteString(f.Frame())
 				continue
 			}
 			w.WriteString(f.String())
@@ -289,7 +344,8 @@ type sarifLocation struct {
 }
 
 type sarifRegion struct {
-	StartLine int `json:"startLine"`
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
 }
 
 type sarifLogical struct {
@@ -347,7 +403,7 @@ func writeSARIF(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 			var loc sarifLocation
 			loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.File)
 			if f.Line > 0 {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line}
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line, StartColumn: f.Column}
 			}
 			if f.Entity != nil {
 				name := f.EntityName
@@ -404,6 +460,10 @@ func writeGitHub(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 			if f.Line > 0 {
 				w.WriteString(",line=")
 				w.WriteString(strconv.Itoa(f.Line))
+				if f.Column > 0 {
+					w.WriteString(",col=")
+					w.WriteString(strconv.Itoa(f.Column))
+				}
 			}
 			w.WriteString(",title=")
 			w.WriteString(ghProp.Replace("worldcook " + f.Code))

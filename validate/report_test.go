@@ -64,6 +64,13 @@ func TestGoldenReports(t *testing.T) {
 			golden(t, "errors."+format+".golden", buf.Bytes())
 		})
 	}
+	t.Run("text with frames", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := Write(&buf, FormatText, []*Plan{p}, ReportOptions{Frames: true}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "errors.text-frames.golden", buf.Bytes())
+	})
 	t.Run("map", func(t *testing.T) {
 		var buf bytes.Buffer
 		if err := WriteMap(&buf, p); err != nil {
