@@ -763,6 +763,7 @@ func (c *checker) checkRefs() {
 				f.Target = &t
 				f.Message = fmt.Sprintf("%s %s references entity %d, which is not in the scene; the loader replaces it with 0 (no entity)", from, field, r.target)
 			}
+			f.Arrow = c.mark(r.from)
 			c.add(r.from, f)
 			continue
 		}
@@ -841,6 +842,21 @@ func (c *checker) arrow(from, to int32) *Arrow {
 	a.FromX, a.FromZ = c.uv(p)
 	a.ToX, a.ToZ = c.uv(q)
 	if !finite(a.FromX) || !finite(a.FromZ) || !finite(a.ToX) || !finite(a.ToZ) {
+		return nil
+	}
+	return a
+}
+
+// mark locates a dangling reference at the entity that holds it.
+func (c *checker) mark(from int32) *Arrow {
+	p, ok := c.pos[from]
+	if !ok {
+		return nil
+	}
+	a := &Arrow{Dangling: true}
+	a.FromX, a.FromZ = c.uv(p)
+	a.ToX, a.ToZ = a.FromX, a.FromZ
+	if !finite(a.FromX) || !finite(a.FromZ) {
 		return nil
 	}
 	return a

@@ -95,4 +95,7 @@ func RuleByID(id string) (Rule, bool) {
 type Arrow struct {
 	FromX, FromZ float64
 	ToX, ToZ     float64
+	// Dangling marks a reference whose target is not in the scene: only
+	// From is known, and To repeats it.
+	Dangling bool
 }

@@ -3,15 +3,18 @@ package validate
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/worldmap"
 )
 
-// Arrow colours: red for cross-cell-ref, purple for persistent-to-cell-ref.
+// Mark colours: red for cross-cell-ref, purple for persistent-to-cell-ref,
+// orange for dangling-ref.
 const (
 	crossColor      = "#d62728"
 	persistentColor = "#8e44ad"
+	danglingColor   = "#e07b00"
 )
 
 // WriteMap draws a plan as an SVG map (the drawing simulate --map makes
@@ -28,6 +31,7 @@ func Map(p *Plan) *worldmap.Map {
 	m := &worldmap.Map{
 		Title:    p.SceneName + " — worldcook validate",
 		CellSize: p.CellSize,
+		Neutral:  true,
 	}
 	if p.Plane == manifest.PlaneXY {
 		m.AxisZ = "y"
@@ -66,10 +70,23 @@ func Map(p *Plan) *worldmap.Map {
 			Color:  "#2a9d8f",
 		})
 	}
-	rejected := 0
+	m.GrowthThreshold = growthShown(p)
+	rejected, dangling := 0, 0
 	for _, f := range p.Findings {
 		a := f.Arrow
 		if a == nil {
+			continue
+		}
+		tip := f.Code + ": " + f.Message
+		if a.Dangling {
+			dangling++
+			m.Markers = append(m.Markers, worldmap.Marker{
+				At:    worldmap.Point{X: a.FromX, Z: a.FromZ},
+				Label: tip,
+				Text:  "dangling " + f.Field,
+				Color: danglingColor,
+				Kind:  CodeDanglingRef,
+			})
 			continue
 		}
 		rejected++
@@ -80,12 +97,37 @@ func Map(p *Plan) *worldmap.Map {
 		m.Arrows = append(m.Arrows, worldmap.Arrow{
 			From:  worldmap.Point{X: a.FromX, Z: a.FromZ},
 			To:    worldmap.Point{X: a.ToX, Z: a.ToZ},
-			Label: f.Code + ": " + f.Message,
+			Label: tip,
+			Text:  f.Code + ": " + f.Field,
 			Color: color,
+			Kind:  f.Code,
 		})
 	}
-	m.Subtitle = fmt.Sprintf("cellSize %s on %s: %s, %s, %s; %s drawn (red: cross-cell-ref, purple: persistent-to-cell-ref)",
+	m.Subtitle = fmt.Sprintf("cellSize %s on %s: %s, %s, %s; %s and %s drawn",
 		fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"), plural(errs, "error"), plural(warns, "warning"),
-		plural(rejected, "rejected reference"))
+		plural(rejected, "rejected reference"), plural(dangling, "dangling reference"))
 	return m
+}
+
+// outlinedGrowths is the most grown bounds a map outlines. Beyond it only
+// the cells that grew most are outlined, and the legend says from how far:
+// at hundreds of cells, an outline on every cell that grew by a door's
+// width hides the grid.
+const outlinedGrowths = 40
+
+// growthShown is the growth beyond which a cell's bounds are outlined: 0
+// (all) unless more than outlinedGrowths cells grew, else the growth of
+// the largest one left out.
+func growthShown(p *Plan) float64 {
+	var by []float64
+	for _, c := range p.Cells {
+		if c.Overhang.By > 0 {
+			by = append(by, c.Overhang.By)
+		}
+	}
+	if len(by) <= outlinedGrowths {
+		return 0
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(by)))
+	return by[outlinedGrowths]
 }

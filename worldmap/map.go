@@ -57,8 +57,22 @@ type Ring struct {
 // Arrow joins two points, such as a reference that crosses cells.
 type Arrow struct {
 	From, To Point
-	Label    string
-	Color    string // default red
+	// Label is the tooltip; Text, if set, is written along the arrow
+	// (drawn for as many arrows as fit without overlapping, see
+	// maxArrowTexts).
+	Label, Text string
+	Color       string // default red
+	// Kind names the arrow's colour in the legend ("cross-cell-ref");
+	// arrows without a kind share one "reference" entry.
+	Kind string
+}
+
+// Marker marks a point, such as a reference whose target does not exist.
+type Marker struct {
+	At          Point
+	Label, Text string // tooltip; text next to the mark
+	Color       string
+	Kind        string // legend entry
 }
 
 // Map is a top-down drawing of a streamed world: +X to the right, the
@@ -77,6 +91,14 @@ type Map struct {
 	Routes    []Route
 	Rings     []Ring
 	Arrows    []Arrow
+	Markers   []Marker
+	// Neutral shades cells in greys instead of the heat ramp: for maps
+	// whose message is drawn on top (rejected references), where a red
+	// fill would drown it.
+	Neutral bool
+	// GrowthThreshold outlines only the grown bounds that reach more than
+	// this far (world units) beyond their grid square; 0 outlines all.
+	GrowthThreshold float64
 	// View limits the drawing to a region; nil shows everything.
 	View *Rect
 	// AxisX and AxisZ name the axes (default "x" and "z").
@@ -94,6 +116,14 @@ const (
 	// denseCells is the number of cells beyond which outlines and labels
 	// are left out: they would only paint the map grey.
 	denseCells = 20000
+	// labelledCells is the number of cells drawn beyond which cells carry
+	// no value label (their tooltips still do): a number in each of
+	// hundreds of cells is a texture, not information.
+	labelledCells = 150
+	// maxArrowTexts is the most arrow texts written; the rest keep their
+	// tooltips. Texts that would overlap one already written are left
+	// out too.
+	maxArrowTexts = 40
 )
 
 func (m *Map) grid(c Cell) Rect {
@@ -127,6 +157,9 @@ func (m *Map) extent() (Rect, bool) {
 		add(Rect{a.From.X, a.From.Z, a.From.X, a.From.Z})
 		add(Rect{a.To.X, a.To.Z, a.To.X, a.To.Z})
 	}
+	for _, k := range m.Markers {
+		add(Rect{k.At.X, k.At.Z, k.At.X, k.At.Z})
+	}
 	return r, ok
 }
 
@@ -158,15 +191,22 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	c.Rect(mapLeft, mapTop, plotW, plotH, Style{Fill: "#fbfbfb", Stroke: "#999", Width: 0.8})
 	c.Clip(mapLeft, mapTop, plotW, plotH)
 
-	var maxV float64
+	var minV, maxV float64
 	drawn := 0
 	for _, cell := range m.Cells {
 		if view.Intersects(m.grid(cell)) || view.Intersects(cell.Bounds) {
 			maxV = math.Max(maxV, cell.Value)
+			if cell.Value > 0 && (minV == 0 || cell.Value < minV) {
+				minV = cell.Value
+			}
 			drawn++
 		}
 	}
 	dense := drawn > denseCells
+	color := rampColor
+	if m.Neutral {
+		color = greyColor
+	}
 	cellPx := m.CellSize * scale
 	for _, cell := range m.Cells {
 		g := m.grid(cell)
@@ -179,7 +219,11 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		fill, t := "#eeeeee", 0.0
 		if cell.Value > 0 && maxV > 0 {
 			t = cell.Value / maxV
-			fill = rampColor(t)
+			fill = color(t)
+		}
+		ink := t
+		if m.Neutral {
+			ink = 0 // greys stay light: dark text reads on all of them
 		}
 		tip := fmt.Sprintf("%s (%d, %d)", cell.Name, cell.X, cell.Z)
 		if m.ValueName != "" {
@@ -193,18 +237,19 @@ func (m *Map) WriteSVG(w io.Writer) error {
 			st.Stroke, st.Width = "#ffffff", 1
 		}
 		c.Rect(px(g.MinX), pz(g.MaxZ), cellPx, cellPx, st)
-		if !dense && cellPx >= 64 {
-			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(t)})
+		labelled := !dense && drawn <= labelledCells
+		if labelled && cellPx >= 64 {
+			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(ink)})
 		}
-		if !dense && cell.Value > 0 && cellPx >= 18 {
+		if labelled && cell.Value > 0 && cellPx >= 18 {
 			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
-				Font{Size: math.Min(12, cellPx/2.5), Anchor: "middle", Fill: textOn(t)})
+				Font{Size: math.Min(12, cellPx/2.5), Anchor: "middle", Fill: textOn(ink)})
 		}
 	}
 	grown := 0
 	for _, cell := range m.Cells {
 		g, b := m.grid(cell), cell.Bounds
-		if b.MinX >= g.MinX && b.MinZ >= g.MinZ && b.MaxX <= g.MaxX && b.MaxZ <= g.MaxZ {
+		if growth(g, b) <= m.GrowthThreshold {
 			continue
 		}
 		if !view.Intersects(b) || dense {
@@ -252,15 +297,18 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 	}
 	for _, a := range m.Arrows {
-		col := a.Color
-		if col == "" {
-			col = "#d62728"
-		}
-		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: col, Width: 1.6, Title: a.Label})
+		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: arrowColor(a.Color), Width: 1.6, Title: a.Label})
 	}
+	for _, k := range m.Markers {
+		x, y := px(k.At.X), pz(k.At.Z)
+		st := Style{Stroke: arrowColor(k.Color), Width: 2, Title: k.Label}
+		c.Line(x-5, y-5, x+5, y+5, st)
+		c.Line(x-5, y+5, x+5, y-5, st)
+	}
+	m.texts(c, px, pz, Rect{mapLeft, mapTop, mapLeft + plotW, mapTop + plotH})
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, maxV, grown > 0)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, minV, maxV, grown > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
@@ -292,19 +340,78 @@ func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
 	c.Text(18, mapTop+plotH/2, az+" →", Font{Size: 11, Anchor: "middle", Fill: "#333", Rotate: -90})
 }
 
-func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
+// growth is how far bounds b reach beyond grid square g, at most.
+func growth(g, b Rect) float64 {
+	return math.Max(math.Max(g.MinX-b.MinX, g.MinZ-b.MinZ), math.Max(b.MaxX-g.MaxX, b.MaxZ-g.MaxZ))
+}
+
+func arrowColor(c string) string {
+	if c == "" {
+		return "#d62728"
+	}
+	return c
+}
+
+// texts writes the arrows' and markers' texts, markers first, each at most
+// once where it does not overlap one already written: a few readable
+// labels rather than a smear of all of them.
+func (m *Map) texts(c *Canvas, px, pz func(float64) float64, plot Rect) {
+	var taken []Rect
+	free := func(r Rect) bool {
+		for _, o := range taken {
+			if r.MinX < o.MaxX && o.MinX < r.MaxX && r.MinZ < o.MaxZ && o.MinZ < r.MaxZ {
+				return false
+			}
+		}
+		return true
+	}
+	put := func(x, y float64, text, color string) {
+		// Helvetica at 9 px is about 5 px a character.
+		w := 5.0 * float64(len([]rune(text)))
+		// Kept inside the plot, which clips what runs over its edges.
+		x = math.Max(plot.MinX+w/2+2, math.Min(plot.MaxX-w/2-2, x))
+		y = math.Max(plot.MinZ+11, math.Min(plot.MaxZ-3, y))
+		r := Rect{x - w/2, y - 9, x + w/2, y + 2}
+		if len(taken) >= maxArrowTexts || !free(r) {
+			return
+		}
+		taken = append(taken, r)
+		c.Text(x, y, text, Font{Size: 9, Anchor: "middle", Fill: color, Halo: true})
+	}
+	for _, k := range m.Markers {
+		if k.Text != "" {
+			put(px(k.At.X), pz(k.At.Z)-8, k.Text, arrowColor(k.Color))
+		}
+	}
+	for _, a := range m.Arrows {
+		if a.Text != "" {
+			put((px(a.From.X)+px(a.To.X))/2, (pz(a.From.Z)+pz(a.To.Z))/2-3, a.Text, arrowColor(a.Color))
+		}
+	}
+}
+
+func (m *Map) legend(c *Canvas, x, minV, maxV float64, grown bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
+	color := rampColor
+	if m.Neutral {
+		color = greyColor
+	}
 	if m.ValueName != "" {
 		c.Text(x, y+4, "cells by "+m.ValueName, Font{Size: 11, Weight: "bold"})
 		y += 14
 		const steps, h = 40, 3.0
 		for i := 0; i < steps; i++ {
 			t := 1 - float64(i)/(steps-1)
-			c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: rampColor(t)})
+			c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: color(t)})
+		}
+		// The scale's ends are the values drawn: the fill of a cell with
+		// value v is at v/max, so the bottom is the smallest value there is.
+		if minV == 0 {
+			minV = 1
 		}
 		c.Text(x+22, y+8, label(maxV, false), key)
-		c.Text(x+22, y+steps*h, "1", key)
+		c.Text(x+22, y+steps*h, label(math.Min(minV, maxV), false), key)
 		y += steps*h + 10
 		if m.ZeroLabel != "" {
 			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
@@ -315,7 +422,11 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
 	}
 	if grown {
 		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
-		c.Text(x+22, y+10, "grown bounds", key)
+		text := "grown bounds"
+		if m.GrowthThreshold > 0 {
+			text += " (> " + label(math.Floor(m.GrowthThreshold), false) + ")"
+		}
+		c.Text(x+22, y+10, text, key)
 		y += 22
 	}
 	for i, rt := range m.Routes {
@@ -330,8 +441,29 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
 		c.Text(x+22, y+10, m.Rings[0].Label, key)
 		y += 22
 	}
-	if len(m.Arrows) > 0 {
-		c.Arrow(x, y+6, x+16, y+6, Style{Stroke: "#d62728", Width: 1.6})
-		c.Text(x+22, y+10, "reference", key)
+	seen := map[string]bool{}
+	for _, a := range m.Arrows {
+		kind := a.Kind
+		if kind == "" {
+			kind = "reference"
+		}
+		if seen["a"+kind] {
+			continue
+		}
+		seen["a"+kind] = true
+		c.Arrow(x, y+6, x+16, y+6, Style{Stroke: arrowColor(a.Color), Width: 1.6})
+		c.Text(x+22, y+10, kind, key)
+		y += 18
+	}
+	for _, k := range m.Markers {
+		if seen["m"+k.Kind] {
+			continue
+		}
+		seen["m"+k.Kind] = true
+		st := Style{Stroke: arrowColor(k.Color), Width: 2}
+		c.Line(x+3, y+1, x+13, y+11, st)
+		c.Line(x+3, y+11, x+13, y+1, st)
+		c.Text(x+22, y+10, k.Kind, key)
+		y += 18
 	}
 }

@@ -92,6 +92,14 @@ func rampColor(t float64) string {
 	return fmt.Sprintf("#%02x%02x%02x", c(0), c(1), c(2))
 }
 
+// greyColor is the neutral ramp, from near white to a mid grey: light
+// enough that dark text and coloured marks read on every step.
+func greyColor(t float64) string {
+	t = math.Max(0, math.Min(1, t))
+	v := int(math.Round(246 - t*(246-176)))
+	return fmt.Sprintf("#%02x%02x%02x", v, v, v)
+}
+
 // textOn returns a readable text colour on a ramp colour.
 func textOn(t float64) string {
 	if t > 0.6 {
