@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/worldcook/worldcook/config"
 )
@@ -57,12 +58,11 @@ type IO struct {
 	ErrTerminal bool
 }
 
-// app is what every command shares: its streams and the global flags.
+// app is what every command shares: its streams and the --config flag
+// (the other global flags are settings, resolved with the command's).
 type app struct {
 	io         IO
 	configFile string
-	quiet      bool
-	json       bool
 }
 
 // config resolves the configuration for one command run: the command's own
@@ -82,6 +82,20 @@ func (a *app) config(cmd *cobra.Command, section string) (*config.Config, error)
 	return cfg, nil
 }
 
+// settings registers the declared settings of section ("" for the global
+// ones) as flags of cmd in fs, with value completion for the settings
+// that have a set of values. Flags are never registered by hand: a new
+// setting is a field with tags in package config (see config/declare.go).
+func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
+	for _, s := range config.Register(section, fs) {
+		if len(s.Values) > 0 {
+			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.FixedCompletions(s.Values, cobra.ShellCompDirectiveNoFileComp))
+		} else if s.Unit != "path" {
+			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.NoFileCompletions)
+		}
+	}
+}
+
 // NewRoot builds the worldcook command tree writing to streams.
 func NewRoot(streams IO) *cobra.Command {
 	a := &app{io: streams}
@@ -97,14 +111,17 @@ Settings come from flags, then WORLDCOOK_* environment variables, then
 worldcook.yaml (or --config FILE), then defaults.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("worldcook {{.Version}}\n")
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.configFile, "config", "", "configuration file (default ./worldcook.yaml if present)")
-	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
-	pf.BoolVar(&a.json, "json", false, "machine-readable JSON output where the command supports it")
+	// --config is the one flag that is not a setting: it says where the
+	// settings file is, so it cannot come from that file.
+	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default ./worldcook.yaml if present)")
+	settings(root, "", pf)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return inputErr(fmt.Errorf("%v; see '%s --help'", err, c.CommandPath()))
 	})
@@ -113,6 +130,7 @@ worldcook.yaml (or --config FILE), then defaults.`,
 		newValidateCmd(a),
 		newSimulateCmd(a),
 		newVersionCmd(a),
+		newConfigCmd(a),
 	)
 	return root
 }
