@@ -311,8 +311,12 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 func (l *Loader) env(cfg *Config, root reflect.Value) error {
 	for section := range l.flags {
 		for _, s := range Declared(section) {
-			if raw, ok := os.LookupEnv(s.Env); ok && raw != "" {
-				if err := cfg.set(root, s, []string{raw}, Origin{Kind: FromEnv, Name: s.Env}); err != nil {
+			if v, ok := os.LookupEnv(s.Env); ok && v != "" {
+				raw := []string{v}
+				if s.list() {
+					raw = strings.Split(v, ",")
+				}
+				if err := cfg.set(root, s, raw, Origin{Kind: FromEnv, Name: s.Env}); err != nil {
 					return err
 				}
 			}

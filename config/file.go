@@ -30,6 +30,11 @@ func readFile(cfg *Config, root reflect.Value, file string) error {
 	if err != nil {
 		return err
 	}
+	return decodeFile(cfg, root, file, data)
+}
+
+// decodeFile decodes data, the bytes of file.
+func decodeFile(cfg *Config, root reflect.Value, file string, data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -97,6 +102,11 @@ func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!
 // pairs walks a mapping's keys and values, refusing anything else and a
 // key given twice in any spelling.
 func (d *fileDecoder) pairs(n *yaml.Node, where string, each func(k, v *yaml.Node) error) error {
+	return d.pairsBy(n, where, normalize, each)
+}
+
+// pairsBy is pairs with the sameness of two keys given by norm.
+func (d *fileDecoder) pairsBy(n *yaml.Node, where string, norm func(string) string, each func(k, v *yaml.Node) error) error {
 	if isNull(n) {
 		return nil
 	}
@@ -109,10 +119,10 @@ func (d *fileDecoder) pairs(n *yaml.Node, where string, each func(k, v *yaml.Nod
 		if k.Kind != yaml.ScalarNode {
 			return d.errorf(k, "a key in %s must be a name, not %s", where, kindName(k))
 		}
-		if prev, dup := seen[normalize(k.Value)]; dup {
+		if prev, dup := seen[norm(k.Value)]; dup {
 			return d.errorf(k, "%q is given twice in %s (also at line %d); keep one", k.Value, where, prev.Line)
 		}
-		seen[normalize(k.Value)] = k
+		seen[norm(k.Value)] = k
 		if err := each(k, v); err != nil {
 			return err
 		}
@@ -214,13 +224,11 @@ func (d *fileDecoder) components(n *yaml.Node) error {
 	for i := 0; i < ct.NumField(); i++ {
 		keys = append(keys, ct.Field(i).Tag.Get("key"))
 	}
-	return d.pairs(n, "components", func(k, v *yaml.Node) error {
+	// Component types are matched without regard to case (and only case).
+	return d.pairsBy(n, "components", strings.ToLower, func(k, v *yaml.Node) error {
 		name := strings.ToLower(k.Value)
 		if d.cfg.Components == nil {
 			d.cfg.Components = map[string]Component{}
-		}
-		if _, dup := d.cfg.Components[name]; dup {
-			return d.errorf(k, "component %q is declared twice (names are not case-sensitive); keep one", k.Value)
 		}
 		var c Component
 		cv := reflect.ValueOf(&c).Elem()
