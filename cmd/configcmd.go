@@ -74,7 +74,7 @@ func writeConfigText(w io.Writer, cfg *config.Config, sections []string) error {
 		switch {
 		case v.Value == nil:
 			text = "(not set)"
-		case text == "" && v.Setting.TypeName() == "strings":
+		case text == "" && isList(v.Value):
 			text = "(none)"
 		case text == "":
 			text = `""`
@@ -134,3 +134,5 @@ func componentNames(cfg *config.Config) []string {
 	sort.Strings(names)
 	return names
 }
+
+func isList(v any) bool { _, ok := v.([]string); return ok }

@@ -414,3 +414,12 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// FlagSetting returns the setting behind a flag that Register added, or
+// nil for a flag registered some other way.
+func FlagSetting(f *pflag.Flag) *Setting {
+	if v, ok := f.Value.(*flagValue); ok {
+		return v.s
+	}
+	return nil
+}
