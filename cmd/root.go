@@ -107,8 +107,10 @@ one document per grid cell with a world manifest (cook), checks the
 residency rules a streamed world must keep (validate), and replays camera
 paths through the runtime streaming scheduler (simulate).
 
-Settings come from flags, then WORLDCOOK_* environment variables, then
-worldcook.yaml (or --config FILE), then defaults.`,
+Settings come from flags, then WORLDCOOK_* environment variables
+(WORLDCOOK_<COMMAND>_<FLAG>), then worldcook.yaml (or --config FILE), then
+defaults; 'worldcook config COMMAND' shows what a command resolves and
+where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       versionString(),
