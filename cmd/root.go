@@ -88,9 +88,14 @@ func (a *app) config(cmd *cobra.Command, section string) (*config.Config, error)
 // setting is a field with tags in package config (see config/declare.go).
 func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
 	for _, s := range config.Register(section, fs) {
-		if len(s.Values) > 0 {
+		switch {
+		case len(s.Values) > 0:
 			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.FixedCompletions(s.Values, cobra.ShellCompDirectiveNoFileComp))
-		} else if s.Unit != "path" {
+		case s.Unit == "dir":
+			cmd.RegisterFlagCompletionFunc(s.Flag, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			})
+		case s.Unit != "path":
 			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.NoFileCompletions)
 		}
 	}

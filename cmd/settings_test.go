@@ -85,7 +85,7 @@ func sample(s *config.Setting) (text, yaml string) {
 		return v, v
 	case s.TypeName() == "bool":
 		return "true", "true"
-	case s.TypeName() == "strings":
+	case s.List():
 		return "a,b", "[a, b]"
 	}
 	v := map[string]string{"bytes": "16KiB", "count": "7", "frames": "9", "distance": "12.5", "ms": "2.5",

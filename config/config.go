@@ -51,11 +51,11 @@ type Component struct {
 
 // Cook holds the cook and partition settings (validate shares the partition ones).
 type Cook struct {
-	Out         string        `flag:"out,o" default:"cooked" unit:"path" help:"output directory"`
+	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
 	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
 	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
-	ScenesRoot  string        `flag:"scenes-root" unit:"path" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets      []string      `flag:"assets" unit:"path" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
+	Assets      []string      `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
 	Timings     bool          `flag:"timings" help:"print how long each phase took"`
 	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
@@ -72,8 +72,8 @@ type Validate struct {
 	Strict     bool     `flag:"strict" help:"treat warnings (dangling-ref, missing-parent) as errors"`
 	Map        string   `flag:"map" unit:"path" help:"draw the cell grid, grown bounds and rejected references to this SVG file (one scene)"`
 	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
-	ScenesRoot string   `flag:"scenes-root" unit:"path" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets     []string `flag:"assets" unit:"path" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
+	Assets     []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
 
 	from map[string]Origin
 }
@@ -107,8 +107,8 @@ type Simulate struct {
 	Plot             string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
 	Map              string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
 	Plane            string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
-	ScenesRoot       string   `flag:"scenes-root" unit:"path" help:"scene input: folder that scene names are relative to"`
-	Assets           []string `flag:"assets" unit:"path" help:"scene input: folders searched for prefab assets"`
+	ScenesRoot       string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
+	Assets           []string `flag:"assets" unit:"dir" help:"scene input: folders searched for prefab assets"`
 
 	from map[string]Origin
 }
@@ -229,7 +229,7 @@ func (v *flagValue) String() string { return v.text }
 func (v *flagValue) Type() string   { return v.s.TypeName() }
 
 func (v *flagValue) Set(x string) error {
-	if v.s.list() {
+	if v.s.List() {
 		// --assets a,b --assets c: every item, in order.
 		if !v.set {
 			v.items = nil
@@ -282,9 +282,9 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 	if err := l.env(cfg, root); err != nil {
 		return nil, err
 	}
-	for section, sets := range l.flags {
+	for _, section := range l.sections() {
 		for _, s := range Declared(section) {
-			for _, fs := range sets {
+			for _, fs := range l.flags[section] {
 				f := fs.Lookup(s.Flag)
 				if f == nil || !f.Changed {
 					continue
@@ -292,7 +292,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 				raw := []string{f.Value.String()}
 				if sv, ok := f.Value.(pflag.SliceValue); ok {
 					raw = sv.GetSlice()
-				} else if fv, ok := f.Value.(*flagValue); ok && s.list() {
+				} else if fv, ok := f.Value.(*flagValue); ok && s.List() {
 					raw = fv.items
 				}
 				if err := cfg.set(root, s, raw, Origin{Kind: FromFlag, Name: "--" + s.Flag}); err != nil {
@@ -309,11 +309,11 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 // variable counts as unset. A variable that looks like a setting of one
 // of them but names none is a typo, refused with the nearest name.
 func (l *Loader) env(cfg *Config, root reflect.Value) error {
-	for section := range l.flags {
+	for _, section := range l.sections() {
 		for _, s := range Declared(section) {
 			if v, ok := os.LookupEnv(s.Env); ok && v != "" {
 				raw := []string{v}
-				if s.list() {
+				if s.List() {
 					raw = strings.Split(v, ",")
 				}
 				if err := cfg.set(root, s, raw, Origin{Kind: FromEnv, Name: s.Env}); err != nil {
@@ -342,6 +342,17 @@ func (l *Loader) env(cfg *Config, root reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// sections are the bound sections, in order, so that of several bad
+// values the same one is reported every time.
+func (l *Loader) sections() []string {
+	var out []string
+	for section := range l.flags {
+		out = append(out, section)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // set parses raw, checks it and stores it with its origin.

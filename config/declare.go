@@ -14,7 +14,9 @@ import (
 //
 //	flag:"max-resident-bytes[,s]"  the flag (and its one-letter short form)
 //	default:"…"                    the default, in the flag's syntax
-//	unit:"bytes"                   what the number counts, see units
+//	unit:"bytes"                   what the value is: bytes, count, frames,
+//	                               distance, ms, probability, duration, seed,
+//	                               path (a file) or dir (see units)
 //	enum:"bounds,center|centre"    the only values accepted (| adds an alias)
 //	values:"table,jsonl,csv"       values offered to completion; the package
 //	                               that owns them checks them
@@ -41,7 +43,7 @@ type Setting struct {
 	Short    string // one-letter flag, if any
 	Env      string // WORLDCOOK_SIMULATE_MAX_RESIDENT_BYTES
 	Default  string // in the flag's syntax; "" is the zero value (or unset)
-	Unit     string // bytes, count, frames, distance, ms, probability, duration, path, seed, or ""
+	Unit     string // bytes, count, frames, distance, ms, probability, duration, seed, path, dir, or ""
 	Values   []string
 	Closed   bool // Values are the only ones accepted, and checked here
 	Help     string
@@ -76,6 +78,7 @@ var units = map[string]struct {
 	"probability": {true, "a probability from 0 to 1", "probability"},
 	"duration":    {true, "a duration of 0 or more, such as 30s or 2m", "duration"},
 	"path":        {false, "", "file"},
+	"dir":         {false, "", "dir"},
 	"seed":        {false, "", "uint"},
 }
 
@@ -198,16 +201,22 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 	return s
 }
 
-// list reports whether the setting holds several values.
-func (s *Setting) list() bool { return s.typ.Kind() == reflect.Slice }
+// List reports whether the setting holds several values.
+func (s *Setting) List() bool { return s.typ.Kind() == reflect.Slice }
 
 // TypeName is the placeholder of the flag's value in --help.
 func (s *Setting) TypeName() string {
+	if len(s.Values) > 0 {
+		return strings.Join(s.Values, "|")
+	}
 	if n := units[s.Unit].typeName; n != "" {
+		if s.List() {
+			return n + "s"
+		}
 		return n
 	}
 	switch {
-	case s.list():
+	case s.List():
 		return "strings"
 	case s.typ == durationType:
 		return "duration"
@@ -220,7 +229,7 @@ func (s *Setting) TypeName() string {
 // text; rules on the value (ranges, allowed values) are check's.
 func (s *Setting) parse(raw []string) (reflect.Value, error) {
 	v := reflect.New(s.typ).Elem()
-	if s.list() {
+	if s.List() {
 		items := make([]string, 0, len(raw))
 		for _, r := range raw {
 			if r = strings.TrimSpace(r); r != "" {
@@ -360,7 +369,7 @@ func (s *Setting) format(v reflect.Value) string {
 		v = v.Elem()
 	}
 	switch {
-	case s.list():
+	case s.List():
 		return strings.Join(v.Interface().([]string), ",")
 	case s.typ == durationType:
 		return time.Duration(v.Int()).String()

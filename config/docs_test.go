@@ -38,7 +38,7 @@ func settingsTable() string {
 				def = "`" + def + "`"
 			case s.Optional:
 				def = "not set"
-			case !s.list() && s.typ.Kind() != reflect.String:
+			case !s.List() && s.typ.Kind() != reflect.String:
 				def = fmt.Sprintf("`%v`", reflect.Zero(s.typ).Interface())
 			}
 			unit := s.Unit
@@ -47,7 +47,7 @@ func settingsTable() string {
 				unit = strings.Join(s.Values, ", ")
 			case s.typ.Kind() == reflect.Bool:
 				unit = "boolean"
-			case s.list():
+			case s.List():
 				unit = "list of " + unit + "s"
 			}
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s | %s | %s |\n", s.Path(), flag, s.Env, unit, def, strings.ReplaceAll(s.Help, "|", "\\|"))

@@ -196,11 +196,11 @@ func (d *fileDecoder) value(s *Setting, k, v *yaml.Node) error {
 	}
 	var raw []string
 	switch {
-	case v.Kind == yaml.ScalarNode && s.list():
+	case v.Kind == yaml.ScalarNode && s.List():
 		raw = strings.Split(v.Value, ",")
 	case v.Kind == yaml.ScalarNode:
 		raw = []string{v.Value}
-	case v.Kind == yaml.SequenceNode && s.list():
+	case v.Kind == yaml.SequenceNode && s.List():
 		for _, item := range v.Content {
 			item = deref(item)
 			if item.Kind != yaml.ScalarNode {
@@ -210,7 +210,7 @@ func (d *fileDecoder) value(s *Setting, k, v *yaml.Node) error {
 		}
 	default:
 		want := "a single value"
-		if s.list() {
+		if s.List() {
 			want = "a list of strings"
 		}
 		return d.errorf(v, "%s must be %s, not %s", s.Path(), want, kindName(v))
