@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func everyFlag(t *testing.T) []commandFlag {
 		})
 		for _, sub := range c.Commands() {
 			s := section
-			if contains(config.Sections(), sub.Name()) {
+			if slices.Contains(config.Sections(), sub.Name()) {
 				s = sub.Name()
 			}
 			walk(sub, s)
@@ -65,15 +66,6 @@ func everyFlag(t *testing.T) []commandFlag {
 		t.Fatalf("only %d flags found; the walk is broken", len(out))
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sample is a valid value of s that differs from its default, written for

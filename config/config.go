@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -248,7 +249,7 @@ func (v *flagValue) Set(x string) error {
 // Bind makes the flags in fs the top layer of section's settings ("" for
 // the global ones). Flags that are not settings of section are left alone.
 func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
-	if section != "" && !contains(Sections(), section) {
+	if section != "" && !slices.Contains(Sections(), section) {
 		return fmt.Errorf("config: no settings section %q", section)
 	}
 	l.flags[section] = append(l.flags[section], fs)
@@ -332,7 +333,7 @@ func (l *Loader) env(cfg *Config, root reflect.Value) error {
 		var unknown []string
 		for _, kv := range os.Environ() {
 			name, _, _ := strings.Cut(kv, "=")
-			if strings.HasPrefix(name, prefix) && !contains(names, name) {
+			if strings.HasPrefix(name, prefix) && !slices.Contains(names, name) {
 				unknown = append(unknown, name)
 			}
 		}
@@ -415,15 +416,6 @@ func (cfg *Config) Values(sections ...string) []Value {
 // ComponentOrigin is where a component was declared.
 func (cfg *Config) ComponentOrigin(name string) Origin {
 	return cfg.origins["components."+name]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // FlagSetting returns the setting behind a flag that Register added, or

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -142,7 +143,7 @@ func (d *fileDecoder) top(n *yaml.Node) error {
 		switch {
 		case name == "components":
 			return d.components(v)
-		case contains(Sections(), name):
+		case slices.Contains(Sections(), name):
 			return d.section(name, v)
 		}
 		if s := lookup("", k.Value); s != nil {

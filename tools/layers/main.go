@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -142,8 +143,8 @@ func check(pkgs []pkg) []string {
 			if lt >= lf {
 				problems = append(problems, fmt.Sprintf("%s imports %s, which is not below it (layers: %s)", name(from), name(to), order(from, to, layer)))
 			}
-			if from == "cmd" && !contains(cmdImports, to) {
-				if contains(cmdExceptions, to) {
+			if from == "cmd" && !slices.Contains(cmdImports, to) {
+				if slices.Contains(cmdExceptions, to) {
 					usedExceptions[to] = true
 				} else {
 					problems = append(problems, fmt.Sprintf("cmd imports %s; cmd adapts %s only; put the code behind one of them", to, strings.Join(cmdImports, ", ")))
@@ -162,13 +163,4 @@ func check(pkgs []pkg) []string {
 
 func order(a, b string, layer map[string]int) string {
 	return fmt.Sprintf("%s is in layer %d, %s in layer %d", a, layer[a], b, layer[b])
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
