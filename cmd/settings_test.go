@@ -366,7 +366,9 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "worldcook ") {
 		t.Errorf("--version: exit %d %q", code, out)
 	}
-	code, out, _ = run(t, "version", "--json")
+	bad := filepath.Join(t.TempDir(), "worldcook.yaml")
+	os.WriteFile(bad, []byte("simulat: {}\n"), 0o644)
+	code, out, _ = run(t, "--config", bad, "version", "--json")
 	var b buildInfo
 	if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil || b.Type != "version" || b.Version == "" || b.Go == "" {
 		t.Errorf("version --json: exit %d %q %v", code, out, err)

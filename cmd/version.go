@@ -81,15 +81,18 @@ JSON object with the commit and its time as well.`,
 		Example: "  worldcook version\n  worldcook version --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config(cmd, "")
-			if err != nil {
-				return err
+			// The version is what a broken worldcook.yaml is reported
+			// with, so it does not need the settings to resolve: --json
+			// (or WORLDCOOK_JSON, when they do) is all it reads.
+			asJSON := cmd.Flag("json").Value.String() == "true"
+			if cfg, err := a.config(cmd, ""); err == nil {
+				asJSON = cfg.JSON
 			}
 			b := readBuildInfo(debug.ReadBuildInfo())
-			if cfg.JSON {
+			if asJSON {
 				return json.NewEncoder(a.io.Out).Encode(b)
 			}
-			_, err = fmt.Fprintln(a.io.Out, b.line())
+			_, err := fmt.Fprintln(a.io.Out, b.line())
 			return err
 		},
 	}
