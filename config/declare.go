@@ -401,5 +401,7 @@ func camel(flag string) string {
 // max-resident-bytes and max_resident_bytes are one key (and, as they
 // always were, keys are not case-sensitive).
 func normalize(key string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(key))
+	return strings.ToLower(keyPunct.Replace(key))
 }
+
+var keyPunct = strings.NewReplacer("-", "", "_", "")

@@ -181,8 +181,11 @@ func (d *fileDecoder) section(name string, n *yaml.Node) error {
 					others = append(others, sec)
 				}
 			}
-			if len(others) > 0 {
+			switch {
+			case len(others) > 0:
 				hint = fmt.Sprintf("; it is a setting of %s, not of %s", strings.Join(others, " and "), name)
+			case lookup("", k.Value) != nil:
+				hint = "; it is a global setting: put it at the top level"
 			}
 		}
 		return d.errorf(k, "unknown key %q in %s%s", k.Value, name, hint)

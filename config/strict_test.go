@@ -43,6 +43,7 @@ func TestStrictFile(t *testing.T) {
 		{"section name typo", "simulat:\n  budget: 5\n", `1:1: unknown key "simulat"; did you mean "simulate"?`},
 		{"setting at the top", "budget: 5\n", `1:1: unknown key "budget"; did you mean "budget" under simulate:?`},
 		{"another command's key", "cook:\n  distance: center\n", `2:3: unknown key "distance" in cook; it is a setting of simulate, not of cook`},
+		{"a global under a command", "simulate:\n  quiet: true\n", `2:3: unknown key "quiet" in simulate; it is a global setting: put it at the top level`},
 		{"nothing near", "simulate:\n  zzzzzz: 1\n", `2:3: unknown key "zzzzzz" in simulate`},
 		{"wrong type", "simulate:\n  budget: lots\n", `2:11: simulate.budget: "lots" is not a byte size`},
 		{"mapping for a number", "simulate:\n  budget: {a: 1}\n", `2:11: simulate.budget must be a single value, not a mapping`},
@@ -250,4 +251,25 @@ func FuzzConfigFile(f *testing.F) {
 			t.Fatalf("error does not name the file: %v", err)
 		}
 	})
+}
+
+// BenchmarkResolve is what settings cost a run: the file, the
+// environment and the flags of one command.
+func BenchmarkResolve(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "worldcook.yaml")
+	os.WriteFile(file, []byte("simulate:\n  distance: center\n  budget: 4KiB\n  maxResidentBytes: 12000\ncomponents:\n  FollowTarget: {entityFields: [target]}\n"), 0o644)
+	for b.Loop() {
+		fs := pflag.NewFlagSet("simulate", pflag.ContinueOnError)
+		Register("", fs)
+		Register("simulate", fs)
+		if err := fs.Parse([]string{"--budget", "16KiB", "--path", "r.csv"}); err != nil {
+			b.Fatal(err)
+		}
+		l := NewLoader()
+		l.Bind("", fs)
+		l.Bind("simulate", fs)
+		if _, err := l.Resolve(file); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
