@@ -120,6 +120,11 @@ func (d *fileDecoder) pairsBy(n *yaml.Node, where string, norm func(string) stri
 		if k.Kind != yaml.ScalarNode {
 			return d.errorf(k, "a key in %s must be a name, not %s", where, kindName(k))
 		}
+		if k.Tag == "!!merge" {
+			// Merged keys could hide one another unseen; a settings
+			// file is short enough to say each once.
+			return d.errorf(k, "merge keys (<<) are not read in %s; write the settings out", where)
+		}
 		if prev, dup := seen[norm(k.Value)]; dup {
 			return d.errorf(k, "%q is given twice in %s (also at line %d); keep one", k.Value, where, prev.Line)
 		}

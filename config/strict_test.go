@@ -44,6 +44,8 @@ func TestStrictFile(t *testing.T) {
 		{"setting at the top", "budget: 5\n", `1:1: unknown key "budget"; did you mean "budget" under simulate:?`},
 		{"another command's key", "cook:\n  distance: center\n", `2:3: unknown key "distance" in cook; it is a setting of simulate, not of cook`},
 		{"a global under a command", "simulate:\n  quiet: true\n", `2:3: unknown key "quiet" in simulate; it is a global setting: put it at the top level`},
+		{"merge key", "base: &b {budget: 5}\nsimulate:\n  <<: *b\n", `1:1: unknown key "base"`},
+		{"merge key in a section", "simulate:\n  <<: {budget: 5}\n", `2:3: merge keys (<<) are not read in simulate; write the settings out`},
 		{"nothing near", "simulate:\n  zzzzzz: 1\n", `2:3: unknown key "zzzzzz" in simulate`},
 		{"wrong type", "simulate:\n  budget: lots\n", `2:11: simulate.budget: "lots" is not a byte size`},
 		{"mapping for a number", "simulate:\n  budget: {a: 1}\n", `2:11: simulate.budget must be a single value, not a mapping`},
