@@ -308,7 +308,9 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 
 // env reads the WORLDCOOK_* variables of the bound sections. An empty
 // variable counts as unset. A variable that looks like a setting of one
-// of them but names none is a typo, refused with the nearest name.
+// of them (WORLDCOOK_SIMULATE_…) but names none is a typo, refused with
+// the nearest name; other WORLDCOOK_* names are not settings and are left
+// alone (WORLDCOOK_CORPUS is the tests').
 func (l *Loader) env(cfg *Config, root reflect.Value) error {
 	for _, section := range l.sections() {
 		for _, s := range Declared(section) {
@@ -332,8 +334,8 @@ func (l *Loader) env(cfg *Config, root reflect.Value) error {
 		}
 		var unknown []string
 		for _, kv := range os.Environ() {
-			name, _, _ := strings.Cut(kv, "=")
-			if strings.HasPrefix(name, prefix) && !slices.Contains(names, name) {
+			name, value, _ := strings.Cut(kv, "=")
+			if strings.HasPrefix(name, prefix) && value != "" && !slices.Contains(names, name) {
 				unknown = append(unknown, name)
 			}
 		}
