@@ -366,7 +366,7 @@ func (cfg *Config) set(root reflect.Value, s *Setting, raw []string, o Origin) e
 	}
 	if want, err := s.check(v); err != nil {
 		if s.Closed {
-			return fmt.Errorf("%s %q: %s", s.subject(o), v.String(), want)
+			return fmt.Errorf("%s %q: use %s", s.subject(o), want, orList(s.Values))
 		}
 		return fmt.Errorf("%s must be %s (got %s)", s.subject(o), want, strings.Join(raw, ","))
 	}

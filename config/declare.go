@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -233,6 +234,9 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 		items := make([]string, 0, len(raw))
 		for _, r := range raw {
 			if r = strings.TrimSpace(r); r != "" {
+				if c, ok := s.aliases[r]; ok {
+					r = c
+				}
 				items = append(items, r)
 			}
 		}
@@ -302,12 +306,17 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 // valid value is when it breaks one.
 func (s *Setting) check(v reflect.Value) (string, error) {
 	if s.Closed {
-		for _, a := range s.Values {
-			if v.String() == a {
-				return "", nil
+		// Each item of a list, or the one value.
+		items := []string{v.String()}
+		if s.List() {
+			items = v.Interface().([]string)
+		}
+		for _, item := range items {
+			if !slices.Contains(s.Values, item) {
+				return item, errBadValue
 			}
 		}
-		return "use " + orList(s.Values), errBadValue
+		return "", nil
 	}
 	var x float64
 	switch v.Kind() {

@@ -275,3 +275,25 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 }
+
+// TestListOfValues: a list setting with a set of values checks each item.
+func TestListOfValues(t *testing.T) {
+	f := reflect.TypeOf(struct {
+		FailOn []string `flag:"fail-on" enum:"holes,over-budget,over-cap|overcap,failures"`
+	}{}).Field(0)
+	s := declareField("simulate", f, []int{0, 0})
+	v, err := s.parse([]string{"holes", " overcap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.check(v); err != nil || strings.Join(v.Interface().([]string), ",") != "holes,over-cap" {
+		t.Errorf("%v %v", v, err)
+	}
+	v, _ = s.parse([]string{"holes", "hole"})
+	if bad, err := s.check(v); err == nil || bad != "hole" {
+		t.Errorf("bad item %q, %v", bad, err)
+	}
+	if s.TypeName() != "holes|over-budget|over-cap|failures" || s.Env != "WORLDCOOK_SIMULATE_FAIL_ON" || s.Key != "failOn" {
+		t.Errorf("%+v", s)
+	}
+}
