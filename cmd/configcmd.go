@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -30,7 +31,16 @@ ignored. With --json, one JSON object per setting.`,
 		Example: `  worldcook config simulate
   worldcook --config ci.yaml config cook --jobs 4
   WORLDCOOK_SIMULATE_BUDGET=16KiB worldcook --json config simulate`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("%q is not a command with settings; use one of %s", args[0], strings.Join(config.Sections(), ", "))
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
+			}
+			return errors.New(msg)
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.showConfig(cmd, "", append([]string{""}, config.Sections()...))
 		},
