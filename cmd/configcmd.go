@@ -42,7 +42,7 @@ ignored. With --json, one JSON object per setting.`,
 			return errors.New(msg)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.showConfig(cmd, "", append([]string{""}, config.Sections()...))
+			return a.showConfig(cmd, append([]string{""}, config.Sections()...))
 		},
 	}
 	for _, section := range config.Sections() {
@@ -51,7 +51,7 @@ ignored. With --json, one JSON object per setting.`,
 			Short: "Print the resolved settings of " + section,
 			Args:  cobra.ArbitraryArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return a.showConfig(cmd, section, []string{"", section})
+				return a.showConfig(cmd, []string{"", section})
 			},
 		}
 		settings(sub, section, sub.Flags())
@@ -60,8 +60,8 @@ ignored. With --json, one JSON object per setting.`,
 	return cmd
 }
 
-func (a *app) showConfig(cmd *cobra.Command, section string, sections []string) error {
-	cfg, err := a.config(cmd, section)
+func (a *app) showConfig(cmd *cobra.Command, sections []string) error {
+	cfg, err := a.config(cmd, sections...)
 	if err != nil {
 		return err
 	}

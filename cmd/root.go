@@ -66,14 +66,17 @@ type app struct {
 }
 
 // config resolves the configuration for one command run: the command's own
-// flags are bound under section, the global flags at the top level.
-func (a *app) config(cmd *cobra.Command, section string) (*config.Config, error) {
+// flags are bound under its sections (one, but every one for `worldcook
+// config`), the global flags at the top level.
+func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, error) {
 	l := config.NewLoader()
 	if err := l.Bind("", cmd.Root().PersistentFlags()); err != nil {
 		return nil, inputErr(err)
 	}
-	if err := l.Bind(section, cmd.Flags()); err != nil {
-		return nil, inputErr(err)
+	for _, section := range sections {
+		if err := l.Bind(section, cmd.Flags()); err != nil {
+			return nil, inputErr(err)
+		}
 	}
 	cfg, err := l.Resolve(a.configFile)
 	if err != nil {

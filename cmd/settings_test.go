@@ -345,7 +345,7 @@ func TestConfigCommand(t *testing.T) {
 		{"simulate.txt", []string{"--config", islandYAML, "config", "simulate", "--budget", "16KiB", "--path", "route.csv", "ignored-world"}},
 		{"simulate.jsonl", []string{"--config", islandYAML, "--json", "config", "simulate", "--budget", "16KiB"}},
 		{"cook.txt", []string{"--config", demoConfig, "config", "cook", "--jobs", "2"}},
-		{"all.txt", []string{"-q", "config"}},
+		{"all.txt", []string{"-q", "config"}}, // the environment reaches every section
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			code, out, errs := run(t, tc.args...)

@@ -85,7 +85,7 @@ JSON object with the commit and its time as well.`,
 			// with, so it does not need the settings to resolve: --json
 			// (or WORLDCOOK_JSON, when they do) is all it reads.
 			asJSON := cmd.Flag("json").Value.String() == "true"
-			if cfg, err := a.config(cmd, ""); err == nil {
+			if cfg, err := a.config(cmd); err == nil {
 				asJSON = cfg.JSON
 			}
 			b := readBuildInfo(debug.ReadBuildInfo())
