@@ -297,3 +297,46 @@ func TestListOfValues(t *testing.T) {
 		t.Errorf("%+v", s)
 	}
 }
+
+// FuzzSettingValue: any text as the value of any setting parses or is
+// refused without a panic, and a value that passes reads back the same
+// from the form `worldcook config` prints it in.
+func FuzzSettingValue(f *testing.F) {
+	for i, s := range declared {
+		f.Add(i, s.Default)
+		f.Add(i, "16KiB")
+		f.Add(i, "-1.5e300")
+	}
+	f.Fuzz(func(t *testing.T, i int, text string) {
+		if i < 0 {
+			i = -i
+		}
+		s := declared[i%len(declared)]
+		v, err := s.parse([]string{text})
+		if err != nil {
+			return
+		}
+		if _, err := s.check(v); err != nil {
+			return
+		}
+		if s.Optional {
+			p := reflect.New(s.typ)
+			p.Elem().Set(v)
+			v = p
+		}
+		printed := s.format(v)
+		back, err := s.parse([]string{printed})
+		if s.List() {
+			back, err = s.parse(strings.Split(printed, ","))
+		}
+		if err != nil {
+			t.Fatalf("%s: %q is printed %q, which does not parse: %v", s.Path(), text, printed, err)
+		}
+		if s.Optional {
+			v = v.Elem()
+		}
+		if !s.List() && !reflect.DeepEqual(back.Interface(), v.Interface()) {
+			t.Fatalf("%s: %q is %v, printed %q, read back as %v", s.Path(), text, v, printed, back)
+		}
+	})
+}
