@@ -75,21 +75,12 @@ EXIT STATUS
 			opts.Components = cfg.Components
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
+			opts.LockTimeout = cfg.Cook.LockTimeout
+			opts.CPUProfile, opts.MemProfile = cfg.Cook.CPUProfile, cfg.Cook.MemProfile
 			return runCook(cmd.Context(), opts)
 		},
 	}
-	f := cmd.Flags()
-	f.StringP("out", "o", "cooked", "output directory")
-	f.Bool("check", false, "write nothing; exit 1 if the output would change")
-	f.String("plane", "xz", "partition plane: xz (3D worlds) or xy (2D worlds)")
-	f.String("scenes-root", "", "folder that scene names are relative to (default: each scene's folder)")
-	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)")
-	f.Int("jobs", 0, "scenes and cells cooked in parallel (default: number of CPUs)")
-	f.Bool("timings", false, "print how long each phase took")
-	f.Bool("strict", false, "treat validation warnings as errors")
-	f.DurationVar(&opts.LockTimeout, "lock-timeout", time.Minute, "how long to wait for another cook writing the same output directory")
-	f.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile to `file`")
-	f.StringVar(&opts.MemProfile, "memprofile", "", "write a heap profile to `file` at the end")
+	settings(cmd, "cook", cmd.Flags())
 	return cmd
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,35 +108,7 @@ EXIT STATUS
 			return runSimulate(cmd.Context(), opts)
 		},
 	}
-	f := cmd.Flags()
-	f.String("path", "", "route CSV: a header, then x,z (y, frame, source optional)")
-	f.Float64("load-radius", 0, "load radius of every source (default: as authored)")
-	f.Float64("unload-radius", 0, "unload radius of every source (default: as authored)")
-	f.Float64("prefetch-radius", 0, "prefetch radius of every source (default: as authored)")
-	f.Int64("budget", 0, "bytes that may start loading per frame (default: no budget)")
-	f.Int("max-in-flight", 0, "requests in flight at once (default: no limit)")
-	f.Int("latency-frames", 1, "modelled IO: frames from dispatch to completion")
-	f.Int64("io-bytes-per-frame", 0, "modelled IO: bandwidth of one device serving requests in order (default: unlimited)")
-	f.Float64("lod-radius", 0, "beyond it cells load their proxyBytes (default: always full detail)")
-	f.Int64("max-resident-bytes", 0, "resident-bytes cap; the farthest cells are evicted (default: no cap)")
-	f.Float64("pinned-radius", 0, "cells this close to a source are never evicted (default: none)")
-	f.Int("evict-cooldown", 0, "frames an evicted cell waits before it is dispatched again")
-	f.String("distance", "bounds", "distance to a cell: bounds (grown bounds) or center (grid square centre)")
-	f.String("io", "model", "IO: model (deterministic) or disk (real reads and decodes)")
-	f.Int("concurrency", 4, "disk IO: reading and decoding workers")
-	f.Float64("frame-budget-ms", 4, "disk IO: time a frame may spend applying finished loads")
-	f.Float64("fail-rate", 0, "probability that a load attempt fails, for testing retries")
-	f.Uint64("seed", 1, "seed of --fail-rate failures")
-	def := streaming.DefaultRetry()
-	f.Int("retries", def.Retries, "attempts after a load's first failure before the cell is given up")
-	f.Int("retry-backoff", def.BackoffFrames, "frames to wait after a first failure; doubles after each further one (at most 64)")
-	f.Int("retry-timeout", def.TimeoutFrames, "frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout")
-	f.String("format", streaming.FormatTable, "per-frame report: table, jsonl or csv")
-	f.String("plot", "", "write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG")
-	f.String("map", "", "write the cell grid, grown bounds, the route and each cell's loads to this SVG")
-	f.String("plane", "xz", "scene input: partition plane, xz or xy")
-	f.String("scenes-root", "", "scene input: folder that scene names are relative to")
-	f.StringSlice("assets", nil, "scene input: folders searched for prefab assets")
+	settings(cmd, "simulate", cmd.Flags())
 	return cmd
 }
 
@@ -159,7 +130,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	}
 	report, err := streaming.NewReportWriter(format, opts.IO.Out)
 	if err != nil {
-		return inputErr(fmt.Errorf("--format: %v", err))
+		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
@@ -233,48 +204,15 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	return nil
 }
 
-// simulateSettings checks the settings and turns them into the
-// scheduler's rules and the IO model. Messages name the flag; the same
-// keys live under simulate: in worldcook.yaml.
+// simulateSettings turns the settings into the scheduler's rules and the
+// IO model. Each value was checked when it was resolved (config declares
+// each setting's rules, and names the flag, variable or file line a bad
+// value came from); the scheduler checks its own rules again for callers
+// that do not come through the command line.
 func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO, error) {
-	var set streaming.Settings
-	var model streaming.ModelIO
 	dist, err := streaming.ParseDistance(c.Distance)
 	if err != nil {
-		return set, model, fmt.Errorf("--distance %q: use bounds or center", c.Distance)
-	}
-	switch c.IO {
-	case "", "model", "disk":
-	default:
-		return set, model, fmt.Errorf("--io %q: use model or disk", c.IO)
-	}
-	checks := []struct {
-		flag string
-		bad  bool
-		want string
-	}{
-		{"--budget", c.Budget != nil && *c.Budget < 0, "0 or more bytes"},
-		{"--max-in-flight", c.MaxInFlight != nil && *c.MaxInFlight < 0, "0 or more requests"},
-		{"--latency-frames", c.LatencyFrames < 0, "0 or more frames"},
-		{"--io-bytes-per-frame", c.IOBytesPerFrame != nil && *c.IOBytesPerFrame < 0, "0 or more bytes"},
-		{"--max-resident-bytes", c.MaxResidentBytes != nil && *c.MaxResidentBytes < 0, "0 or more bytes"},
-		{"--lod-radius", badRadius(c.LODRadius), "a finite distance, 0 or more"},
-		{"--pinned-radius", badRadius(c.PinnedRadius), "a finite distance, 0 or more"},
-		{"--load-radius", badRadius(c.LoadRadius), "a finite distance, 0 or more"},
-		{"--unload-radius", badRadius(c.UnloadRadius), "a finite distance, 0 or more"},
-		{"--prefetch-radius", badRadius(c.PrefetchRadius), "a finite distance, 0 or more"},
-		{"--evict-cooldown", c.EvictCooldown < 0, "0 or more frames"},
-		{"--concurrency", c.Concurrency < 1, "at least 1 worker"},
-		{"--frame-budget-ms", !(c.FrameBudgetMS >= 0) || math.IsInf(c.FrameBudgetMS, 0), "0 or more milliseconds"},
-		{"--fail-rate", !(c.FailRate >= 0 && c.FailRate <= 1), "a probability from 0 to 1"},
-		{"--retries", c.Retries < 0, "0 or more attempts"},
-		{"--retry-backoff", c.RetryBackoff < 0, "0 or more frames"},
-		{"--retry-timeout", c.RetryTimeout < 0, "0 or more frames"},
-	}
-	for _, ch := range checks {
-		if ch.bad {
-			return set, model, fmt.Errorf("%s must be %s (flag, WORLDCOOK_SIMULATE_* or simulate: in worldcook.yaml)", ch.flag, ch.want)
-		}
+		return streaming.Settings{}, streaming.ModelIO{}, fmt.Errorf("%s: %v", c.Name(&c.Distance), err)
 	}
 	retry := streaming.DefaultRetry()
 	retry.Retries, retry.BackoffFrames, retry.TimeoutFrames = c.Retries, c.RetryBackoff, c.RetryTimeout
@@ -282,7 +220,7 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		// Timeouts catch hung reads, not designed latency.
 		retry.TimeoutFrames = max(retry.TimeoutFrames, 4*c.LatencyFrames)
 	}
-	set = streaming.Settings{
+	set := streaming.Settings{
 		Distance:         dist,
 		Budget:           c.Budget,
 		MaxInFlight:      c.MaxInFlight,
@@ -292,16 +230,12 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		EvictCooldown:    c.EvictCooldown,
 		Retry:            retry,
 	}
-	model = streaming.ModelIO{
+	model := streaming.ModelIO{
 		LatencyFrames: c.LatencyFrames,
 		BytesPerFrame: c.IOBytesPerFrame,
 		Fail:          streaming.FailureModel{Rate: c.FailRate, Seed: c.Seed},
 	}
 	return set, model, nil
-}
-
-func badRadius(r *float64) bool {
-	return r != nil && !(*r >= 0 && !math.IsInf(*r, 0))
 }
 
 // readRoute reads the route and places it on the world's sources, with the

@@ -60,13 +60,7 @@ EXIT STATUS
 			return runValidate(a.io, args, format, cfg)
 		},
 	}
-	f := cmd.Flags()
-	f.String("format", validate.FormatText, "report format: "+strings.Join(validate.Formats, ", "))
-	f.Bool("strict", false, "treat warnings (dangling-ref, missing-parent) as errors")
-	f.String("map", "", "draw the cell grid, grown bounds and rejected references to this SVG `file` (one scene)")
-	f.String("plane", "xz", "partition plane: xz (3D worlds) or xy (2D worlds)")
-	f.String("scenes-root", "", "folder that scene names are relative to (default: each scene's folder)")
-	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)")
+	settings(cmd, "validate", cmd.Flags())
 	return cmd
 }
 
@@ -83,7 +77,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		known = known || f == format
 	}
 	if !known {
-		return inputErr(fmt.Errorf("--format %q is not a report format; use one of %s", format, strings.Join(validate.Formats, ", ")))
+		return inputErr(fmt.Errorf("%s %q is not a report format; use one of %s", v.Name(&v.Format), format, strings.Join(validate.Formats, ", ")))
 	}
 	opts, err := validateOptions(v.Plane, v.Assets, v.Strict, cfg.Components)
 	if err != nil {
@@ -110,7 +104,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if v.Map != "" && len(files) != 1 {
 		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))
 	}
-	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version, Frames: streams.OutTerminal}
+	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: versionString(), Frames: streams.OutTerminal}
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
 	for _, sc := range files {
