@@ -235,6 +235,7 @@ func TestSimulateLimits(t *testing.T) {
 		{"huge --concurrency", []string{"--io", "disk", "--concurrency", "1000000000000"}, "--concurrency must be from 1 to 256 workers"},
 		{"--concurrency over the limit", []string{"--io", "disk", "--concurrency", "257"}, "--concurrency must be from 1 to 256 workers"},
 		{"huge --frame-budget-ms", []string{"--io", "disk", "--frame-budget-ms", "1e300"}, "--frame-budget-ms must be from 0 to 3600000 milliseconds"},
+		{"huge --evict-cooldown", []string{"--evict-cooldown", "9223372036854775807"}, "evict cooldown 9223372036854775807 must be at most 2147483647 frames"},
 		{"2000 sources to frame 999999", []string{"--path", sources, bare}, "sources.csv:2002: 1000000 frames × 2000 sources is 2000000000 source positions, more than the 4194304 a route may hold (MaxRoutePoints)"},
 		{"frames from -2^63 to 2^63-1", []string{"--path", wide}, "wide.csv:3: frame 9223372036854775807 is more than 1000000 frames after the first"},
 	} {

@@ -212,6 +212,28 @@ func TestWorldBytesCannotWrap(t *testing.T) {
 	}
 }
 
+// TestFrameSettingsLimits: settings counted in frames are bounded, so
+// that a frame number plus one of them never wraps (an evict cooldown of
+// 2^63-1 used to wrap to no cooldown at all).
+func TestFrameSettingsLimits(t *testing.T) {
+	for _, tc := range []struct {
+		set  Settings
+		want string
+	}{
+		{Settings{EvictCooldown: math.MaxInt}, "evict cooldown 9223372036854775807 must be at most 2147483647 frames"},
+		{Settings{Retry: RetryPolicy{TimeoutFrames: math.MaxInt32 + 1}}, "retry timeout and backoff must be at most 2147483647 frames"},
+		{Settings{Retry: RetryPolicy{BackoffFrames: math.MaxInt}}, "at most 2147483647 frames"},
+	} {
+		_, err := NewScheduler(gridWorld(2), benchSources(), tc.set, NewModelLoader(ModelIO{}))
+		if err == nil || err.Error() != tc.want && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.set, err, tc.want)
+		}
+	}
+	if _, err := NewScheduler(gridWorld(2), benchSources(), Settings{EvictCooldown: MaxFrameSetting, Retry: RetryPolicy{TimeoutFrames: MaxFrameSetting}}, NewModelLoader(ModelIO{})); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRouteLimits: a route whose frames × sources, frame span, rows or
 // bytes pass the limits is refused with the limit named, before the
 // frames are allocated.
