@@ -204,6 +204,10 @@ func (m *Manifest) Check() error {
 		if c.Name == "" {
 			return fmt.Errorf("cells[%d] has no name", i)
 		}
+		// Names are printed in messages and reports, one line each.
+		if strings.ContainsFunc(c.Name, isControl) {
+			return fmt.Errorf("cells[%d] name %q holds a control character; re-cook the world", i, c.Name)
+		}
 		if seen[c.Name] {
 			return fmt.Errorf("cell %s is listed twice", c.Name)
 		}
@@ -257,6 +261,8 @@ func addBytes(total, n int64) (int64, error) {
 	return total + n, nil
 }
 
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
 func checkCells(n int) error {
 	if n > MaxCells {
 		return fmt.Errorf("manifest lists %d cells, more than the %d a world may have", n, MaxCells)
@@ -283,7 +289,7 @@ func CheckPath(p string) error {
 	if strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
 		return fmt.Errorf("path %q leaves the cooked directory", p)
 	}
-	if i := strings.IndexFunc(p, func(r rune) bool { return r == '\\' || r == ':' || r < 0x20 || r == 0x7f }); i >= 0 {
+	if i := strings.IndexFunc(p, func(r rune) bool { return r == '\\' || r == ':' || isControl(r) }); i >= 0 {
 		return fmt.Errorf("path %q holds %q at byte %d; cooked paths are relative slash paths inside the cooked directory, re-cook the world", p, p[i], i)
 	}
 	if !fs.ValidPath(p) {

@@ -58,6 +58,7 @@ func TestCheckRejects(t *testing.T) {
 		{"cell size", func(m *Manifest) { m.CellSize = 0 }, "cellSize"},
 		{"plane", func(m *Manifest) { m.Plane = "yz" }, "plane"},
 		{"no name", func(m *Manifest) { m.Cells[0].Name = "" }, "no name"},
+		{"name on two lines", func(m *Manifest) { m.Cells[0].Name = "a\nb" }, `cells[0] name "a\nb" holds a control character`},
 		{"duplicate", func(m *Manifest) { m.Cells[1].Name = m.Cells[0].Name }, "twice"},
 		{"escaping path", func(m *Manifest) { m.Cells[0].Path = "world/../../etc/passwd" }, "leaves"},
 		{"absolute path", func(m *Manifest) { m.Cells[0].Path = "/etc/passwd" }, "leaves"},
