@@ -189,6 +189,14 @@ func (m *Manifest) Check() error {
 			return fmt.Errorf("persistent scene: %w", err)
 		}
 	}
+	if strings.ContainsFunc(m.Scene, isControl) {
+		return fmt.Errorf("manifest scene %q holds a control character; re-cook the world", m.Scene)
+	}
+	for i, src := range m.Sources {
+		if strings.ContainsFunc(src.Name, isControl) {
+			return fmt.Errorf("sources[%d] name %q holds a control character; rename the streaming source and re-cook the world", i, src.Name)
+		}
+	}
 	if err := checkCells(len(m.Cells)); err != nil {
 		return err
 	}

@@ -58,6 +58,8 @@ func TestCheckRejects(t *testing.T) {
 		{"cell size", func(m *Manifest) { m.CellSize = 0 }, "cellSize"},
 		{"plane", func(m *Manifest) { m.Plane = "yz" }, "plane"},
 		{"no name", func(m *Manifest) { m.Cells[0].Name = "" }, "no name"},
+		{"source name on two lines", func(m *Manifest) { m.Sources[0].Name = "a\rb" }, `sources[0] name "a\rb" holds a control character`},
+		{"scene name on two lines", func(m *Manifest) { m.Scene = "a\nb" }, `manifest scene "a\nb" holds a control character`},
 		{"name on two lines", func(m *Manifest) { m.Cells[0].Name = "a\nb" }, `cells[0] name "a\nb" holds a control character`},
 		{"duplicate", func(m *Manifest) { m.Cells[1].Name = m.Cells[0].Name }, "twice"},
 		{"escaping path", func(m *Manifest) { m.Cells[0].Path = "world/../../etc/passwd" }, "leaves"},
