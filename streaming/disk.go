@@ -272,6 +272,10 @@ func OpenDir(dir string, m *manifest.Manifest) (*DirFiles, error) {
 	return d, nil
 }
 
+// Close releases the folder. (A DirFiles left open is released when it is
+// garbage collected.)
+func (d *DirFiles) Close() error { return d.root.Close() }
+
 // TooLargeError is a file larger than its manifest size allows.
 type TooLargeError struct {
 	// Size is the file's size, Bytes its manifest size and Limit the

@@ -110,6 +110,12 @@ func TestDirFilesReadsOnlyTheWorld(t *testing.T) {
 	if _, err := files.Open("world"); err == nil {
 		t.Error("a path the manifest does not list was served")
 	}
+	if err := files.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := files.ReadFile("world/good.json"); err == nil {
+		t.Error("a closed folder still served a file")
+	}
 }
 
 // TestDiskIOHostileCells runs the scheduler with disk IO over the hostile
