@@ -276,8 +276,9 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	var frames [][]Point
 	emit := func() { frames = append(frames, slices.Clone(cur)) }
 	// fits reports, before they are made, whether n frames of every
-	// source stay within the limits. Sources are at most the rows, which
-	// ParseRoute bounds, so the product cannot wrap.
+	// source stay within the limits. Sources are the authored ones (a
+	// manifest bounds them) and at most one per row (ParseRoute bounds
+	// the rows), so the product cannot wrap.
 	fits := func(line int, n uint64) error {
 		if n > MaxRouteFrames {
 			return fail(line, "the route spans more than %d frames (MaxRouteFrames); shorten it", MaxRouteFrames)
