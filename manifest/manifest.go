@@ -7,6 +7,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,12 @@ const (
 	MaxWorldBytes = 1 << 42
 	// MaxEntityCount bounds one document's entityCount and rootCount.
 	MaxEntityCount = math.MaxInt32
+	// MaxSources bounds the authored streaming sources of one world.
+	MaxSources = 1 << 16
+	// maxObjects bounds the JSON objects in a manifest: one per cell,
+	// two per source (the source and its position), room for as many
+	// again, and a few for the top level.
+	maxObjects = 2*MaxCells + 4*MaxSources + 64
 )
 
 // ReadSlack is how much larger than its manifest bytes a file may be read:
@@ -135,6 +142,13 @@ func Decode(name string, data []byte) (*Manifest, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s: not a world manifest: the file is not valid UTF-8; re-cook the world", name)
 	}
+	// Decoding allocates a struct per JSON object, and a hostile
+	// manifest's objects can be far smaller than cook's ("{}," is three
+	// bytes, a decoded cell 128). Counting the braces first bounds what
+	// decoding may allocate to what the largest honest world costs.
+	if n := bytes.Count(data, []byte("{")); n > maxObjects {
+		return nil, fmt.Errorf("%s: not a world manifest: it holds %d JSON objects, more than a world of %d cells and %d sources can (%d); re-cook the world", name, n, MaxCells, MaxSources, maxObjects)
+	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a world manifest: %v", name, err)
@@ -191,6 +205,9 @@ func (m *Manifest) Check() error {
 	}
 	if strings.ContainsFunc(m.Scene, isControl) {
 		return fmt.Errorf("manifest scene %q holds a control character; re-cook the world", m.Scene)
+	}
+	if len(m.Sources) > MaxSources {
+		return fmt.Errorf("manifest lists %d streaming sources, more than the %d a world may have", len(m.Sources), MaxSources)
 	}
 	for i, src := range m.Sources {
 		if strings.ContainsFunc(src.Name, isControl) {

@@ -159,6 +159,22 @@ func TestLoadIsBounded(t *testing.T) {
 	}
 }
 
+// TestDecodeBoundsObjects: a manifest of tiny objects ("{}," is three
+// bytes, a decoded source 80) is refused before it is decoded, so that
+// decoding cannot cost many times the file's size; too many sources are
+// refused after.
+func TestDecodeBoundsObjects(t *testing.T) {
+	tiny := `{"version":1,"cellSize":1,"sources":[` + strings.Repeat("{},", maxObjects) + `{}]}`
+	_, err := Decode("w.json", []byte(tiny))
+	if err == nil || !strings.Contains(err.Error(), "w.json: not a world manifest: it holds 8650818 JSON objects, more than a world of 4194304 cells and 65536 sources can (8650816)") {
+		t.Fatalf("Decode = %v", err)
+	}
+	sources := `{"version":1,"cellSize":1,"sources":[` + strings.Repeat("{},", MaxSources) + `{}]}`
+	if _, err := Decode("w.json", []byte(sources)); err == nil || !strings.Contains(err.Error(), "w.json: manifest lists 65537 streaming sources, more than the 65536") {
+		t.Fatalf("Decode = %v", err)
+	}
+}
+
 func TestDecodeErrorsNameTheFile(t *testing.T) {
 	for _, in := range []string{"", "[]", `{"version":1,"cellSize":"x"}`, "{\"version\":1,\"cellSize\":1000}trailing", `{"version":1,"cellSize":1e999}`} {
 		if _, err := Decode("w.json", []byte(in)); err == nil || !strings.HasPrefix(err.Error(), "w.json: ") {
