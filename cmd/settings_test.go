@@ -321,6 +321,20 @@ func TestDeclaredFactsMatchTheirOwners(t *testing.T) {
 			t.Errorf("simulate.distance %q: %v", d, err)
 		}
 	}
+	// The bounds the scheduler enforces for callers that do not come
+	// through the command line are the ones declared.
+	for path, want := range map[string]float64{
+		"simulate.concurrency":   streaming.MaxConcurrency,
+		"simulate.frameBudgetMs": streaming.MaxFrameBudgetMS,
+		"simulate.latencyFrames": streaming.MaxFrameSetting,
+		"simulate.evictCooldown": streaming.MaxFrameSetting,
+		"simulate.retryBackoff":  streaming.MaxFrameSetting,
+		"simulate.retryTimeout":  streaming.MaxFrameSetting,
+	} {
+		if _, hi := setting(path).Range(); hi == nil || *hi != want {
+			t.Errorf("%s declares max %v, its owner's limit is %v", path, hi, want)
+		}
+	}
 	r := streaming.DefaultRetry()
 	for path, want := range map[string]int{"simulate.retries": r.Retries, "simulate.retryBackoff": r.BackoffFrames, "simulate.retryTimeout": r.TimeoutFrames} {
 		if got := setting(path).Default; got != strconv.Itoa(want) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -57,7 +55,11 @@ while an interrupted cook has left it mid-commit, and unless every file its
 manifest lists has the manifest's size and blake3. The route is a CSV file
 with a header: x and z on every row (x and y for a plane "xy" world);
 optional columns y, frame and source. With a source column there is one
-row per source per frame. Sources are the world's authored
+row per source per frame; a route may span 1000000 frames and hold
+4194304 source positions (frames × sources). With --io disk a cell file
+is read only from inside the cooked directory, only if it is a regular
+file, and only up to its manifest size plus 4 KiB and a sixteenth (a
+larger one is a failed load). Sources are the world's authored
 WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
 override every source. A world without sources gets one per source named
 in the route (3000/2000/3000 unless overridden).
@@ -276,105 +278,15 @@ func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
 func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, error) {
-	arg := opts.World
-	st, err := os.Stat(arg)
-	if err != nil {
-		hint := "pass a cooked directory, a world manifest or a scene"
-		if arg == defaultWorld {
-			hint = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
-		}
-		return nil, fmt.Errorf("cannot read world %s: %v; %s", arg, errors.Unwrap(err), hint)
-	}
-	if !st.IsDir() && strings.HasSuffix(arg, ".esscene") {
-		return sceneWorld(ctx, arg, opts)
-	}
-	file, root := arg, ""
-	if st.IsDir() {
-		if file, root, err = findManifest(arg); err != nil {
-			return nil, err
-		}
-	} else {
-		// Manifest paths are relative to the cooked directory, the parent
-		// of the world/ folder the manifest sits in.
-		root = filepath.Dir(file)
-		if filepath.Base(root) == "world" {
-			root = filepath.Dir(root)
-		}
-	}
-	m, err := manifest.Load(file)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("cannot read manifest %s: %v", file, pe.Err)
-		}
-		return nil, err
-	}
-	// A cooked world is simulated only as cook left it: not mid-commit
-	// (some files new, the manifest old), and every file the manifest
-	// lists with its size and blake3.
-	if err := cook.Pending(root, m.Scene); err != nil {
-		return nil, err
-	}
-	if err := cook.Verify(root, m); err != nil {
-		return nil, err
-	}
-	return streaming.WorldFromManifest(m, os.DirFS(root)), nil
-}
-
-// findManifest finds the one world manifest of a cooked directory (or of
-// its world/ folder).
-func findManifest(dir string) (file, root string, err error) {
-	root = dir
-	found, _ := filepath.Glob(filepath.Join(dir, "world", "*.world.json"))
-	if len(found) == 0 {
-		if found, _ = filepath.Glob(filepath.Join(dir, "*.world.json")); len(found) > 0 {
-			root = filepath.Dir(filepath.Clean(dir))
-		}
-	}
-	switch len(found) {
-	case 0:
-		// A first cook killed mid-commit leaves its journal before the
-		// manifest is in place.
-		if err := cook.Pending(root, ""); err != nil {
-			return "", "", err
-		}
-		return "", "", fmt.Errorf("%s holds no world/*.world.json: not a cooked world (cook a scene into it with worldcook cook SCENE --out %s)", dir, dir)
-	case 1:
-		return found[0], root, nil
-	}
-	names := make([]string, len(found))
-	for i, f := range found {
-		names[i] = filepath.Base(f)
-	}
-	return "", "", fmt.Errorf("%s holds %d worlds (%s); pass one manifest, e.g. %s", dir, len(found), strings.Join(names, ", "), found[0])
-}
-
-// sceneWorld cooks a scene in memory (nothing is written) and returns its
-// world, served to disk IO from memory.
-func sceneWorld(ctx context.Context, file string, opts *simulateOptions) (*streaming.World, error) {
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := cook.Load(file, vopts, opts.Cfg.ScenesRoot, nil)
-	if err != nil {
-		return nil, err
+	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
+	if opts.World == defaultWorld {
+		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}
-	if n := plan.Errors(false); n > 0 {
-		return nil, fmt.Errorf("%s has %d validation errors and cannot be cooked; run worldcook validate %s", file, n, file)
-	}
-	cooked, err := cook.Build(ctx, plan, cook.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if cooked.Manifest == nil {
-		return nil, fmt.Errorf("%s is not a streamed world (it has no StreamedWorld entity): nothing to simulate", file)
-	}
-	files := streaming.MemFiles{}
-	for _, f := range cooked.Files {
-		files[f.Path] = f.Bytes
-	}
-	return streaming.WorldFromManifest(cooked.Manifest, files), nil
+	return cook.Open(ctx, opts.World, o)
 }
 
 // describe is the drawings' subtitle: the settings that shaped the run.

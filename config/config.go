@@ -89,21 +89,21 @@ type Simulate struct {
 	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
 	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes that may start loading per frame, e.g. 16KiB (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
-	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" help:"modelled IO: frames from dispatch to completion"`
+	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"2147483647" help:"modelled IO: frames from dispatch to completion"`
 	IOBytesPerFrame  *int64   `flag:"io-bytes-per-frame" unit:"bytes" help:"modelled IO: bandwidth of one device serving requests in order (default: unlimited)"`
 	LODRadius        *float64 `flag:"lod-radius" unit:"distance" help:"beyond it cells load their proxyBytes (default: always full detail)"`
 	MaxResidentBytes *int64   `flag:"max-resident-bytes" unit:"bytes" help:"resident-bytes cap; the farthest cells are evicted (default: no cap)"`
 	PinnedRadius     *float64 `flag:"pinned-radius" unit:"distance" help:"cells this close to a source are never evicted (default: none)"`
-	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" help:"frames an evicted cell waits before it is dispatched again"`
+	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"2147483647" help:"frames an evicted cell waits before it is dispatched again"`
 	Distance         string   `flag:"distance" default:"bounds" enum:"bounds,center|centre" help:"distance to a cell: bounds (grown bounds) or center (grid square centre)"`
 	IO               string   `flag:"io" default:"model" enum:"model,disk" help:"IO: model (deterministic) or disk (real reads and decodes)"`
-	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" help:"disk IO: reading and decoding workers"`
-	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" help:"disk IO: time a frame may spend applying finished loads"`
+	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"256" help:"disk IO: reading and decoding workers (1 to 256)"`
+	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"3600000" help:"disk IO: time a frame may spend applying finished loads (0 to 3600000)"`
 	FailRate         float64  `flag:"fail-rate" unit:"probability" help:"probability that a load attempt fails, for testing retries"`
 	Seed             uint64   `flag:"seed" default:"1" unit:"seed" help:"seed of --fail-rate failures"`
 	Retries          int      `flag:"retries" default:"3" unit:"count" help:"attempts after a load's first failure before the cell is given up"`
-	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" help:"frames to wait after a first failure; doubles after each further one (at most 64)"`
-	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" help:"frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout"`
+	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"frames to wait after a first failure; doubles after each further one (at most 64)"`
+	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout"`
 	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report: table, jsonl or csv"`
 	Plot             string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
 	Map              string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`

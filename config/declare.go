@@ -148,6 +148,10 @@ func declare() []*Setting {
 	return out
 }
 
+// Range returns the bounds a setting's min and max tags declare (nil where
+// a bound is not declared), so that owners can be tested to agree.
+func (s *Setting) Range() (min, max *float64) { return s.min, s.max }
+
 func declareField(section string, f reflect.StructField, index []int) *Setting {
 	tag := f.Tag.Get("flag")
 	if tag == "" {
@@ -360,13 +364,14 @@ var errBadValue = fmt.Errorf("bad value")
 
 func rangeText(lo, hi float64, unit string) string {
 	noun := map[string]string{"bytes": " bytes", "frames": " frames", "ms": " milliseconds"}[unit]
+	n := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	switch {
 	case math.IsInf(hi, 1):
-		return fmt.Sprintf("at least %g%s", lo, noun)
+		return fmt.Sprintf("at least %s%s", n(lo), noun)
 	case math.IsInf(lo, -1):
-		return fmt.Sprintf("at most %g%s", hi, noun)
+		return fmt.Sprintf("at most %s%s", n(hi), noun)
 	}
-	return fmt.Sprintf("from %g to %g%s", lo, hi, noun)
+	return fmt.Sprintf("from %s to %s%s", n(lo), n(hi), noun)
 }
 
 // format writes a value back in the flag's syntax.

@@ -162,7 +162,7 @@ func TestBadEnv(t *testing.T) {
 		{"WORLDCOOK_JSON", "on", `WORLDCOOK_JSON: "on" is not a boolean`},
 		{"WORLDCOOK_SIMULATE_BUDGET", "lots", `WORLDCOOK_SIMULATE_BUDGET: "lots" is not a byte size`},
 		{"WORLDCOOK_SIMULATE_BUDGET", "-1", `WORLDCOOK_SIMULATE_BUDGET must be 0 or more bytes (got -1)`},
-		{"WORLDCOOK_SIMULATE_CONCURRENCY", "0", `WORLDCOOK_SIMULATE_CONCURRENCY must be at least 1 (got 0)`},
+		{"WORLDCOOK_SIMULATE_CONCURRENCY", "0", `WORLDCOOK_SIMULATE_CONCURRENCY must be from 1 to 256 (got 0)`},
 		{"WORLDCOOK_SIMULATE_FAIL_RATE", "NaN", `WORLDCOOK_SIMULATE_FAIL_RATE must be a probability from 0 to 1`},
 		{"WORLDCOOK_SIMULATE_LOAD_RADIUS", "+Inf", `WORLDCOOK_SIMULATE_LOAD_RADIUS must be a finite distance, 0 or more`},
 		{"WORLDCOOK_SIMULATE_IO", "tape", `WORLDCOOK_SIMULATE_IO "tape": use model or disk`},
@@ -188,7 +188,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"--budget", "-1"}, `--budget must be 0 or more bytes (got -1)`},
 		{[]string{"--retries", "-3"}, `--retries must be 0 or more (got -3)`},
 		{[]string{"--quiet=yes"}, `"yes" is not a boolean`},
-		{[]string{"--frame-budget-ms", "Inf"}, `--frame-budget-ms must be 0 or more milliseconds (got Inf)`},
+		{[]string{"--frame-budget-ms", "Inf"}, `--frame-budget-ms must be from 0 to 3600000 milliseconds (got Inf)`},
+		{[]string{"--concurrency", "1000000000000"}, `--concurrency must be from 1 to 256 (got 1000000000000)`},
 	} {
 		if _, err := load(t, "", tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
