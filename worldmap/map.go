@@ -34,6 +34,9 @@ type Cell struct {
 	// tooltip.
 	Value float64
 	Note  string
+	// Alert outlines the cell in the alert colour (a cell that was
+	// missing when it was wanted).
+	Alert bool
 }
 
 // Route is a path through the world, drawn as a line from a dot (start) to
@@ -44,6 +47,26 @@ type Route struct {
 	// Jumps are the indices of points reached by a jump (a teleport, a
 	// camera cut): the line is broken there rather than drawn across.
 	Jumps []int
+	// Ticks mark points along the route, such as every tenth frame.
+	Ticks []Tick
+	// TickName says what the ticks count ("frame ticks every 20
+	// frames"), for the legend.
+	TickName string
+}
+
+// Tick is a labelled mark on a route.
+type Tick struct {
+	At    Point
+	Label string
+}
+
+// Mark highlights a stretch of a route, such as the frames during which
+// cells were missing: a broad band under the route, labelled at its start.
+type Mark struct {
+	Points []Point
+	Label  string
+	// Title is the band's tooltip.
+	Title string
 }
 
 // Ring is a circle around a point, such as a source's radius.
@@ -77,6 +100,10 @@ type Map struct {
 	Routes    []Route
 	Rings     []Ring
 	Arrows    []Arrow
+	// Marks are highlighted stretches of routes; MarkName says what they
+	// are, for the legend ("hole episode").
+	Marks    []Mark
+	MarkName string
 	// View limits the drawing to a region; nil shows everything.
 	View *Rect
 	// AxisX and AxisZ name the axes (default "x" and "z").
@@ -214,6 +241,38 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale,
 			Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"})
 	}
+	alerts := 0
+	for _, cell := range m.Cells {
+		if !cell.Alert || dense {
+			continue
+		}
+		g := m.grid(cell)
+		if !view.Intersects(g) {
+			continue
+		}
+		alerts++
+		c.Rect(px(g.MinX)+1, pz(g.MaxZ)+1, cellPx-2, cellPx-2, Style{Stroke: alertColor, Width: 2, Title: cell.Name + " missing while wanted"})
+	}
+	for _, mk := range m.Marks {
+		if len(mk.Points) == 0 {
+			continue
+		}
+		st := Style{Stroke: alertColor, Width: 11, Opacity: 0.35, Title: mk.Title}
+		if len(mk.Points) == 1 || allSame(mk.Points) {
+			p := mk.Points[0]
+			c.Circle(px(p.X), pz(p.Z), 8, Style{Fill: alertColor, Opacity: 0.35, Title: mk.Title})
+		} else {
+			var p PathBuilder
+			for k, pt := range mk.Points {
+				if k == 0 {
+					p.M(px(pt.X), pz(pt.Z))
+				} else {
+					p.L(px(pt.X), pz(pt.Z))
+				}
+			}
+			c.Path(&p, st)
+		}
+	}
 	for _, r := range m.Rings {
 		col := r.Color
 		if col == "" {
@@ -239,6 +298,11 @@ func (m *Map) WriteSVG(w io.Writer) error {
 			}
 		}
 		c.Path(&p, Style{Stroke: col, Width: 2.2, Title: rt.Name})
+		for _, t := range rt.Ticks {
+			x, y := px(t.At.X), pz(t.At.Z)
+			c.Circle(x, y, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2, Title: rt.Name + " " + t.Label})
+			c.Text(x+4, y-4, t.Label, Font{Size: 9, Fill: "#333"})
+		}
 		first, last := rt.Points[0], rt.Points[len(rt.Points)-1]
 		c.Circle(px(first.X), pz(first.Z), 4.5, Style{Fill: col, Stroke: "#fff", Width: 1.2, Title: rt.Name + " start"})
 		if n := len(rt.Points); n > 1 {
@@ -258,9 +322,17 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: col, Width: 1.6, Title: a.Label})
 	}
+	for _, mk := range m.Marks {
+		if len(mk.Points) == 0 || mk.Label == "" {
+			continue
+		}
+		p := mk.Points[0]
+		x, y := px(p.X), pz(p.Z)
+		c.Text(x, y+18, mk.Label, Font{Size: 10, Weight: "bold", Fill: alertColor, Anchor: "middle"})
+	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, maxV, grown > 0)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, maxV, grown > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
@@ -292,7 +364,19 @@ func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
 	c.Text(18, mapTop+plotH/2, az+" →", Font{Size: 11, Anchor: "middle", Fill: "#333", Rotate: -90})
 }
 
-func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
+// alertColor marks what went wrong: missing cells, hole episodes.
+const alertColor = "#c2185b"
+
+func allSame(pts []Point) bool {
+	for _, p := range pts[1:] {
+		if p != pts[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Map) legend(c *Canvas, x, maxV float64, grown, alerts bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
 	if m.ValueName != "" {
@@ -324,6 +408,21 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown bool) {
 		c.Circle(x, y+6, 3, Style{Fill: col})
 		c.Text(x+22, y+10, rt.Name, key)
 		y += 18
+		if rt.TickName != "" && len(rt.Ticks) > 0 {
+			c.Circle(x+8, y+6, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2})
+			c.Text(x+22, y+10, rt.TickName, key)
+			y += 18
+		}
+	}
+	if len(m.Marks) > 0 && m.MarkName != "" {
+		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 11, Opacity: 0.35})
+		c.Text(x+22, y+10, m.MarkName, key)
+		y += 18
+	}
+	if alerts {
+		c.Rect(x+1, y+1, 14, 10, Style{Stroke: alertColor, Width: 2})
+		c.Text(x+22, y+10, "missing while wanted", key)
+		y += 20
 	}
 	if len(m.Rings) > 0 {
 		c.Circle(x+8, y+7, 7, Style{Stroke: "#666", Dash: "2 3"})
