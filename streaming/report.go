@@ -43,6 +43,23 @@ type FrameReport struct {
 
 	// Timing is set by real (disk) IO only.
 	Timing *FrameTiming `json:"timing,omitempty"`
+
+	// HoleCauses gives, for each of Holes, the likely reason it is
+	// missing (empty when the policy does not say).
+	HoleCauses []HoleCause `json:"holeCauses,omitempty"`
+	// Positions are where the enabled sources stood this frame, in the
+	// order of the sources.
+	Positions []SourcePosition `json:"positions,omitempty"`
+	// Cost is the real time the frame took to step. It is measured by
+	// Run and never written to a report, which stays deterministic.
+	Cost time.Duration `json:"-"`
+}
+
+// SourcePosition is where a source stood in a frame.
+type SourcePosition struct {
+	Source string  `json:"source"`
+	X      float64 `json:"x"`
+	Z      float64 `json:"z"`
 }
 
 // FrameTiming is the real time a frame spent applying finished loads.
@@ -107,6 +124,11 @@ type Summary struct {
 	Residency ResidencyReport `json:"residency"`
 	// IO is set by real (disk) IO only.
 	IO *IOStats `json:"io,omitempty"`
+
+	// HoleEpisodes are the runs of consecutive frames with holes.
+	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
+	// Gate is the verdict of the --fail-on conditions, when asked for.
+	Gate *GateResult `json:"gate,omitempty"`
 }
 
 // GaveUp is a cell given up after its retries.
@@ -165,7 +187,8 @@ func durationStat(ds []time.Duration) DurationStat {
 
 // stats accumulates the summary as frames go by.
 type stats struct {
-	sum Summary
+	sum      Summary
+	episodes episodes
 
 	// Disk IO only.
 	reads                          int
@@ -238,6 +261,7 @@ func (st *stats) add(r *FrameReport) {
 	s.Evictions += len(r.Evicted)
 	s.Cancellations += len(r.Cancelled)
 	s.Drops += len(r.Dropped)
+	st.episodes.add(r)
 	if n := len(r.Holes); n > 0 {
 		if s.HoleFrames == 0 {
 			s.FirstHoleFrame = r.Frame
@@ -255,6 +279,7 @@ func (s *Scheduler) Summary() Summary {
 		sum.GaveUp = []GaveUp{}
 	}
 	sum.Residency = s.Residency()
+	sum.HoleEpisodes = s.stats.episodes.list()
 	if st := &s.stats; st.reads > 0 || st.frameT != nil {
 		sum.IO = &IOStats{
 			Reads:                st.reads,
