@@ -55,6 +55,9 @@ type IO struct {
 	// ErrTerminal reports whether Err is an interactive terminal: progress
 	// bars are drawn only there, never into CI logs.
 	ErrTerminal bool
+	// OutTerminal reports whether Out is one: a report is laid out for a
+	// person there (summary first, sizes in binary units).
+	OutTerminal bool
 }
 
 // app is what every command shares: its streams and the global flags.
@@ -122,6 +125,9 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	streams := IO{In: in, Out: out, Err: errw}
 	if f, ok := errw.(*os.File); ok {
 		streams.ErrTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
+	}
+	if f, ok := out.(*os.File); ok {
+		streams.OutTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
 	}
 	root := NewRoot(streams)
 	root.SetArgs(args)

@@ -91,6 +91,10 @@ type Simulate struct {
 	RetryBackoff     int      `mapstructure:"retryBackoff"`
 	RetryTimeout     int      `mapstructure:"retryTimeout"`
 	Format           string   `mapstructure:"format"`
+	FailOn           []string `mapstructure:"failOn"`
+	Warmup           *int     `mapstructure:"warmup"`
+	SummaryOnly      bool     `mapstructure:"summaryOnly"`
+	Timings          bool     `mapstructure:"timings"`
 	Plot             string   `mapstructure:"plot"`
 	Map              string   `mapstructure:"map"`
 	Plane            string   `mapstructure:"plane"`
@@ -180,6 +184,7 @@ func (l *Loader) clearUnset(cfg *Config) {
 		"simulate.lodradius":        func() { s.LODRadius = nil },
 		"simulate.maxresidentbytes": func() { s.MaxResidentBytes = nil },
 		"simulate.pinnedradius":     func() { s.PinnedRadius = nil },
+		"simulate.warmup":           func() { s.Warmup = nil },
 	}
 	for key, clear := range fields {
 		if !l.v.IsSet(key) {
