@@ -348,27 +348,42 @@ func writeEpisodes(bw *bufio.Writer, eps []HoleEpisode) {
 	if len(eps) == 0 {
 		return
 	}
+	var total [numCauses]int
+	for _, e := range eps {
+		for _, c := range e.Causes {
+			total[c.Cause] += c.CellFrames
+		}
+	}
 	fmt.Fprintf(bw, "  %-22s %d\n", "hole episodes", len(eps))
 	for k, e := range eps {
 		if k == maxEpisodesShown {
 			fmt.Fprintf(bw, "    and %d more episodes (every one is in --format jsonl's summary)\n", len(eps)-k)
 			break
 		}
-		fmt.Fprintf(bw, "    %s %s (%d %s, at most %d holes): likely %s: %s\n",
-			pluralS(e.Frames(), "frame"), FrameRange{e.First, e.Last}, e.Frames(), pluralS(e.Frames(), "frame"), e.MaxHoles, e.Cause, e.Cause.Advice())
-		for _, src := range e.Sources {
+		where := make([]string, len(e.Sources))
+		for i, src := range e.Sources {
 			if src.From == src.To {
-				fmt.Fprintf(bw, "      %s at (%s, %s)\n", src.Source, coord(src.From.X), coord(src.From.Z))
+				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, coord(src.From.X), coord(src.From.Z))
 			} else {
-				fmt.Fprintf(bw, "      %s from (%s, %s) to (%s, %s)\n", src.Source,
+				where[i] = fmt.Sprintf("%s (%s, %s) to (%s, %s)", src.Source,
 					coord(src.From.X), coord(src.From.Z), coord(src.To.X), coord(src.To.Z))
 			}
 		}
+		span := fmt.Sprintf("%s %s", pluralS(e.Frames(), "frame"), FrameRange{e.First, e.Last})
+		fmt.Fprintf(bw, "    %-18s up to %d %s, likely %s; %s\n", span,
+			e.MaxHoles, pluralS(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
 		cells := make([]string, len(e.Cells))
 		for i, c := range e.Cells {
 			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, pluralS(c.Frames, "frame"))
 		}
 		fmt.Fprintf(bw, "      missing %s\n", NameList(cells, 8))
+	}
+	// What each cause means, once, strongest first.
+	fmt.Fprintf(bw, "  %-22s\n", "likely causes")
+	for c := numCauses - 1; c > CauseNone; c-- {
+		if total[c] > 0 {
+			fmt.Fprintf(bw, "    %-20s %d missing cell-frames: %s\n", c, total[c], c.Advice())
+		}
 	}
 }
 

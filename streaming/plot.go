@@ -113,7 +113,7 @@ func tickStep(frames int) int {
 
 // maxMarkLabels bounds the labelled hole episodes on a map; the rest are
 // drawn unlabelled (every one is in the summary).
-const maxMarkLabels = 12
+const maxMarkLabels = 24
 
 // MarkHoles marks a run's hole episodes on its map: each as a band over
 // the stretch of every enabled source's route it lasted, labelled with
@@ -123,10 +123,10 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 	if len(eps) == 0 {
 		return
 	}
-	m.MarkName = "hole episode (frames, likely cause)"
+	m.MarkName = "hole episode"
 	notes := map[string][]string{}
 	for k, e := range eps {
-		label := fmt.Sprintf("%s %s", FrameRange{e.First, e.Last}, e.Cause)
+		label := fmt.Sprintf("%s %s: %s", pluralS(e.Frames(), "frame"), FrameRange{e.First, e.Last}, e.Cause)
 		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), e.Cause)
 		for i, s := range sources {
 			if !s.Enabled {

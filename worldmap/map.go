@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // Rect is a rectangle in world units on the partition plane.
@@ -257,10 +258,10 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		if len(mk.Points) == 0 {
 			continue
 		}
-		st := Style{Stroke: alertColor, Width: 11, Opacity: 0.35, Title: mk.Title}
+		st := Style{Stroke: alertColor, Width: 10, Opacity: 0.55, Title: mk.Title}
 		if len(mk.Points) == 1 || allSame(mk.Points) {
 			p := mk.Points[0]
-			c.Circle(px(p.X), pz(p.Z), 8, Style{Fill: alertColor, Opacity: 0.35, Title: mk.Title})
+			c.Circle(px(p.X), pz(p.Z), 6, Style{Fill: alertColor, Opacity: 0.55, Title: mk.Title})
 		} else {
 			var p PathBuilder
 			for k, pt := range mk.Points {
@@ -280,6 +281,9 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Circle(px(r.Center.X), pz(r.Center.Z), r.Radius*scale, Style{Stroke: col, Width: 1, Dash: "2 3", Title: r.Label})
 	}
+	// placed are the boxes of the labels set on the routes so far: a
+	// label that would overlap one is left out (its mark keeps a tooltip).
+	var placed []Rect
 	for i, rt := range m.Routes {
 		col := Palette[i%len(Palette)]
 		if len(rt.Points) == 0 {
@@ -300,8 +304,12 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Path(&p, Style{Stroke: col, Width: 2.2, Title: rt.Name})
 		for _, t := range rt.Ticks {
 			x, y := px(t.At.X), pz(t.At.Z)
-			c.Circle(x, y, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2, Title: rt.Name + " " + t.Label})
-			c.Text(x+4, y-4, t.Label, Font{Size: 9, Fill: "#333"})
+			c.Circle(x, y, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2, Title: rt.Name + " frame " + t.Label})
+			box := Rect{x + 2, y - 12, x + 6 + 5.5*float64(len(t.Label)), y - 1}
+			if !slices.ContainsFunc(placed, box.Intersects) {
+				placed = append(placed, box)
+				c.Text(x+4, y-4, t.Label, Font{Size: 9, Fill: "#333", Halo: true})
+			}
 		}
 		first, last := rt.Points[0], rt.Points[len(rt.Points)-1]
 		c.Circle(px(first.X), pz(first.Z), 4.5, Style{Fill: col, Stroke: "#fff", Width: 1.2, Title: rt.Name + " start"})
@@ -322,13 +330,20 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: col, Width: 1.6, Title: a.Label})
 	}
+	// A cluster of short episodes would otherwise be a smudge of text.
 	for _, mk := range m.Marks {
 		if len(mk.Points) == 0 || mk.Label == "" {
 			continue
 		}
 		p := mk.Points[0]
-		x, y := px(p.X), pz(p.Z)
-		c.Text(x, y+18, mk.Label, Font{Size: 10, Weight: "bold", Fill: alertColor, Anchor: "middle"})
+		x, y := px(p.X), pz(p.Z)+18
+		w := 6.2 * float64(len([]rune(mk.Label)))
+		box := Rect{x - w/2 - 2, y - 11, x + w/2 + 2, y + 3}
+		if slices.ContainsFunc(placed, box.Intersects) {
+			continue
+		}
+		placed = append(placed, box)
+		c.Text(x, y, mk.Label, Font{Size: 10, Weight: "bold", Fill: alertColor, Anchor: "middle", Halo: true})
 	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
@@ -415,7 +430,7 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown, alerts bool) {
 		}
 	}
 	if len(m.Marks) > 0 && m.MarkName != "" {
-		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 11, Opacity: 0.35})
+		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 10, Opacity: 0.55})
 		c.Text(x+22, y+10, m.MarkName, key)
 		y += 18
 	}

@@ -32,6 +32,9 @@ type Font struct {
 	Weight string // normal (default), bold
 	// Rotate turns the text by this many degrees around its anchor.
 	Rotate float64
+	// Halo outlines the glyphs in white, so that a label stays readable
+	// over shaded cells and lines.
+	Halo bool
 }
 
 // Canvas collects SVG elements in pixel coordinates, y pointing down.
@@ -188,6 +191,9 @@ func (c *Canvas) Text(x, y float64, text string, f Font) {
 	}
 	if f.Rotate != 0 {
 		fmt.Fprintf(&c.b, ` transform="rotate(%s %s %s)"`, num(f.Rotate), num(x), num(y))
+	}
+	if f.Halo {
+		c.b.WriteString(` stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`)
 	}
 	fmt.Fprintf(&c.b, ">%s</text>\n", esc(text))
 }
