@@ -2,9 +2,11 @@ package streaming
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -378,12 +380,23 @@ func writeEpisodes(bw *bufio.Writer, eps []HoleEpisode) {
 		}
 		fmt.Fprintf(bw, "      missing %s\n", NameList(cells, 8))
 	}
-	// What each cause means, once, strongest first.
-	fmt.Fprintf(bw, "  %-22s\n", "likely causes")
-	for c := numCauses - 1; c > CauseNone; c-- {
+	// What each cause means, once, the most common first (ties: the
+	// later cause, which explains the earlier).
+	fmt.Fprintf(bw, "  likely causes\n")
+	causes := make([]HoleCause, 0, numCauses)
+	for c := CauseUnknown; c < numCauses; c++ {
 		if total[c] > 0 {
-			fmt.Fprintf(bw, "    %-20s %d missing cell-frames: %s\n", c, total[c], c.Advice())
+			causes = append(causes, c)
 		}
+	}
+	slices.SortStableFunc(causes, func(a, b HoleCause) int {
+		if c := cmp.Compare(total[b], total[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(b, a)
+	})
+	for _, c := range causes {
+		fmt.Fprintf(bw, "    %-20s %d missing cell-frames: %s\n", c, total[c], c.Advice())
 	}
 }
 
