@@ -396,7 +396,7 @@ func writeEpisodes(bw *bufio.Writer, eps []HoleEpisode) {
 		return cmp.Compare(b, a)
 	})
 	for _, c := range causes {
-		fmt.Fprintf(bw, "    %-20s %d missing cell-frames: %s\n", c, total[c], c.Advice())
+		fmt.Fprintf(bw, "    %-20s %d missing %s: %s\n", c, total[c], pluralS(total[c], "cell-frame"), c.Advice())
 	}
 }
 

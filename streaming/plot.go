@@ -148,13 +148,13 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 			label = "" // one label an episode
 		}
 		for _, c := range e.Cells {
-			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("missing in frames %s (%s)", FrameRange{e.First, e.Last}, c.Cause))
+			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", FrameRange{e.First, e.Last}, c.Cause))
 		}
 	}
 	for i := range m.Cells {
 		if n, ok := notes[m.Cells[i].Name]; ok {
 			m.Cells[i].Alert = true
-			note := NameList(n, 3)
+			note := "missing in frames " + NameList(n, 3)
 			if m.Cells[i].Note != "" {
 				note = m.Cells[i].Note + "; " + note
 			}
