@@ -258,10 +258,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return fmt.Errorf("writing the report: %v", err)
 	}
 	sum := sched.Summary()
-	if gate.FailOn != nil {
-		verdict := streaming.EvaluateGate(reports, &sum, gate)
-		sum.Gate = &verdict
-	}
+	streaming.Conclude(&sum, reports, gate)
 	if !opts.Quiet {
 		if err := writeReport(report, reports, &sum, summaryFirst, !c.SummaryOnly); err != nil {
 			return err

@@ -243,23 +243,11 @@ func strongest(counts *[numCauses]int) HoleCause {
 	return best
 }
 
-// list returns the episodes so far, the open one included.
+// list closes the open episode and returns them all.
 func (e *episodes) list() []HoleEpisode {
-	out := slices.Clone(e.done)
-	if e.cur != nil {
-		// Close a copy, so that the run can go on.
-		cp := *e
-		cp.done = nil
-		cur := *e.cur
-		cur.Cells = slices.Clone(cur.Cells)
-		cur.Sources = slices.Clone(cur.Sources)
-		cp.cur = &cur
-		cp.counts = slices.Clone(e.counts)
-		cp.close()
-		out = append(out, cp.done...)
+	e.close()
+	if e.done == nil {
+		return []HoleEpisode{}
 	}
-	if out == nil {
-		out = []HoleEpisode{}
-	}
-	return out
+	return e.done
 }

@@ -62,7 +62,9 @@ func runSeed(t testing.TB) ([]FrameReport, Summary) {
 	for _, pos := range seedRoute() {
 		reps = append(reps, s.Step(pos))
 	}
-	return reps, s.Summary()
+	sum := s.Summary()
+	Conclude(&sum, reps, Gate{})
+	return reps, sum
 }
 
 // TestReferencePrintedTable checks the rows and the totals the seed printed

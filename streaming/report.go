@@ -125,10 +125,23 @@ type Summary struct {
 	// IO is set by real (disk) IO only.
 	IO *IOStats `json:"io,omitempty"`
 
-	// HoleEpisodes are the runs of consecutive frames with holes.
+	// HoleEpisodes are the runs of consecutive frames with holes, and
+	// Gate the verdict of the --fail-on conditions when asked for: both
+	// are found from the frame reports after the run, by Conclude, so
+	// that a frame costs no more for them and any policy gets them.
 	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
-	// Gate is the verdict of the --fail-on conditions, when asked for.
-	Gate *GateResult `json:"gate,omitempty"`
+	Gate         *GateResult   `json:"gate,omitempty"`
+}
+
+// Conclude completes a run's summary from its frame reports: the hole
+// episodes, and the gate's verdict when it has conditions.
+func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
+	sum.HoleEpisodes = HoleEpisodes(frames)
+	sum.Gate = nil
+	if len(gate.FailOn) > 0 {
+		verdict := EvaluateGate(frames, sum, gate)
+		sum.Gate = &verdict
+	}
 }
 
 // GaveUp is a cell given up after its retries.
@@ -187,8 +200,7 @@ func durationStat(ds []time.Duration) DurationStat {
 
 // stats accumulates the summary as frames go by.
 type stats struct {
-	sum      Summary
-	episodes episodes
+	sum Summary
 
 	// Disk IO only.
 	reads                          int
@@ -261,7 +273,6 @@ func (st *stats) add(r *FrameReport) {
 	s.Evictions += len(r.Evicted)
 	s.Cancellations += len(r.Cancelled)
 	s.Drops += len(r.Dropped)
-	st.episodes.add(r)
 	if n := len(r.Holes); n > 0 {
 		if s.HoleFrames == 0 {
 			s.FirstHoleFrame = r.Frame
@@ -279,7 +290,7 @@ func (s *Scheduler) Summary() Summary {
 		sum.GaveUp = []GaveUp{}
 	}
 	sum.Residency = s.Residency()
-	sum.HoleEpisodes = s.stats.episodes.list()
+	sum.HoleEpisodes = []HoleEpisode{}
 	if st := &s.stats; st.reads > 0 || st.frameT != nil {
 		sum.IO = &IOStats{
 			Reads:                st.reads,

@@ -155,6 +155,10 @@ type Scheduler struct {
 
 	near, cand []int32 // per-frame scratch
 
+	// Arenas of the reports' small slices (see carve).
+	posArena   []SourcePosition
+	causeArena []HoleCause
+
 	// first holds the cells the first frame's sources wanted within their
 	// load radius, until all of them are resident.
 	first []int32
@@ -269,13 +273,41 @@ func (s *Scheduler) stamp() uint32 { return uint32(s.frame) }
 
 // positions are where the enabled sources stand this frame.
 func (s *Scheduler) positions() []SourcePosition {
-	out := make([]SourcePosition, 0, len(s.sources))
+	n := 0
+	for i := range s.sources {
+		if s.sources[i].Enabled {
+			n++
+		}
+	}
+	out := carve(&s.posArena, n)
 	for _, src := range s.sources {
 		if src.Enabled {
 			out = append(out, SourcePosition{Source: src.Name, X: src.X, Z: src.Z})
 		}
 	}
 	return out
+}
+
+// arenaFrames is how many frames' worth of report slices one arena
+// allocation holds.
+const arenaFrames = 64
+
+// carve returns an empty slice with room for n from the arena, which
+// grows by a block at a time. Each frame's positions and hole causes are
+// small slices that every report keeps; carving them from blocks makes
+// one allocation serve many frames, which the per-frame cost target
+// notices. A carved slice is capped at n, so appending to it cannot
+// reach into the next one.
+func carve[T any](arena *[]T, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]T, 0, max(n*arenaFrames, 64))
+	}
+	k := len(*arena)
+	*arena = (*arena)[:k+n]
+	return (*arena)[k : k : k+n]
 }
 
 // move places the sources and precomputes their squared radii.
@@ -685,10 +717,10 @@ func (s *Scheduler) holes(rep *FrameReport) {
 	}
 	slices.SortFunc(holes, s.byDistance)
 	rep.Holes = make([]string, len(holes))
-	rep.HoleCauses = make([]HoleCause, len(holes))
+	rep.HoleCauses = carve(&s.causeArena, len(holes))
 	for k, i := range holes {
 		rep.Holes[k] = s.cells[i].Name
-		rep.HoleCauses[k] = s.holeCause(i)
+		rep.HoleCauses = append(rep.HoleCauses, s.holeCause(i))
 	}
 }
 
