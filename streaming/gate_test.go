@@ -178,3 +178,25 @@ func TestWarnings(t *testing.T) {
 		t.Error("warned with authored sources or every radius given")
 	}
 }
+
+// FuzzParseFailOn: any text either is refused or gives known conditions,
+// in reporting order, without repeats.
+func FuzzParseFailOn(f *testing.F) {
+	for _, s := range []string{"holes", "over-cap,holes", " failures ,, over-budget", "hole", ",", "holes,holes"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseFailOn([]string{s})
+		if err != nil {
+			return
+		}
+		last := -1
+		for _, c := range got {
+			i := slices.Index(FailConditions, c)
+			if i <= last {
+				t.Fatalf("%q gave %q: unknown, repeated or out of order", s, got)
+			}
+			last = i
+		}
+	})
+}
