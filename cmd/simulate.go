@@ -61,7 +61,7 @@ optional columns y, frame and source. With a source column there is one
 row per source per frame. Sources are the world's authored
 WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
 override every source. A world without sources gets one per source named
-in the route (3000/2000/3000 unless overridden).
+in the route (3000/2000/3000 unless overridden; the report warns).
 
 Each frame runs finish, evict, unload/cancel, publish and dispatch, as the
 runtime does, and reports what it did; holes are cells within some source's
@@ -93,9 +93,11 @@ eviction or failure); stderr gets the verdict in one line.
 
 The report opens with warnings that change how it reads (cells larger
 than the budget; radii assumed for a world without authored sources).
-On a terminal, or with --summary-only, the summary comes first and sizes
-are in binary units; into a file or a pipe the per-frame rows come as
-they are made and the summary last, with exact byte counts.
+On a terminal the summary comes next, then the per-frame rows with sizes
+in binary units; into a file or a pipe the rows come as they are made,
+with exact byte counts, and the summary last. --summary-only leaves the
+rows out. --timings prints to stderr how long loading the world and the
+route, and the frames, took, and a frame's mean and p99 cost.
 
 EXIT STATUS
   0  simulated; no --fail-on condition held
