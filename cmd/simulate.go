@@ -214,7 +214,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	loadTime := time.Since(loadStart)
-	warnings := append(streaming.AssumedRadii(len(world.Sources), routeTemplate(c),
+	warnings := append(streaming.AssumedRadii(world, sources,
 		[3]bool{c.LoadRadius != nil, c.UnloadRadius != nil, c.PrefetchRadius != nil}),
 		streaming.OversizeCells(world, set)...)
 

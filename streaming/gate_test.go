@@ -169,12 +169,15 @@ func TestWarnings(t *testing.T) {
 	if ws := OversizeCells(big, Settings{Budget: Int64(0)}); len(ws[0].Cells) != maxWarningCells || ws[0].More != 5 {
 		t.Errorf("bounded: %d cells, %d more", len(ws[0].Cells), ws[0].More)
 	}
-	s := Source{Load: 2000, Unload: 3000, Prefetch: 3000}
-	ws = AssumedRadii(0, s, [3]bool{true, false, false})
-	if len(ws) != 1 || !strings.Contains(ws[0].Message, "assumed unload 3000 and prefetch 3000") {
+	row := rowWorld(10)
+	s := []Source{{Name: "camera", X: 5, Z: 5, Load: 20, Unload: 3000, Prefetch: 3000, Enabled: true}}
+	ws = AssumedRadii(row, s, [3]bool{true, false, false})
+	if len(ws) != 1 || !strings.Contains(ws[0].Message, "assumed unload 3000 and prefetch 3000 (the WorldStreamingSource defaults), whose load radius reaches 3 of 10 cells") {
 		t.Errorf("assumed radii: %+v", ws)
 	}
-	if AssumedRadii(1, s, [3]bool{}) != nil || AssumedRadii(0, s, [3]bool{true, true, true}) != nil {
+	authored := rowWorld(10)
+	authored.Sources = s
+	if AssumedRadii(authored, s, [3]bool{}) != nil || AssumedRadii(row, s, [3]bool{true, true, true}) != nil {
 		t.Error("warned with authored sources or every radius given")
 	}
 }

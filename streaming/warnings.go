@@ -53,13 +53,16 @@ func OversizeCells(w *World, set Settings) []Warning {
 
 // AssumedRadii warns that a world without authored streaming sources is
 // simulated with radii nobody chose: the defaults can cover the whole of
-// a small world and make it load everything on the first frame. given
-// says which radii the settings did give (load, unload, prefetch); the
-// warning names the others and the values assumed for them.
-func AssumedRadii(authored int, src Source, given [3]bool) []Warning {
-	if authored > 0 || given == [3]bool{true, true, true} {
+// a small world and make it load everything on the first frame. sources
+// are the sources the route made, at their first positions; given says
+// which radii the settings did give (load, unload, prefetch). The warning
+// names the others, the values assumed for them and how many cells the
+// load radius reaches from the start.
+func AssumedRadii(w *World, sources []Source, given [3]bool) []Warning {
+	if len(w.Sources) > 0 || len(sources) == 0 || given == [3]bool{true, true, true} {
 		return nil
 	}
+	src := sources[0]
 	var parts []string
 	for i, r := range []struct {
 		name string
@@ -69,9 +72,20 @@ func AssumedRadii(authored int, src Source, given [3]bool) []Warning {
 			parts = append(parts, fmt.Sprintf("%s %g", r.name, r.v))
 		}
 	}
+	reached := 0
+	for i := range w.Cells {
+		b := &w.Cells[i].Bounds
+		g := geom{minX: b.MinX, minZ: b.MinZ, maxX: b.MaxX, maxZ: b.MaxZ}
+		for _, s := range sources {
+			if s.Enabled && g.dist2(s.X, s.Z, false) <= sq(s.Load) {
+				reached++
+				break
+			}
+		}
+	}
 	return []Warning{{Code: "assumed-radii", Message: fmt.Sprintf(
-		"the world has no authored streaming source and no radius was set: assumed %s (the WorldStreamingSource defaults); set --load-radius, --unload-radius and --prefetch-radius, or author a source",
-		joinAnd(parts))}}
+		"the world has no authored streaming source and no radius was set: assumed %s (the WorldStreamingSource defaults), whose load radius reaches %d of %d cells from the start; set --load-radius, --unload-radius and --prefetch-radius, or author a source",
+		joinAnd(parts), reached, len(w.Cells))}}
 }
 
 func joinAnd(parts []string) string {
