@@ -123,19 +123,23 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 	if len(eps) == 0 {
 		return
 	}
-	m.MarkName = "hole episode"
+	m.MarkName = "hole episode (frames: cause)"
+	if len(eps) > maxMarkLabels {
+		m.MarkNote = fmt.Sprintf("%d more, unnumbered", len(eps)-maxMarkLabels)
+	}
 	notes := map[string][]string{}
 	for k, e := range eps {
-		label := fmt.Sprintf("%s %s: %s", pluralS(e.Frames(), "frame"), FrameRange{e.First, e.Last}, e.Cause)
+		label := fmt.Sprintf("%s: %s", FrameRange{e.First, e.Last}, e.Cause)
 		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), e.Cause)
+		badge := ""
+		if k < maxMarkLabels {
+			badge = fmt.Sprint(k + 1)
+		}
 		for i, s := range sources {
 			if !s.Enabled {
 				continue
 			}
-			mk := worldmap.Mark{Title: s.Name + ", " + title}
-			if k < maxMarkLabels {
-				mk.Label = label
-			}
+			mk := worldmap.Mark{Title: s.Name + ", " + title, Badge: badge, Label: label}
 			for f := e.First; f <= e.Last && f <= len(frames); f++ {
 				if pos := frames[f-1]; i < len(pos) {
 					p := worldmap.Point{X: pos[i].X, Z: pos[i].Z}
@@ -145,7 +149,7 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 				}
 			}
 			m.Marks = append(m.Marks, mk)
-			label = "" // one label an episode
+			badge = "" // one badge an episode
 		}
 		for _, c := range e.Cells {
 			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", FrameRange{e.First, e.Last}, c.Cause))

@@ -62,9 +62,14 @@ type Tick struct {
 }
 
 // Mark highlights a stretch of a route, such as the frames during which
-// cells were missing: a broad band under the route, labelled at its start.
+// cells were missing: a broad band under the route. A mark with a Badge
+// (a short tag, such as a number) gets it in a disc at the stretch's
+// start, and the legend lists the badge with the Label: a label set on
+// the map itself would cover the route and its neighbours wherever
+// stretches crowd.
 type Mark struct {
 	Points []Point
+	Badge  string
 	Label  string
 	// Title is the band's tooltip.
 	Title string
@@ -105,6 +110,8 @@ type Map struct {
 	// are, for the legend ("hole episode").
 	Marks    []Mark
 	MarkName string
+	// MarkNote follows the list of badged marks in the legend.
+	MarkNote string
 	// View limits the drawing to a region; nil shows everything.
 	View *Rect
 	// AxisX and AxisZ name the axes (default "x" and "z").
@@ -196,6 +203,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	}
 	dense := drawn > denseCells
 	cellPx := m.CellSize * scale
+	var names []Rect // where cell names are set, for the labels to avoid
 	for _, cell := range m.Cells {
 		g := m.grid(cell)
 		if !view.Intersects(g) && !view.Intersects(cell.Bounds) {
@@ -223,6 +231,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Rect(px(g.MinX), pz(g.MaxZ), cellPx, cellPx, st)
 		if !dense && cellPx >= 64 {
 			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(t)})
+			names = append(names, Rect{px(g.MinX) + 4, pz(g.MaxZ) + 3, px(g.MinX) + 4 + 5*float64(len(cell.Name)), pz(g.MaxZ) + 14})
 		}
 		if !dense && cell.Value > 0 && cellPx >= 18 {
 			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
@@ -283,7 +292,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	}
 	// placed are the boxes of the labels set on the routes so far: a
 	// label that would overlap one is left out (its mark keeps a tooltip).
-	var placed []Rect
+	placed := names
 	for i, rt := range m.Routes {
 		col := Palette[i%len(Palette)]
 		if len(rt.Points) == 0 {
@@ -330,24 +339,25 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Arrow(px(a.From.X), pz(a.From.Z), px(a.To.X), pz(a.To.Z), Style{Stroke: col, Width: 1.6, Title: a.Label})
 	}
-	// A cluster of short episodes would otherwise be a smudge of text.
+	// Badges that would cover one already set move along to its right.
+	var discs []Rect
 	for _, mk := range m.Marks {
-		if len(mk.Points) == 0 || mk.Label == "" {
+		if len(mk.Points) == 0 || mk.Badge == "" {
 			continue
 		}
-		p := mk.Points[0]
-		x, y := px(p.X), pz(p.Z)+18
-		w := 6.2 * float64(len([]rune(mk.Label)))
-		box := Rect{x - w/2 - 2, y - 11, x + w/2 + 2, y + 3}
-		if slices.ContainsFunc(placed, box.Intersects) {
-			continue
+		x, y := px(mk.Points[0].X), pz(mk.Points[0].Z)
+		r := 5 + 3*float64(len(mk.Badge))
+		box := Rect{x - r, y - r, x + r, y + r}
+		for try := 0; try < 6 && slices.ContainsFunc(discs, box.Intersects); try++ {
+			x += 2*r + 1
+			box = Rect{x - r, y - r, x + r, y + r}
 		}
-		placed = append(placed, box)
-		c.Text(x, y, mk.Label, Font{Size: 10, Weight: "bold", Fill: alertColor, Anchor: "middle", Halo: true})
+		discs = append(discs, box)
+		badge(c, x, y, r, mk.Badge, mk.Title)
 	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, maxV, grown > 0, alerts > 0)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, maxV, grown > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
@@ -391,7 +401,13 @@ func allSame(pts []Point) bool {
 	return true
 }
 
-func (m *Map) legend(c *Canvas, x, maxV float64, grown, alerts bool) {
+// badge draws a tag in a disc of radius r.
+func badge(c *Canvas, x, y, r float64, tag, title string) {
+	c.Circle(x, y, r, Style{Fill: alertColor, Stroke: "#fff", Width: 1.2, Title: title})
+	c.Text(x, y+3.5, tag, Font{Size: 10, Weight: "bold", Fill: "#fff", Anchor: "middle"})
+}
+
+func (m *Map) legend(c *Canvas, x, bottom, maxV float64, grown, alerts bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
 	if m.ValueName != "" {
@@ -429,15 +445,39 @@ func (m *Map) legend(c *Canvas, x, maxV float64, grown, alerts bool) {
 			y += 18
 		}
 	}
-	if len(m.Marks) > 0 && m.MarkName != "" {
-		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 10, Opacity: 0.55})
-		c.Text(x+22, y+10, m.MarkName, key)
-		y += 18
-	}
 	if alerts {
 		c.Rect(x+1, y+1, 14, 10, Style{Stroke: alertColor, Width: 2})
 		c.Text(x+22, y+10, "missing while wanted", key)
 		y += 20
+	}
+	if len(m.Marks) > 0 && m.MarkName != "" {
+		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 10, Opacity: 0.55})
+		c.Text(x+22, y+10, m.MarkName, key)
+		y += 20
+		var badged []Mark
+		for _, mk := range m.Marks {
+			if mk.Badge != "" {
+				badged = append(badged, mk)
+			}
+		}
+		// As many as fit above the rings' entry and the bottom.
+		room := int((bottom - y - 38) / 16)
+		for i, mk := range badged {
+			if i == room-1 && len(badged) > room {
+				c.Text(x+22, y+10, fmt.Sprintf("and %d more", len(badged)-i), key)
+				y += 16
+				break
+			}
+			r := 5 + 3*float64(len(mk.Badge))
+			badge(c, x+8, y+6, math.Min(r, 8), mk.Badge, mk.Title)
+			c.Text(x+22, y+10, mk.Label, key)
+			y += 16
+		}
+		if m.MarkNote != "" {
+			c.Text(x+22, y+10, m.MarkNote, key)
+			y += 16
+		}
+		y += 4
 	}
 	if len(m.Rings) > 0 {
 		c.Circle(x+8, y+7, 7, Style{Stroke: "#666", Dash: "2 3"})
