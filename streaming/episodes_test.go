@@ -158,14 +158,16 @@ func TestHoleEpisodesGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "episodes.txt", text.Bytes())
-	js, err := json.MarshalIndent(struct {
-		Gate     *GateResult   `json:"gate"`
-		Episodes []HoleEpisode `json:"holeEpisodes"`
-	}{sum.Gate, sum.HoleEpisodes}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
+	// As JSON: the gate, then one episode a line.
+	var js bytes.Buffer
+	for _, v := range append([]any{sum.Gate}, anySlice(sum.HoleEpisodes)...) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js.Write(append(b, '\n'))
 	}
-	golden(t, "episodes.json", append(js, '\n'))
+	golden(t, "episodes.jsonl", js.Bytes())
 	// The scenario exercises several causes, never an unknown one.
 	seen := map[HoleCause]bool{}
 	for _, e := range sum.HoleEpisodes {
@@ -231,4 +233,12 @@ func TestHumanBytes(t *testing.T) {
 			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+func anySlice[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i := range xs {
+		out[i] = xs[i]
+	}
+	return out
 }
