@@ -56,8 +56,9 @@ type IO struct {
 	// ErrTerminal reports whether Err is an interactive terminal: progress
 	// bars are drawn only there, never into CI logs.
 	ErrTerminal bool
-	// OutTerminal reports whether Out is one: findings are shown with
-	// their source line there, one line each everywhere else.
+	// OutTerminal reports whether Out is one: a report is laid out for a
+	// person there (findings with their source line, a simulation's
+	// summary first, sizes in binary units).
 	OutTerminal bool
 }
 

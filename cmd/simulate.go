@@ -62,7 +62,7 @@ file, and only up to its manifest size plus 4 KiB and a sixteenth (a
 larger one is a failed load). Sources are the world's authored
 WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
 override every source. A world without sources gets one per source named
-in the route (3000/2000/3000 unless overridden).
+in the route (3000/2000/3000 unless overridden; the report warns).
 
 Each frame runs finish, evict, unload/cancel, publish and dispatch, as the
 runtime does, and reports what it did; holes are cells within some source's
@@ -79,11 +79,37 @@ A setting given as 0 means 0: --budget 0 still admits one request a frame,
 only cells a source stands in, --lod-radius 0 gives proxies to every cell
 not at distance 0. Leave a setting out for no budget, cap, pinning or LOD.
 
+As a CI gate, --fail-on LIST fails the run (exit 1) when a condition
+holds: holes (a hole after the warm-up: the frames up to the first one
+at which every source's position is fully resident, or --warmup N
+frames), over-budget (a frame dispatched more than --budget; the first
+request of a frame always goes, so one cell larger than the budget is
+enough), over-cap (a frame ended with more resident than
+--max-resident-bytes, eviction notwithstanding) and failures (a load
+given up after its retries). The warm-up excuses holes only. The summary
+names the conditions that held, their frames and cells, and lists every
+hole episode (frames, where the sources were, the missing cells and the
+likely cause: start, latency, prefetch-radius, budget, in-flight,
+eviction or failure); stderr gets the verdict in one line.
+
+The report opens with warnings that change how it reads (cells larger
+than the budget; radii assumed for a world without authored sources).
+On a terminal the summary comes next, then the per-frame rows with sizes
+in binary units; into a file or a pipe the rows come as they are made,
+with exact byte counts, and the summary last. --summary-only leaves the
+rows out. --timings prints to stderr how long loading the world and the
+route, and the frames, took, and a frame's mean and p99 cost.
+
 EXIT STATUS
-  0  simulated
+  0  simulated; no --fail-on condition held
+  1  a --fail-on condition held (holes, over-budget, over-cap, failures)
   2  unreadable, malformed, damaged or half-committed world, bad route, or bad usage`,
 		Example: `  # replay the demo camera through the cooked demo world
   worldcook simulate --path testdata/demo/route.csv out/demo
+
+  # CI: fail on pop-in after the warm-up and on memory over 64 MiB
+  worldcook simulate --path route.csv --max-resident-bytes 67108864 \
+    --fail-on holes,over-cap --summary-only cooked
 
   # the reference scheduler's model: centre distance, fixed latency, LOD
   worldcook simulate --path route.csv --distance center --latency-frames 3 \
@@ -123,6 +149,10 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	gate, err := simulateGate(c, set)
+	if err != nil {
+		return inputErr(err)
+	}
 	format := c.Format
 	if opts.JSON {
 		format = streaming.FormatJSONL
@@ -130,13 +160,20 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if format == "" {
 		format = streaming.FormatTable
 	}
-	report, err := streaming.NewReportWriter(format, opts.IO.Out)
+	if c.SummaryOnly && format == streaming.FormatCSV {
+		format = streaming.FormatTable // no rows: the summary as text
+	}
+	// A person at a terminal reads the verdict first; a file or a pipe
+	// gets rows as they are made, so a long run can be followed.
+	summaryFirst := c.SummaryOnly || (opts.IO.OutTerminal && format == streaming.FormatTable)
+	report, err := streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal})
 	if err != nil {
 		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
+	loadStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
@@ -145,6 +182,10 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	loadTime := time.Since(loadStart)
+	warnings := append(streaming.AssumedRadii(world, sources,
+		[3]bool{c.LoadRadius != nil, c.UnloadRadius != nil, c.PrefetchRadius != nil}),
+		streaming.OversizeCells(world, set)...)
 
 	var loader streaming.Loader = streaming.NewModelLoader(model)
 	pace := time.Duration(0)
@@ -165,21 +206,32 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		loader.Close()
 		return inputErr(err)
 	}
-	each := func(r *streaming.FrameReport) error { return report.Frame(r) }
-	if opts.Quiet {
-		each = nil
+	if !opts.Quiet {
+		if format == streaming.FormatCSV {
+			err = streaming.WriteWarnings(opts.IO.Err, warnings)
+		} else {
+			err = report.Warnings(warnings)
+		}
+		if err != nil {
+			sched.Close()
+			return err
+		}
 	}
+	var each func(r *streaming.FrameReport) error
+	if !opts.Quiet && !summaryFirst {
+		each = report.Frame
+	}
+	runStart := time.Now()
 	reports, err := streaming.Run(ctx, sched, frames, pace, each)
+	runTime := time.Since(runStart)
 	sched.Close()
 	if err != nil {
 		return fmt.Errorf("writing the report: %v", err)
 	}
 	sum := sched.Summary()
+	streaming.Conclude(&sum, reports, gate)
 	if !opts.Quiet {
-		if err := report.Summary(&sum); err != nil {
-			return err
-		}
-		if err := report.Flush(); err != nil {
+		if err := writeReport(report, reports, &sum, summaryFirst, !c.SummaryOnly); err != nil {
 			return err
 		}
 		if format == streaming.FormatCSV {
@@ -187,6 +239,9 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			if err := streaming.WriteSummary(opts.IO.Err, &sum); err != nil {
 				return err
 			}
+		}
+		if c.Timings {
+			writeSimulateTimings(opts.IO.Err, loadTime, runTime, reports)
 		}
 	}
 	title := fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path))
@@ -199,11 +254,68 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	}
 	if c.Map != "" {
 		m := streaming.Map(title, subtitle, world, sched.Loads(), sched.Sources(), frames)
+		streaming.MarkHoles(m, sum.HoleEpisodes, frames, sched.Sources())
 		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
 			return err
 		}
 	}
+	if sum.Gate != nil && sum.Gate.Failed {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
+	}
 	return nil
+}
+
+// writeReport writes what is left of the report after the run: the
+// summary, before the rows or after the rows written as they came.
+func writeReport(report streaming.ReportWriter, reports []streaming.FrameReport, sum *streaming.Summary, summaryFirst, rows bool) error {
+	if summaryFirst {
+		if err := report.Summary(sum); err != nil {
+			return err
+		}
+		for i := range reports {
+			if !rows {
+				break
+			}
+			if err := report.Frame(&reports[i]); err != nil {
+				return err
+			}
+		}
+	} else if err := report.Summary(sum); err != nil {
+		return err
+	}
+	return report.Flush()
+}
+
+// writeSimulateTimings prints where the time went: loading (the world
+// opened, checked and the route read), the frames, and one frame.
+func writeSimulateTimings(w io.Writer, load, run time.Duration, reports []streaming.FrameReport) {
+	cost := streaming.Costs(reports)
+	fmt.Fprintf(w, "timings\n")
+	fmt.Fprintf(w, "  %-10s %10s (open and check the world, read the route)\n", "load", duration(load))
+	fmt.Fprintf(w, "  %-10s %10s (%d frames, writing the report included)\n", "frames", duration(run), cost.Frames)
+	fmt.Fprintf(w, "  %-10s %10s mean, %s p99, %s max (stepping only)\n", "per frame", duration(cost.Mean), duration(cost.P99), duration(cost.Max))
+}
+
+// duration renders a time in ms, or in µs below a millisecond.
+func duration(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1e3)
+	}
+	return fmt.Sprintf("%.3f ms", float64(d.Nanoseconds())/1e6)
+}
+
+// simulateGate reads --fail-on and --warmup.
+func simulateGate(c config.Simulate, set streaming.Settings) (streaming.Gate, error) {
+	var g streaming.Gate
+	failOn, err := streaming.ParseFailOn(c.FailOn)
+	if err != nil {
+		return g, fmt.Errorf("%s: %v", c.Name(&c.FailOn), err)
+	}
+	g.FailOn, g.Warmup = failOn, c.Warmup
+	if err := g.Check(set); err != nil {
+		return g, fmt.Errorf("%s: %v", c.Name(&c.FailOn), err)
+	}
+	return g, nil
 }
 
 // simulateSettings turns the settings into the scheduler's rules and the
@@ -240,6 +352,24 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 	return set, model, nil
 }
 
+// routeTemplate is the source a world without authored sources gets for
+// each source its route names: the WorldStreamingSource defaults, with
+// the radius flags applied.
+func routeTemplate(c config.Simulate) streaming.Source {
+	s := streaming.Source{Name: "camera", Enabled: true,
+		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
+	if c.LoadRadius != nil {
+		s.Load = *c.LoadRadius
+	}
+	if c.UnloadRadius != nil {
+		s.Unload = *c.UnloadRadius
+	}
+	if c.PrefetchRadius != nil {
+		s.Prefetch = *c.PrefetchRadius
+	}
+	return s
+}
+
 // readRoute reads the route and places it on the world's sources, with the
 // radius overrides applied to every source.
 func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [][]streaming.Point, error) {
@@ -252,9 +382,7 @@ func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [
 	if err != nil {
 		return nil, nil, err
 	}
-	template := streaming.Source{Name: "camera", Enabled: true,
-		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
-	sources, frames, err := rt.Bind(world.Sources, world.Plane, template)
+	sources, frames, err := rt.Bind(world.Sources, world.Plane, routeTemplate(c))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -105,6 +105,10 @@ type Simulate struct {
 	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"frames to wait after a first failure; doubles after each further one (at most 64)"`
 	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout"`
 	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report: table, jsonl or csv"`
+	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 when one of these holds: holes, over-budget, over-cap, failures (comma-separated)"`
+	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames at the start whose holes --fail-on holes ignores (default: until the first frame without holes)"`
+	SummaryOnly      bool     `flag:"summary-only" help:"print the warnings and the summary, not the per-frame rows (csv: the summary as text)"`
+	Timings          bool     `flag:"timings" help:"print to stderr how long loading the world and the route and the frames took, and a frame's mean and p99 cost"`
 	Plot             string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
 	Map              string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
 	Plane            string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
