@@ -135,6 +135,10 @@ EXIT STATUS
 	f.String("format", streaming.FormatTable, "per-frame report: table, jsonl or csv")
 	f.String("plot", "", "write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG")
 	f.String("map", "", "write the cell grid, grown bounds, the route and each cell's loads to this SVG")
+	f.String("policy", policySeed, "scheduler: seed (budgeted, the settings above) or estella (Estella's runtime WorldStreamer)")
+	f.Bool("compare", false, "run the route under both policies and print them side by side")
+	f.Int("publish-frames", 0, "--policy estella: frames a publish (loadAdditive) takes")
+	f.Int("unload-frames", 0, "--policy estella: frames an unload takes")
 	f.String("plane", "xz", "scene input: partition plane, xz or xy")
 	f.String("scenes-root", "", "scene input: folder that scene names are relative to")
 	f.StringSlice("assets", nil, "scene input: folders searched for prefab assets")
@@ -164,11 +168,14 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
+	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
+		return runPolicies(ctx, opts, set, model, format)
+	}
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	sources, frames, err := readRoute(c, world)
+	sources, frames, err := readRoute(c, world.Sources, world.Plane, false)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -304,9 +311,11 @@ func badRadius(r *float64) bool {
 	return r != nil && !(*r >= 0 && !math.IsInf(*r, 0))
 }
 
-// readRoute reads the route and places it on the world's sources, with the
-// radius overrides applied to every source.
-func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [][]streaming.Point, error) {
+// readRoute reads the route and places it on the given sources of a world
+// cut on plane, with the radius overrides applied to every source. With
+// onXZ the route is read as the Estella runtime samples a source, on x and
+// z whatever the plane.
+func readRoute(c config.Simulate, worldSources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
 	f, _, err := regular.Open(c.Path, "route CSV")
 	if err != nil {
 		return nil, nil, err
@@ -316,9 +325,12 @@ func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [
 	if err != nil {
 		return nil, nil, err
 	}
+	if onXZ {
+		rt, plane = rt.OnXZ(), manifest.PlaneXZ
+	}
 	template := streaming.Source{Name: "camera", Enabled: true,
 		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
-	sources, frames, err := rt.Bind(world.Sources, world.Plane, template)
+	sources, frames, err := rt.Bind(worldSources, plane, template)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -96,6 +96,13 @@ type Simulate struct {
 	Plane            string   `mapstructure:"plane"`
 	ScenesRoot       string   `mapstructure:"scenesRoot"`
 	Assets           []string `mapstructure:"assets"`
+	// Policy is the scheduler: seed (the budgeted one) or estella (the
+	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
+	// time the runtime's host operations.
+	Policy        string `mapstructure:"policy"`
+	Compare       bool   `mapstructure:"compare"`
+	PublishFrames int    `mapstructure:"publishFrames"`
+	UnloadFrames  int    `mapstructure:"unloadFrames"`
 }
 
 // Loader binds command-line flags to configuration keys and resolves them.

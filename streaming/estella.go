@@ -2,10 +2,13 @@ package streaming
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/worldcook/worldcook/manifest"
 )
 
 // This file models Estella's own runtime scheduler, WorldStreamer (the
@@ -182,8 +185,9 @@ type estCell struct {
 	preparedAt, pubAt    int
 	d                    Delivery
 	prepares             int
-	// stamp is the last frame the cell was gathered for an update.
-	stamp int
+	// stamp and hstamp are the last frames the cell was gathered for an
+	// update and for the holes.
+	stamp, hstamp int
 }
 
 type opKind uint8
@@ -231,12 +235,16 @@ type Estella struct {
 	prefetchRequests, cancelledRefs, prefetchHits, prefetchMisses  int
 	lastDemandToResident                                           int
 
+	// actual is where the sources stand this frame, for holes; seen keeps
+	// it for sources a frame does not place.
+	actual, seen []Point
+
 	rep   *EstellaFrame
 	stats stats
 	first []int32
 	// scratch
-	cand    []int32
-	pendDue []op
+	cand, near []int32
+	pendDue    []op
 }
 
 // NewEstella returns the runtime scheduler over w's cells with the given
@@ -295,12 +303,35 @@ func (e *Estella) ResidencyOf(name string) Residency {
 // Step runs one frame with the sources at the given positions (a source
 // without a position keeps its last one).
 func (e *Estella) Step(positions []Point) EstellaFrame {
+	return e.StepSeen(positions, nil)
+}
+
+// StepSeen runs one frame in which the runtime samples the sources at
+// sampled while they really stand at actual on the world's partition
+// plane; holes are counted where they stand. The two differ for a world
+// cut on X and Y: the runtime reads X and Z whatever the plane. A nil
+// actual means the runtime sees the sources where they are.
+func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 	e.frame++
 	for i := range e.sources {
-		if i < len(positions) && finite(positions[i].X, positions[i].Z) {
-			e.sources[i].X, e.sources[i].Z = positions[i].X, positions[i].Z
+		if i < len(sampled) && finite(sampled[i].X, sampled[i].Z) {
+			e.sources[i].X, e.sources[i].Z = sampled[i].X, sampled[i].Z
 		}
 	}
+	e.actual = e.actual[:0]
+	for i, s := range e.sources {
+		p := Point{X: s.X, Z: s.Z}
+		if actual != nil {
+			if i < len(e.seen) {
+				p = e.seen[i]
+			}
+			if i < len(actual) && finite(actual[i].X, actual[i].Z) {
+				p = actual[i]
+			}
+		}
+		e.actual = append(e.actual, p)
+	}
+	e.seen = append(e.seen[:0], e.actual...)
 	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.frame}}
 	e.rep = &rep
 	e.deliverDue()
@@ -658,8 +689,23 @@ func (e *Estella) finishReport() {
 			rep.InFlight++
 		}
 	}
-	// Holes: cells within some source's load radius that are not resident.
-	for _, i := range e.cand {
+	// Holes: cells within some source's load radius, measured where the
+	// sources stand, that are not resident.
+	near := e.near[:0]
+	for k, s := range e.sources {
+		if !s.Enabled {
+			continue
+		}
+		p := e.actual[k]
+		e.index.query(p.X, p.Z, s.Load, func(i int32) {
+			if e.st[i].hstamp != e.frame {
+				e.st[i].hstamp = e.frame
+				near = append(near, i)
+			}
+		})
+	}
+	e.near = near
+	for _, i := range near {
 		if !e.withinLoad(i) {
 			continue
 		}
@@ -698,9 +744,10 @@ func (e *Estella) finishReport() {
 	}
 }
 
+// withinLoad and nearest measure from where the sources stand.
 func (e *Estella) withinLoad(i int32) bool {
-	for _, s := range e.sources {
-		if s.Enabled && e.geo[i].runtimeDistance(s.X, s.Z) <= s.Load {
+	for k, s := range e.sources {
+		if p := e.actual[k]; s.Enabled && e.geo[i].runtimeDistance(p.X, p.Z) <= s.Load {
 			return true
 		}
 	}
@@ -709,9 +756,9 @@ func (e *Estella) withinLoad(i int32) bool {
 
 func (e *Estella) nearest(i int32) float64 {
 	best := math.Inf(1)
-	for _, s := range e.sources {
-		if s.Enabled {
-			best = min(best, e.geo[i].runtimeDistance(s.X, s.Z))
+	for k, s := range e.sources {
+		if p := e.actual[k]; s.Enabled {
+			best = min(best, e.geo[i].runtimeDistance(p.X, p.Z))
 		}
 	}
 	return best
@@ -778,4 +825,59 @@ func (e *Estella) Loads() []int {
 		out[i] = e.st[i].prepares
 	}
 	return out
+}
+
+// RunEstella steps e through frames (each frame's source positions, as the
+// runtime samples them) and returns every frame's report. actual, when not
+// nil, holds where the sources really stand in each frame (see StepSeen).
+// each, when not nil, sees every report as it is made and may stop the
+// run by returning an error.
+func RunEstella(ctx context.Context, e *Estella, frames, actual [][]Point, each func(*EstellaFrame) error) ([]EstellaFrame, error) {
+	reports := make([]EstellaFrame, 0, len(frames))
+	for k, pos := range frames {
+		if err := ctx.Err(); err != nil {
+			return reports, err
+		}
+		var at []Point
+		if actual != nil && k < len(actual) {
+			at = actual[k]
+		}
+		reports = append(reports, e.StepSeen(pos, at))
+		if each != nil {
+			if err := each(&reports[len(reports)-1]); err != nil {
+				return reports, err
+			}
+		}
+	}
+	return reports, nil
+}
+
+// FrameReports returns the seed-shaped part of each frame, for the drawings.
+func FrameReports(frames []EstellaFrame) []FrameReport {
+	out := make([]FrameReport, len(frames))
+	for i := range frames {
+		out[i] = frames[i].FrameReport
+	}
+	return out
+}
+
+// runtimeSources are a manifest's sources as the runtime samples them: on X
+// and Z, whatever plane the world was cut on.
+func runtimeSources(m *manifest.Manifest) []Source {
+	out := SourcesFromManifest(m)
+	if m.Plane == manifest.PlaneXY {
+		for i := range out {
+			out[i].Z = m.Sources[i].Position.Z
+		}
+	}
+	return out
+}
+
+// OnXZ returns the route as the runtime reads a source's position: x and
+// z, whatever plane the world was cut on; a route without a z column
+// stands at z = 0.
+func (rt *Route) OnXZ() *Route {
+	c := *rt
+	c.HasZ = true
+	return &c
 }
