@@ -65,10 +65,7 @@ func (t *estTable) Flush() error { return t.w.Flush() }
 type estJSONL struct{ jsonlWriter }
 
 func (j *estJSONL) Frame(r *EstellaFrame) error {
-	f := struct {
-		MessageType string `json:"message_type"`
-		EstellaFrame
-	}{"frame", *r}
+	f := *r
 	for _, l := range append(f.lists(), &f.Publishing, &f.Hits, &f.Misses) {
 		if *l == nil {
 			*l = []string{}
@@ -77,15 +74,43 @@ func (j *estJSONL) Frame(r *EstellaFrame) error {
 	if f.Arrived == nil {
 		f.Arrived = []Arrival{}
 	}
-	return j.line(f)
+	return j.joined(jsonFrame{MessageType: "frame", FrameReport: f.FrameReport}, struct {
+		Publishing    []string  `json:"publishing"`
+		Hits          []string  `json:"prefetchHits"`
+		Misses        []string  `json:"prefetchMisses"`
+		CancelledRefs int       `json:"cancelledRefs"`
+		Arrived       []Arrival `json:"arrived"`
+		Desired       int       `json:"desired"`
+		Speculated    int       `json:"speculated"`
+	}{f.Publishing, f.Hits, f.Misses, f.CancelledRefs, f.Arrived, f.Desired, f.Speculated})
 }
 
 func (j *estJSONL) Summary(s *EstellaSummary) error {
-	return j.line(struct {
+	return j.joined(struct {
 		MessageType string `json:"message_type"`
 		Policy      string `json:"policy"`
-		*EstellaSummary
-	}{"summary", "estella", s})
+		*Summary
+	}{"summary", "estella", &s.Summary}, struct {
+		Runtime *RuntimeReport `json:"runtime"`
+	}{&s.Runtime})
+}
+
+// joined writes the members of two objects as one JSON line. go-json drops
+// the fields of a struct that embeds a struct embedding another, so the
+// seed report and the runtime's additions are encoded apart.
+func (j *estJSONL) joined(a, b any) error {
+	ab, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	bb, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	j.w.Write(ab[:len(ab)-1])
+	j.w.WriteByte(',')
+	j.w.Write(bb[1:])
+	return j.w.WriteByte('\n')
 }
 
 type estCSV struct {
@@ -248,9 +273,13 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 // WriteComparisonJSON writes the comparison as one JSON line.
 func WriteComparisonJSON(w io.Writer, c *Comparison) error {
 	b, err := json.Marshal(struct {
-		MessageType string `json:"message_type"`
-		*Comparison
-	}{"comparison", c})
+		MessageType string   `json:"message_type"`
+		Seed        *Summary `json:"seed"`
+		// go-json drops the members of a doubly embedded struct; see
+		// estJSONL.joined.
+		Estella *Summary       `json:"estella"`
+		Runtime *RuntimeReport `json:"estellaRuntime"`
+	}{"comparison", &c.Seed, &c.Estella.Summary, &c.Estella.Runtime})
 	if err != nil {
 		return err
 	}

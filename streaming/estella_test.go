@@ -267,3 +267,103 @@ func TestEstellaTwoSources(t *testing.T) {
 		t.Errorf("sourceCount = %d, want 2", got)
 	}
 }
+
+// TestEstellaHostTiming: with a bandwidth the device serves preparations
+// in start order, never within the frame that started them, and a failed
+// preparation returns the cell to unloaded for the next update to ask
+// again, as the runtime's rejection handler does.
+func TestEstellaHostTiming(t *testing.T) {
+	// 100-byte cells, 150 bytes a frame: c00 is through in frame 2, c01
+	// in frame 3.
+	e, err := NewEstella(rowWorld(3), []Source{src("camera", 0, 5, 5, 8)},
+		EstellaHost{Prepare: ModelIO{BytesPerFrame: Int64(150)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"req=[c00,c01] miss=[c00,c01] res=0 fly=2 holes=[c00,c01]",
+		"done=[c00] publishing=[c00] pub=[c00] res=1 fly=1 holes=[c01]",
+		"done=[c01] publishing=[c01] pub=[c01] res=2 fly=0",
+	}
+	for k, w := range want {
+		r := e.Step([]Point{{X: 5, Z: 5}})
+		if got := estellaTrace(&r); got != w {
+			t.Errorf("bandwidth frame %d:\n got %s\nwant %s", k+1, got, w)
+		}
+	}
+
+	e, err = NewEstella(rowWorld(3), []Source{src("camera", 0, 5, 5, 8)},
+		EstellaHost{Prepare: ModelIO{LatencyFrames: 1, Fail: FailureModel{Rate: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"req=[c00] miss=[c00] res=0 fly=1 holes=[c00]",
+		"req=[c00] fail=[c00] res=0 fly=1 holes=[c00]",
+		"req=[c00] fail=[c00] res=0 fly=1 holes=[c00]",
+	}
+	for k, w := range want {
+		r := e.Step([]Point{{X: 2, Z: 5}})
+		if got := estellaTrace(&r); got != w {
+			t.Errorf("failures frame %d:\n got %s\nwant %s", k+1, got, w)
+		}
+	}
+	if s := e.Summary(); s.Failures != 2 || s.Runtime.PrepareCount != 3 {
+		t.Errorf("failures %d, prepareCount %d; want 2 and 3", s.Failures, s.Runtime.PrepareCount)
+	}
+}
+
+// TestEstellaCostFollowsTheSources: an update looks at the cells near the
+// sources and the live ones, not at the whole world.
+func TestEstellaCostFollowsTheSources(t *testing.T) {
+	e, err := NewEstella(rowWorld(10000), []Source{src("camera", 0, 15, 5, 8)}, EstellaHost{Prepare: ModelIO{LatencyFrames: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := 0; f < 200; f++ {
+		e.Step([]Point{{X: float64(f) * 3, Z: 5}})
+		if len(e.cand) > 12 {
+			t.Fatalf("frame %d looked at %d cells of 10000", f+1, len(e.cand))
+		}
+	}
+	if got := e.Report(); len(got.ResidentCells) == 0 || got.PrepareCount < 50 {
+		t.Errorf("the source should have streamed its way along the row: %+v", got.ResidentCells)
+	}
+}
+
+func TestEstellaWriters(t *testing.T) {
+	e, err := NewEstella(rowWorld(4), []Source{src("camera", 0, 15, 5, 8)}, EstellaHost{Prepare: ModelIO{LatencyFrames: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []EstellaFrame
+	for _, x := range []float64{5, 5, 16} {
+		frames = append(frames, e.Step([]Point{{X: x, Z: 5}}))
+	}
+	sum := e.Summary()
+	for _, tc := range []struct {
+		format string
+		want   []string
+	}{
+		{FormatTable, []string{"frame   req  done  prep  pubg", "prefetch               1 hits, 2 misses", "worldResidencyReport at the end (4 cells, 1 sources)"}},
+		{FormatJSONL, []string{`{"message_type":"frame","frame":3,`, `"prefetchHits":["c02"]`, `"arrived":[{"cell":"c02","deliveryFrames":2,"prepareFrames":1,"publishFrames":0,"demandToResidentFrames":0,"dwellFrames":1,"outcome":"hit"}]`,
+			`{"message_type":"summary","policy":"estella","frames":3,`, `"runtime":{"streamed":true,"cellCount":4,`, `"prefetchHits":1,"prefetchMisses":2,`}},
+		{FormatCSV, []string{"frame,requested,completed,prepared,publishing,", "3,c03,,,c02,c02,,,,c02,,0,c02:0:1,3,1,"}},
+	} {
+		var b strings.Builder
+		w, err := NewEstellaWriter(tc.format, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range frames {
+			w.Frame(&frames[i])
+		}
+		w.Summary(&sum)
+		w.Flush()
+		for _, s := range tc.want {
+			if !strings.Contains(b.String(), s) {
+				t.Errorf("%s output lacks %q:\n%s", tc.format, s, b.String())
+			}
+		}
+	}
+}
