@@ -210,6 +210,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if err != nil {
 		return inputErr(err)
 	}
+	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
 	if !opts.Cfg.Check {
 		lock, err := cook.LockDir(opts.Cfg.Out, opts.LockTimeout, func() {
 			if !opts.Quiet {

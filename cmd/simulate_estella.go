@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -67,7 +68,7 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		return inputErr(err)
 	}
 	if world.Plane == manifest.PlaneXY && !opts.Quiet {
-		fmt.Fprintf(opts.IO.Err, "worldcook: %s is cut on x and y, but Estella's runtime samples streaming sources on X and Z only: this run shows the cells it would stream, and the holes where the sources really stand\n", world.Scene)
+		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
 	}
 	host := streaming.EstellaHost{Prepare: model, PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames}
 	est, err := estellaRun(c, world, host)
@@ -181,4 +182,12 @@ func estellaRun(c config.Simulate, world *streaming.World, host streaming.Estell
 
 func (r *estellaRoute) run(ctx context.Context, each func(*streaming.EstellaFrame) error) ([]streaming.EstellaFrame, error) {
 	return streaming.RunEstella(ctx, r.sched, r.sampled, r.actual, each)
+}
+
+// warnPlane tells a user cooking or validating a world cut on X and Y that
+// Estella's own runtime will not stream it as cut.
+func warnPlane(w io.Writer, plane string, quiet bool) {
+	if plane == manifest.PlaneXY && !quiet {
+		fmt.Fprintf(w, "worldcook: warning: --plane xy: %s\n", manifest.XYRuntimeNote)
+	}
 }

@@ -110,3 +110,28 @@ func TestSimulateEstellaOnXYWorld(t *testing.T) {
 		t.Errorf("the seed policy should stream cell_1_5: exit %d, %s", code, out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
 	}
 }
+
+// TestPlaneXYWarns: cooking or validating a world cut on X and Y says that
+// Estella's runtime streams on X and Z only; an XZ cook says nothing.
+func TestPlaneXYWarns(t *testing.T) {
+	dir := t.TempDir()
+	scene := filepath.Join(dir, "flat.esscene")
+	os.WriteFile(scene, []byte(xyScene), 0o644)
+	const note = "warning: --plane xy: Estella's runtime samples streaming sources on X and Z only"
+	for _, args := range [][]string{
+		{"cook", "--plane", "xy", "--out", filepath.Join(dir, "out"), scene},
+		{"validate", "--plane", "xy", scene},
+		{"validate", "--plane", "xy", "--format", "sarif", scene},
+	} {
+		code, _, errs := run(t, args...)
+		if code != 0 || strings.Count(errs, note) != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want one line with %q", args, code, errs, note)
+		}
+		if code, _, errs := run(t, append([]string{"--quiet"}, args...)...); code != 0 || strings.Contains(errs, note) {
+			t.Errorf("--quiet %v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	if _, _, errs := run(t, "cook", "--out", filepath.Join(dir, "xz"), scene); strings.Contains(errs, "X and Z") {
+		t.Errorf("an xz cook warned: %q", errs)
+	}
+}
