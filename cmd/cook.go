@@ -87,6 +87,7 @@ EXIT STATUS
 	f.Int("jobs", 0, "scenes and cells cooked in parallel (default: number of CPUs)")
 	f.Bool("timings", false, "print how long each phase took")
 	f.Bool("strict", false, "treat validation warnings as errors")
+	f.String("package-config", "", "write each cooked world into this game configuration's worlds list (the packaged runtime's game.config.json)")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", time.Minute, "how long to wait for another cook writing the same output directory")
 	f.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	f.StringVar(&opts.MemProfile, "memprofile", "", "write a heap profile to `file` at the end")
@@ -211,6 +212,9 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 		return inputErr(err)
 	}
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	if err := checkPackageConfig(opts, scenes); err != nil {
+		return inputErr(err)
+	}
 	if !opts.Cfg.Check {
 		lock, err := cook.LockDir(opts.Cfg.Out, opts.LockTimeout, func() {
 			if !opts.Quiet {
@@ -253,7 +257,10 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	wg.Wait()
 	bar.finish()
-	return reportCook(opts, files, reports, errs)
+	if err := reportCook(opts, files, reports, errs); err != nil {
+		return err
+	}
+	return writePackageConfig(opts, reports)
 }
 
 // reportCook prints what happened to each scene, in argument order, and

@@ -53,6 +53,9 @@ type Cook struct {
 	Timings    bool     `mapstructure:"timings"`
 	Strict     bool     `mapstructure:"strict"`
 	Progress   string   `mapstructure:"progress"`
+	// PackageConfig is the game configuration (game.config.json) whose
+	// worlds list the cook writes the cooked worlds into.
+	PackageConfig string `mapstructure:"packageConfig"`
 }
 
 // Validate holds the validate command's settings.
