@@ -73,6 +73,18 @@ second, applied within --frame-budget-ms). Failed loads (--fail-rate,
 exponential backoff from --retry-backoff frames (2) and a --retry-timeout
 (300 frames), then given up and reported.
 
+--policy estella replaces this scheduler with Estella's own runtime one
+(WorldStreamer): no budget, cap, pinning or LOD; every update it decides
+which cells should exist and steps each through preparing, prepared,
+publishing, resident and unloading over a modelled host, where a prepare
+takes --latency-frames (or the --io-bytes-per-frame bandwidth), a publish
+--publish-frames and an unload --unload-frames (0: at once, within the
+frame). Settings it does not have are refused. The report adds prefetch
+hits and misses, publishes started and each arrival's demand-to-resident
+and dwell frames; the summary ends with the runtime's worldResidencyReport.
+--compare runs the route under both policies (the seed one with every
+setting given) and prints holes, peaks and loads side by side.
+
 A setting given as 0 means 0: --budget 0 still admits one request a frame,
 --max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins
 only cells a source stands in, --lod-radius 0 gives proxies to every cell
@@ -87,6 +99,10 @@ EXIT STATUS
   # the reference scheduler's model: centre distance, fixed latency, LOD
   worldcook simulate --path route.csv --distance center --latency-frames 3 \
     --budget 4096 --max-resident-bytes 12000 --pinned-radius 4 --lod-radius 7 cooked
+
+  # what Estella's runtime would do on the route, and what a budget buys
+  worldcook simulate --path route.csv --policy estella cooked
+  worldcook simulate --path route.csv --budget 16384 --compare cooked
 
   # real reads with 4 workers and injected failures, plus drawings
   worldcook simulate --path route.csv --io disk --concurrency 4 --fail-rate 0.05 \
