@@ -113,6 +113,12 @@ type Arrival struct {
 // publishing.
 type EstellaFrame struct {
 	FrameReport
+	RuntimeFrame
+}
+
+// RuntimeFrame is what a frame of the runtime scheduler reports beyond the
+// seed scheduler's fields.
+type RuntimeFrame struct {
 	// Publishing are the publishes (loadAdditive) started.
 	Publishing []string `json:"publishing"`
 	// Hits and Misses are the cells demanded this frame that were, or were

@@ -27,19 +27,17 @@ func NewEstellaWriter(format string, w io.Writer) (EstellaWriter, error) {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "", FormatTable:
-		return &estTable{w: bw}, nil
+		return &estTable{tableWriter{w: bw}}, nil
 	case FormatJSONL:
 		return &estJSONL{jsonlWriter{w: bw}}, nil
 	case FormatCSV:
-		return &estCSV{w: csv.NewWriter(bw), bw: bw}, nil
+		return &estCSV{csvWriter{w: csv.NewWriter(bw), bw: bw}}, nil
 	}
 	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
 }
 
-type estTable struct {
-	w    *bufio.Writer
-	rows int
-}
+// estTable and estCSV are the seed writers with the runtime's columns.
+type estTable struct{ tableWriter }
 
 const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes\n"
 
@@ -60,8 +58,6 @@ func (t *estTable) Summary(s *EstellaSummary) error {
 	return WriteEstellaSummary(t.w, s)
 }
 
-func (t *estTable) Flush() error { return t.w.Flush() }
-
 type estJSONL struct{ jsonlWriter }
 
 func (j *estJSONL) Frame(r *EstellaFrame) error {
@@ -74,15 +70,7 @@ func (j *estJSONL) Frame(r *EstellaFrame) error {
 	if f.Arrived == nil {
 		f.Arrived = []Arrival{}
 	}
-	return j.joined(jsonFrame{MessageType: "frame", FrameReport: f.FrameReport}, struct {
-		Publishing    []string  `json:"publishing"`
-		Hits          []string  `json:"prefetchHits"`
-		Misses        []string  `json:"prefetchMisses"`
-		CancelledRefs int       `json:"cancelledRefs"`
-		Arrived       []Arrival `json:"arrived"`
-		Desired       int       `json:"desired"`
-		Speculated    int       `json:"speculated"`
-	}{f.Publishing, f.Hits, f.Misses, f.CancelledRefs, f.Arrived, f.Desired, f.Speculated})
+	return j.joined(jsonFrame{MessageType: "frame", FrameReport: f.FrameReport}, f.RuntimeFrame)
 }
 
 func (j *estJSONL) Summary(s *EstellaSummary) error {
@@ -113,11 +101,7 @@ func (j *estJSONL) joined(a, b any) error {
 	return j.w.WriteByte('\n')
 }
 
-type estCSV struct {
-	w    *csv.Writer
-	bw   *bufio.Writer
-	rows int
-}
+type estCSV struct{ csvWriter }
 
 var estCSVHeader = []string{"frame", "requested", "completed", "prepared", "publishing", "published",
 	"cancelled", "unloaded", "failed", "prefetchHits", "prefetchMisses", "cancelledRefs", "arrived",
@@ -143,14 +127,6 @@ func (c *estCSV) Frame(r *EstellaFrame) error {
 }
 
 func (c *estCSV) Summary(*EstellaSummary) error { return nil }
-
-func (c *estCSV) Flush() error {
-	c.w.Flush()
-	if err := c.w.Error(); err != nil {
-		return err
-	}
-	return c.bw.Flush()
-}
 
 // frameStat is the mean and maximum of a per-cell count of frames.
 type frameStat struct {
