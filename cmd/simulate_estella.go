@@ -35,10 +35,16 @@ func estellaRefusals(c config.Simulate) error {
 	add(c.MaxInFlight != nil, "--max-in-flight")
 	add(c.EvictCooldown != 0, "--evict-cooldown")
 	add(c.Distance == "center" || c.Distance == "centre", "--distance center")
+	// The runtime does not retry: a failed preparation returns the cell to
+	// unloaded and the next update asks again.
+	def := streaming.DefaultRetry()
+	add(c.Retries != def.Retries, "--retries")
+	add(c.RetryBackoff != def.BackoffFrames, "--retry-backoff")
+	add(c.RetryTimeout != def.TimeoutFrames, "--retry-timeout")
 	if len(given) == 0 {
 		return nil
 	}
-	return fmt.Errorf("--policy estella: Estella's runtime scheduler has no byte budget, resident cap, pinning, LOD, in-flight limit, eviction or centre distance; drop %s, or pass --compare to see what they would do under --policy seed", strings.Join(given, ", "))
+	return fmt.Errorf("--policy estella: Estella's runtime scheduler has no byte budget, resident cap, pinning, LOD, in-flight limit, eviction, centre distance or retry policy; drop %s, or pass --compare to see what they would do under --policy seed", strings.Join(given, ", "))
 }
 
 // runPolicies runs the route under --policy estella, or under both

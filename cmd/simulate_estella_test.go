@@ -52,6 +52,7 @@ func TestSimulateEstellaRefusesSettingsItLacks(t *testing.T) {
 		{[]string{"--max-resident-bytes", "0", "--pinned-radius", "10"}, "drop --max-resident-bytes, --pinned-radius,"},
 		{[]string{"--lod-radius", "5", "--max-in-flight", "2"}, "drop --lod-radius, --max-in-flight,"},
 		{[]string{"--distance", "center"}, "drop --distance center,"},
+		{[]string{"--retries", "0", "--retry-timeout", "10"}, "drop --retries, --retry-timeout,"},
 		{[]string{"--io", "disk"}, "modelled host; drop --io disk"},
 		{[]string{"--publish-frames", "-1"}, "--publish-frames and --unload-frames must be 0 or more"},
 		{[]string{"--policy", "budgeted"}, `--policy "budgeted": use seed or estella`},
