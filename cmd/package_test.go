@@ -72,3 +72,34 @@ func TestCookPackageConfig(t *testing.T) {
 		t.Error("a refused run cooked anyway")
 	}
 }
+
+// TestCookPackageConfigSeveralScenes lists every streamed world of a run
+// and leaves the configuration alone when any scene fails.
+func TestCookPackageConfigSeveralScenes(t *testing.T) {
+	dir := t.TempDir()
+	levels := filepath.Join(dir, "levels")
+	os.MkdirAll(filepath.Join(levels, "town"), 0o755)
+	src, _ := os.ReadFile(demoScene)
+	os.WriteFile(filepath.Join(levels, "main.esscene"), src, 0o644)
+	os.WriteFile(filepath.Join(levels, "town", "market.esscene"), src, 0o644)
+	build := filepath.Join(dir, "build")
+	os.MkdirAll(build, 0o755)
+	cfg := filepath.Join(build, "game.config.json")
+	os.WriteFile(cfg, []byte(`{"entryScene": "main.esscene"}`), 0o644)
+	if code, _, errs := run(t, "--config", demoYAML, "cook", levels, "--out", build, "--package-config", cfg); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `{"entryScene": "main.esscene","worlds":[{"scene":"main","manifest":"world/main.world.json"},{"scene":"town/market","manifest":"world/town_market.world.json"}]}`
+	if got, _ := os.ReadFile(cfg); string(got) != want {
+		t.Errorf("game.config.json:\n%s\nwant\n%s", got, want)
+	}
+	bad, _ := os.ReadFile("../testdata/bad/cross-cell-ref.esscene")
+	os.WriteFile(filepath.Join(levels, "town", "market.esscene"), bad, 0o644)
+	os.WriteFile(cfg, []byte(`{}`), 0o644)
+	if code, _, _ := run(t, "--config", demoYAML, "cook", levels, "--out", build, "--package-config", cfg); code != 1 {
+		t.Errorf("a failing scene: exit %d, want 1", code)
+	}
+	if got, _ := os.ReadFile(cfg); string(got) != `{}` {
+		t.Errorf("a failed run wrote the configuration: %s", got)
+	}
+}

@@ -54,6 +54,11 @@ func PackageEntry(config, out, sceneName string) (PackageWorld, error) {
 // writing it can never destroy what the run reads or produces. (A simple
 // local check: the scenes given and the cook's own output names.)
 func CheckPackageConfigTarget(config, out string, inputs, sceneNames []string) error {
+	// The runtime reads game.config.json; a scene, prefab, .meta or project
+	// file given by mistake is a JSON object too, and must not be edited.
+	if base := filepath.Base(config); !strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".world.json") {
+		return fmt.Errorf("--package-config %s is not a game configuration (a .json file such as game.config.json); pass the one the packaged runtime reads", config)
+	}
 	cst, err := os.Stat(config)
 	exists := err == nil
 	for _, in := range inputs {

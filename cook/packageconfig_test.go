@@ -228,6 +228,9 @@ func TestPackageEntryAndTarget(t *testing.T) {
 		{filepath.Join(out, "world", "main.world.json"), true},
 		{filepath.Join(out, ".main.worldcook-record"), true},
 		{filepath.Join(out, "game.config.json"), false},
+		{filepath.Join(dir, "assets", "hut.esprefab"), true},
+		{filepath.Join(dir, "hut.esprefab.meta"), true},
+		{filepath.Join(dir, "other", "main.world.json"), true},
 		{cfg, false},
 	} {
 		err := CheckPackageConfigTarget(tc.file, out, []string{scene}, []string{"main"})
