@@ -56,8 +56,8 @@ else in the output directory is touched.
 
 --package-config FILE writes each cooked world into the worlds list of the
 game configuration the packaged Estella runtime reads (game.config.json):
-{scene, manifest}, the manifest's path relative to FILE's folder, which
-must hold the output. Every other key keeps its text and order; an
+{scene, manifest}; FILE must sit in the output folder, the package root
+the runtime reads the cells from. Every other key keeps its text and order; an
 up-to-date file is not rewritten. With --plane xy cook warns: Estella's
 runtime samples streaming sources on X and Z only.
 

@@ -52,7 +52,7 @@ func writePackageConfig(opts *cookOptions, reports []*cook.Report) error {
 		return nil
 	}
 	if !opts.Quiet {
-		for _, n := range cook.PackageNotes(file, opts.Cfg.Out, worlds) {
+		for _, n := range cook.PackageNotes(file, worlds) {
 			fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s\n", n)
 		}
 	}

@@ -31,22 +31,33 @@ type PackageWorld struct {
 const maxPackageConfig = 16 << 20
 
 // PackageEntry returns the worlds entry of a scene cooked into out, for a
-// configuration file at config: the manifest path is relative to the
-// configuration's folder, the package root, which must hold out.
+// configuration file at config. The runtime reads the manifest's cell
+// paths relative to the package root, the configuration's folder, so out
+// must be that folder.
 func PackageEntry(config, out, sceneName string) (PackageWorld, error) {
 	root, err := filepath.Abs(filepath.Dir(config))
 	if err != nil {
 		return PackageWorld{}, err
 	}
-	abs, err := filepath.Abs(filepath.Join(out, filepath.FromSlash(ManifestPath(sceneName))))
+	abs, err := filepath.Abs(out)
 	if err != nil {
 		return PackageWorld{}, err
 	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return PackageWorld{}, fmt.Errorf("--package-config %s: the cooked world %s is outside the package folder %s that holds the configuration; cook into the game's build folder (--out) or pass the configuration at its root", config, out, filepath.Dir(config))
+	if root != abs && !sameDir(root, abs) {
+		return PackageWorld{}, fmt.Errorf("--package-config %s: the packaged runtime reads the world's cells relative to the configuration's folder %s, but the world is cooked into %s; pass --out %s, or the configuration in %s", config, filepath.Dir(config), out, filepath.Dir(config), out)
 	}
-	return PackageWorld{Scene: sceneName, Manifest: filepath.ToSlash(rel)}, nil
+	return PackageWorld{Scene: sceneName, Manifest: ManifestPath(sceneName)}, nil
+}
+
+// sameDir reports whether a and b name one existing folder (through a
+// symbolic link, say).
+func sameDir(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // CheckPackageConfigTarget refuses a configuration path that is one of the
@@ -402,7 +413,7 @@ func replaceFile(file string, data []byte, mode fs.FileMode) error {
 // them as cooked: it adopts only the entry scene's world, and loads each
 // scene from the path its scenes list gives, which must be the persistent
 // world the cook wrote into out.
-func PackageNotes(file, out string, worlds []PackageWorld) []string {
+func PackageNotes(file string, worlds []PackageWorld) []string {
 	src, _, err := readPackageConfig(file)
 	if err != nil || len(src) == 0 {
 		return nil
@@ -428,13 +439,8 @@ func PackageNotes(file, out string, worlds []PackageWorld) []string {
 		if entry != "" && entry != w.Scene {
 			notes = append(notes, fmt.Sprintf("%s boots into scene %q, and the runtime adopts only the entry scene's world: %q will not stream until it is the entry scene", file, entry, w.Scene))
 		}
-		persistent, err := PackageEntry(file, out, w.Scene)
-		if err != nil {
-			continue
-		}
-		// The persistent world sits beside world/: the manifest's folder's
-		// parent, relative to the package root.
-		want := strings.TrimSuffix(persistent.Manifest, ManifestPath(w.Scene)) + PersistentPath(w.Scene)
+		// The persistent world sits at the package root (see PackageEntry).
+		want := PersistentPath(w.Scene)
 		for _, s := range cfg.Scenes {
 			if s.Name == w.Scene && s.Path != want {
 				notes = append(notes, fmt.Sprintf("%s registers scene %q at %s, but its persistent world was cooked to %s: point the scenes entry at %s, or the runtime loads the uncut scene and streams its cells on top", file, w.Scene, s.Path, want, want))

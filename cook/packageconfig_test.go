@@ -209,12 +209,14 @@ func TestPackageConfigFailureKeepsTheOld(t *testing.T) {
 func TestPackageEntryAndTarget(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "game.config.json")
-	w, err := PackageEntry(cfg, filepath.Join(dir, "payload"), "levels/boss")
-	if err != nil || w != (PackageWorld{Scene: "levels/boss", Manifest: "payload/world/levels_boss.world.json"}) {
+	w, err := PackageEntry(cfg, dir, "levels/boss")
+	if err != nil || w != (PackageWorld{Scene: "levels/boss", Manifest: "world/levels_boss.world.json"}) {
 		t.Errorf("entry %+v, %v", w, err)
 	}
-	if _, err := PackageEntry(filepath.Join(dir, "sub", "game.config.json"), dir, "main"); err == nil || !strings.Contains(err.Error(), "outside the package folder") {
-		t.Errorf("a world outside the package: %v", err)
+	for _, out := range []string{filepath.Join(dir, "payload"), filepath.Dir(dir)} {
+		if _, err := PackageEntry(cfg, out, "main"); err == nil || !strings.Contains(err.Error(), "reads the world's cells relative to the configuration's folder") {
+			t.Errorf("a world cooked into %s: %v", out, err)
+		}
 	}
 	scene := filepath.Join(dir, "main.esscene")
 	os.WriteFile(scene, []byte(`{}`), 0o644)
