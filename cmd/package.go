@@ -22,6 +22,11 @@ func checkPackageConfig(opts *cookOptions, scenes []sceneArg) error {
 			return err
 		}
 		inputs[i], names[i] = s.File, name
+		// Before anything is cooked: the world must land where the
+		// runtime will look for it.
+		if _, err := cook.PackageEntry(file, opts.Cfg.Out, name); err != nil {
+			return err
+		}
 	}
 	return cook.CheckPackageConfigTarget(file, opts.Cfg.Out, inputs, names)
 }

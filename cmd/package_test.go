@@ -65,6 +65,9 @@ func TestCookPackageConfig(t *testing.T) {
 			t.Errorf("%s: exit %d, %q", bad, code, errs)
 		}
 	}
+	if code, _, errs := run(t, "--config", demoYAML, "cook", scene, "--out", filepath.Join(dir, "out"), "--package-config", filepath.Join(dir, "game.config.json")); code != 2 || !strings.Contains(errs, "reads the world's cells relative to the configuration's folder") {
+		t.Errorf("a configuration outside --out: exit %d, %q", code, errs)
+	}
 	if got, _ := os.ReadFile(scene); string(got) != string(src) {
 		t.Error("the scene was written")
 	}
