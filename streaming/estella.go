@@ -221,7 +221,7 @@ type Estella struct {
 	index    *gridIndex
 	sources  []Source
 	host     EstellaHost
-	prepIO   *ModelLoader // nil: preparations are timed by latency alone
+	prepIO   *ModelLoader // times preparations; nil: they complete at once
 
 	st    []estCell
 	frame int
@@ -230,7 +230,7 @@ type Estella struct {
 	// order; now collects the zero-delay operations a callback or the
 	// update starts, until it returns.
 	pending, now []op
-	// prepOps are the preparations the bandwidth model serves, by seq.
+	// prepOps are the preparations prepIO holds, by seq.
 	prepOps map[uint64]op
 	// live are the cells not unloaded, or desired or speculated: with the
 	// cells near the sources, every cell an update can act on.

@@ -28,6 +28,8 @@ type estellaScenario struct {
 	arrivals map[int][]Arrival
 	// counters, if set, are the runtime's counters after the last frame.
 	counters *RuntimeReport
+	// residency, if set, are cells' residencies at the end of a frame.
+	residency map[int]map[string]Residency
 }
 
 type estellaStep struct {
@@ -172,6 +174,12 @@ var estellaScenarios = []estellaScenario{
 			6: {{Cell: "c03", Delivery: Delivery{Delivery: 3, Prepare: 1, Publish: 2, DemandToResident: 3, Outcome: "miss"}}},
 		},
 		counters: &RuntimeReport{LoadCount: 3, UnloadCount: 2, PrepareCount: 3, PrefetchMisses: 3, LastDemandToResident: 3},
+		residency: map[int]map[string]Residency{
+			3: {"c00": ResPublishing, "c01": ResPublishing, "c03": ResPreparing},
+			4: {"c00": ResUnloading, "c01": ResUnloading, "c03": ResPublishing},
+			5: {"c00": ResUnloaded, "c01": ResUnloaded, "c03": ResPublishing},
+			6: {"c03": ResResident},
+		},
 	},
 	{
 		// Zero-delay operations cascade within the frame: a cell prepared,
@@ -205,6 +213,11 @@ func TestEstellaScenarios(t *testing.T) {
 				r := e.Step(pos)
 				if got := estellaTrace(&r); got != f.trace {
 					t.Errorf("frame %d:\n got %s\nwant %s", k+1, got, f.trace)
+				}
+				for name, want := range sc.residency[k+1] {
+					if got := e.ResidencyOf(name); got != want {
+						t.Errorf("frame %d: %s is %v, want %v", k+1, name, got, want)
+					}
 				}
 				if want, ok := sc.arrivals[k+1]; ok && !reflect.DeepEqual(r.Arrived, want) {
 					t.Errorf("frame %d arrivals:\n got %+v\nwant %+v", k+1, r.Arrived, want)
@@ -261,6 +274,11 @@ func TestEstellaTwoSources(t *testing.T) {
 		r := e.Step([]Point{{X: f.a, Z: 5}, {X: f.b, Z: 5}})
 		if got := estellaTrace(&r); got != f.trace {
 			t.Errorf("frame %d:\n got %s\nwant %s", k+1, got, f.trace)
+		}
+	}
+	for name, want := range map[string]Residency{"c00": ResResident, "c01": ResResident, "c04": ResUnloaded, "c05": ResUnloaded} {
+		if got := e.ResidencyOf(name); got != want {
+			t.Errorf("%s is %v, want %v", name, got, want)
 		}
 	}
 	if got := e.Report().SourceCount; got != 2 {
