@@ -44,7 +44,7 @@ func estellaRefusals(c config.Simulate) error {
 	if len(given) == 0 {
 		return nil
 	}
-	return fmt.Errorf("--policy estella: Estella's runtime scheduler has no byte budget, resident cap, pinning, LOD, in-flight limit, eviction, centre distance or retry policy; drop %s, or pass --compare to see what they would do under --policy seed", strings.Join(given, ", "))
+	return fmt.Errorf("--policy estella: Estella's runtime scheduler has no byte budget, resident cap, pinning, LOD, in-flight limit, eviction, centre distance or retry policy; drop %s (flag, WORLDCOOK_SIMULATE_* or simulate: in worldcook.yaml), or pass --compare to see what they would do under --policy seed", strings.Join(given, ", "))
 }
 
 // runPolicies runs the route under --policy estella, or under both

@@ -48,11 +48,11 @@ func TestSimulateEstellaRefusesSettingsItLacks(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--budget", "16384"}, "drop --budget,"},
-		{[]string{"--max-resident-bytes", "0", "--pinned-radius", "10"}, "drop --max-resident-bytes, --pinned-radius,"},
-		{[]string{"--lod-radius", "5", "--max-in-flight", "2"}, "drop --lod-radius, --max-in-flight,"},
-		{[]string{"--distance", "center"}, "drop --distance center,"},
-		{[]string{"--retries", "0", "--retry-timeout", "10"}, "drop --retries, --retry-timeout,"},
+		{[]string{"--budget", "16384"}, "drop --budget (flag"},
+		{[]string{"--max-resident-bytes", "0", "--pinned-radius", "10"}, "drop --max-resident-bytes, --pinned-radius (flag"},
+		{[]string{"--lod-radius", "5", "--max-in-flight", "2"}, "drop --lod-radius, --max-in-flight (flag"},
+		{[]string{"--distance", "center"}, "drop --distance center (flag"},
+		{[]string{"--retries", "0", "--retry-timeout", "10"}, "drop --retries, --retry-timeout (flag"},
 		{[]string{"--io", "disk"}, "modelled host; drop --io disk"},
 		{[]string{"--publish-frames", "-1"}, "--publish-frames and --unload-frames must be 0 or more"},
 		{[]string{"--policy", "budgeted"}, `--policy "budgeted": use seed or estella`},
@@ -62,6 +62,10 @@ func TestSimulateEstellaRefusesSettingsItLacks(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v: exit %d, %q; want exit 2 naming %q on one line", tc.args, code, errs, tc.want)
 		}
+	}
+	// Settings from worldcook.yaml are named the same way.
+	if code, _, errs := run(t, "--config", islandYAML, "simulate", "--path", islandRoute, "--policy", "estella", island); code != 2 || !strings.Contains(errs, "drop --budget, --max-resident-bytes, --pinned-radius, --lod-radius") {
+		t.Errorf("config settings: exit %d, %q", code, errs)
 	}
 	// Under --compare the seed policy gets them.
 	if code, _, errs := run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--compare", "--budget", "4096", demoScene); code != 0 {
