@@ -54,12 +54,23 @@ killed cook leaves the previous world intact. Files whose bytes did not
 change are not rewritten, cells that disappeared are removed, and nothing
 else in the output directory is touched.
 
+--package-config FILE writes each cooked world into the worlds list of the
+game configuration the packaged Estella runtime reads (game.config.json):
+{scene, manifest}; FILE must sit in the output folder, the package root
+the runtime reads the cells from. Every other key keeps its text and order; an
+up-to-date file is not rewritten. With --plane xy cook warns: Estella's
+runtime samples streaming sources on X and Z only.
+
 EXIT STATUS
   0  cooked (or, with --check, already up to date)
   1  validation errors, or --check found output that would change
   2  unreadable or malformed input, bad usage, or the output could not be written`,
 		Example: `  # cook the demo world into ./cooked
   worldcook cook testdata/demo/main.esscene
+
+  # cook straight into a game's build folder and list the world in its
+  # game.config.json, as the packaged Estella runtime reads it
+  worldcook cook levels/main.esscene --out build/web --package-config build/web/game.config.json
 
   # in CI: fail when the committed cooked world is stale
   worldcook cook --check --out build/world levels/`,
@@ -201,6 +212,10 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if err != nil {
 		return inputErr(err)
 	}
+	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	if err := checkPackageConfig(opts, scenes); err != nil {
+		return inputErr(err)
+	}
 	if !opts.Cfg.Check {
 		lock, err := cook.LockDir(opts.Cfg.Out, opts.LockTimeout, func() {
 			if !opts.Quiet {
@@ -243,7 +258,10 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	wg.Wait()
 	bar.finish()
-	return reportCook(opts, files, reports, errs)
+	if err := reportCook(opts, files, reports, errs); err != nil {
+		return err
+	}
+	return writePackageConfig(opts, reports)
 }
 
 // reportCook prints what happened to each scene, in argument order, and

@@ -15,6 +15,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -74,6 +75,18 @@ second, applied within --frame-budget-ms). Failed loads (--fail-rate,
 exponential backoff from --retry-backoff frames (2) and a --retry-timeout
 (300 frames), then given up and reported.
 
+--policy estella replaces this scheduler with Estella's own runtime one
+(WorldStreamer): no budget, cap, pinning or LOD; every update it decides
+which cells should exist and steps each through preparing, prepared,
+publishing, resident and unloading over a modelled host, where a prepare
+takes --latency-frames (or the --io-bytes-per-frame bandwidth), a publish
+--publish-frames and an unload --unload-frames (0: at once, within the
+frame). Settings it does not have are refused. The report adds prefetch
+hits and misses, publishes started and each arrival's demand-to-resident
+and dwell frames; the summary ends with the runtime's worldResidencyReport.
+--compare runs the route under both policies (the seed one with every
+setting given) and prints holes, peaks and loads side by side.
+
 A setting given as 0 means 0: --budget 0 still admits one request a frame,
 --max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins
 only cells a source stands in, --lod-radius 0 gives proxies to every cell
@@ -114,6 +127,10 @@ EXIT STATUS
   # the reference scheduler's model: centre distance, fixed latency, LOD
   worldcook simulate --path route.csv --distance center --latency-frames 3 \
     --budget 4096 --max-resident-bytes 12000 --pinned-radius 4 --lod-radius 7 cooked
+
+  # what Estella's runtime would do on the route, and what a budget buys
+  worldcook simulate --path route.csv --policy estella cooked
+  worldcook simulate --path route.csv --budget 16384 --compare cooked
 
   # real reads with 4 workers and injected failures, plus drawings
   worldcook simulate --path route.csv --io disk --concurrency 4 --fail-rate 0.05 \
@@ -174,11 +191,14 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
 	loadStart := time.Now()
+	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
+		return runPolicies(ctx, opts, set, model, format)
+	}
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	sources, frames, err := readRoute(c, world)
+	sources, frames, err := readRoute(c, world.Sources, world.Plane, false)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -370,9 +390,11 @@ func routeTemplate(c config.Simulate) streaming.Source {
 	return s
 }
 
-// readRoute reads the route and places it on the world's sources, with the
-// radius overrides applied to every source.
-func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [][]streaming.Point, error) {
+// readRoute reads the route and places it on the given sources of a world
+// cut on plane, with the radius overrides applied to every source. With
+// onXZ the route is read as the Estella runtime samples a source, on x and
+// z whatever the plane.
+func readRoute(c config.Simulate, worldSources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
 	f, _, err := regular.Open(c.Path, "route CSV")
 	if err != nil {
 		return nil, nil, err
@@ -382,7 +404,10 @@ func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [
 	if err != nil {
 		return nil, nil, err
 	}
-	sources, frames, err := rt.Bind(world.Sources, world.Plane, routeTemplate(c))
+	if onXZ {
+		rt, plane = rt.OnXZ(), manifest.PlaneXZ
+	}
+	sources, frames, err := rt.Bind(worldSources, plane, routeTemplate(c))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -83,6 +83,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if err != nil {
 		return inputErr(err)
 	}
+	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
 	// One prefab index per asset folder set serves every scene using it:
 	// each .meta and prefab is read once per run.
 	indexes := map[string]*validate.Prefabs{}

@@ -63,6 +63,9 @@ type Cook struct {
 	LockTimeout time.Duration `flag:"lock-timeout" default:"1m" unit:"duration" help:"how long to wait for another cook writing the same output directory"`
 	CPUProfile  string        `flag:"cpuprofile" unit:"path" help:"write a CPU profile to this file"`
 	MemProfile  string        `flag:"memprofile" unit:"path" help:"write a heap profile to this file at the end"`
+	// PackageConfig is the game configuration (game.config.json) whose
+	// worlds list the cook writes the cooked worlds into.
+	PackageConfig string `flag:"package-config" unit:"path" help:"write each cooked world into this game configuration's worlds list (the packaged runtime's game.config.json)"`
 
 	from map[string]Origin
 }
@@ -109,11 +112,18 @@ type Simulate struct {
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames at the start whose holes --fail-on holes ignores (default: until the first frame without holes)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print the warnings and the summary, not the per-frame rows (csv: the summary as text)"`
 	Timings          bool     `flag:"timings" help:"print to stderr how long loading the world and the route and the frames took, and a frame's mean and p99 cost"`
-	Plot             string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
-	Map              string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
-	Plane            string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
-	ScenesRoot       string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
-	Assets           []string `flag:"assets" unit:"dir" help:"scene input: folders searched for prefab assets"`
+	// Policy is the scheduler: seed (the budgeted one) or estella (the
+	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
+	// time the runtime's host operations.
+	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"scheduler: seed (budgeted, the settings above) or estella (Estella's runtime WorldStreamer)"`
+	Compare       bool     `flag:"compare" help:"run the route under both policies and print them side by side"`
+	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
+	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
+	Plot          string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
+	Map           string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
+	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
+	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
+	Assets        []string `flag:"assets" unit:"dir" help:"scene input: folders searched for prefab assets"`
 
 	from map[string]Origin
 }

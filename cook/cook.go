@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"path"
 	"runtime"
 	"sync"
 
@@ -146,7 +145,7 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 	}
 	pool := sync.Pool{New: func() any { return new([]byte) }}
 	err := parallel(ctx, n+1, opts.Workers, func(k int) error {
-		name, ents, p := path.Base(plan.SceneName), plan.Persistent, m.Persistent.Path
+		name, ents, p := "", plan.Persistent, m.Persistent.Path
 		if k > 0 {
 			c := &plan.Cells[k-1]
 			name, ents, p = c.Name, c.Entities, "world/"+c.File
@@ -157,7 +156,14 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 		if cap(*bp) < size {
 			*bp = make([]byte, 0, size)
 		}
-		buf := writer.Append((*bp)[:0], name, ents, plan.CutParent)
+		var buf []byte
+		if k == 0 {
+			// The persistent world is the package's entry scene: it keeps
+			// its authored name, as the engine's own cook leaves it.
+			buf = writer.AppendAuthored((*bp)[:0], ents, plan.CutParent)
+		} else {
+			buf = writer.Append((*bp)[:0], name, ents, plan.CutParent)
+		}
 		*bp = buf
 		f := Output{Path: p, Bytes: buf, Digest: digest(buf)}
 		if k == 0 {

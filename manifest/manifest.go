@@ -70,6 +70,12 @@ const (
 	PlaneXY = "xy"
 )
 
+// XYRuntimeNote is what a world cut on X and Y means for Estella's own
+// runtime: its residency system samples every streaming source on X and
+// Z, whatever the manifest's plane, so such a world streams the wrong
+// cells there.
+const XYRuntimeNote = "Estella's runtime samples streaming sources on X and Z only, so a world cut on X and Y streams the wrong cells in it (see worldcook simulate --policy estella)"
+
 // Manifest is the index of one cooked streamed world.
 type Manifest struct {
 	Version        int        `json:"version"`

@@ -75,6 +75,9 @@ type World struct {
 	Plane   string
 	Cells   []Cell
 	Sources []Source
+	// RuntimeSources are the sources as the Estella runtime samples them:
+	// on X and Z whatever the plane (for an xz world, Sources).
+	RuntimeSources []Source
 	// Files holds the cooked documents, addressed by Cell.Path. It may be
 	// nil for a world that is only simulated with modelled IO.
 	Files fs.FS
@@ -152,7 +155,9 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Plane:    plane,
 		Cells:    CellsFromManifest(m),
 		Sources:  SourcesFromManifest(m),
-		Files:    files,
+		// The runtime's view of the sources, for --policy estella.
+		RuntimeSources: runtimeSources(m),
+		Files:          files,
 	}
 }
 
