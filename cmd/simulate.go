@@ -15,8 +15,8 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
 
