@@ -192,7 +192,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	}
 	loadStart := time.Now()
 	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
-		return runPolicies(ctx, opts, set, model, format)
+		return runPolicies(ctx, opts, set, model, format, gate)
 	}
 	world, err := openWorld(ctx, opts)
 	if err != nil {

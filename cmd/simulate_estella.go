@@ -49,7 +49,7 @@ func estellaRefusals(c config.Simulate) error {
 
 // runPolicies runs the route under --policy estella, or under both
 // policies with --compare.
-func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Settings, model streaming.ModelIO, format string) error {
+func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Settings, model streaming.ModelIO, format string, gate streaming.Gate) error {
 	c := opts.Cfg
 	// The policy's name and the frame counts were checked where they
 	// were resolved (config declares them).
@@ -108,7 +108,7 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		return inputErr(fmt.Errorf("--format: %v", err))
 	}
 	each := func(r *streaming.EstellaFrame) error { return report.Frame(r) }
-	if opts.Quiet {
+	if opts.Quiet || c.SummaryOnly {
 		each = nil
 	}
 	reports, err := est.run(ctx, each)
@@ -116,6 +116,9 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		return fmt.Errorf("writing the report: %v", err)
 	}
 	sum := est.sched.Summary()
+	// The gate reads the runtime's frames as it reads the seed
+	// scheduler's: holes and given-up loads are the same facts.
+	streaming.Conclude(&sum.Summary, streaming.FrameReports(reports), gate)
 	if !opts.Quiet {
 		if err := report.Summary(&sum); err != nil {
 			return err
@@ -144,9 +147,13 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 			route = est.sampled
 		}
 		m := streaming.Map(title, subtitle, world, est.sched.Loads(), est.sched.Sources(), route)
+		streaming.MarkHoles(m, sum.HoleEpisodes, route, est.sched.Sources())
 		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
 			return err
 		}
+	}
+	if sum.Gate != nil && sum.Gate.Failed {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --policy estella --fail-on: %s", sum.Gate.Message())}
 	}
 	return nil
 }

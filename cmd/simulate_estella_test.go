@@ -161,3 +161,22 @@ func TestPlaneXYWarns(t *testing.T) {
 		t.Errorf("an xz cook warned: %q", errs)
 	}
 }
+
+// TestSimulateEstellaGate: --fail-on reads the runtime's frames as it reads
+// the budgeted scheduler's. The demo has holes on its first frame only, so
+// without a warm-up the gate fails and names the frame and the cells, and
+// with the default warm-up it passes.
+func TestSimulateEstellaGate(t *testing.T) {
+	base := []string{"--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella", "--summary-only", "--fail-on", "holes,failures"}
+	code, out, errs := run(t, append(base, "--warmup", "0", demoScene)...)
+	if code != 1 || !strings.Contains(errs, "--fail-on: holes in frames 1 (main.cell_0_0") || !strings.Contains(out, "gate                   FAILED") {
+		t.Errorf("warm-up 0: exit %d\nstdout:\n%.400s\nstderr:\n%s", code, out, errs)
+	}
+	if strings.Contains(out, "\n    1 ") {
+		t.Errorf("--summary-only printed rows:\n%.400s", out)
+	}
+	code, out, errs = run(t, append(base, demoScene)...)
+	if code != 0 || !strings.Contains(out, "gate                   passed") {
+		t.Errorf("default warm-up: exit %d\nstdout:\n%.400s\nstderr:\n%s", code, out, errs)
+	}
+}

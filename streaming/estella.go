@@ -731,8 +731,15 @@ func (e *Estella) finishReport() {
 			return cmp.Compare(e.cells[a].Name, e.cells[b].Name)
 		})
 		rep.Holes = make([]string, len(holes))
+		rep.HoleCauses = make([]HoleCause, len(holes))
 		for k, i := range holes {
 			rep.Holes[k] = e.cells[i].Name
+			rep.HoleCauses[k] = e.holeCause(i)
+		}
+	}
+	for k, s := range e.sources {
+		if s.Enabled {
+			rep.Positions = append(rep.Positions, SourcePosition{Source: s.Name, X: e.actual[k].X, Z: e.actual[k].Z})
 		}
 	}
 	e.stats.add(rep)
@@ -748,6 +755,25 @@ func (e *Estella) finishReport() {
 			e.stats.sum.FirstResidentFrame = e.frame
 		}
 	}
+}
+
+// holeCause is the likely reason a wanted cell is not resident, in the
+// terms of the seed scheduler's causes that the runtime has: it has no
+// budget, in-flight cap or eviction, so a hole is the start of the route,
+// a preparation that had a lead but not enough (latency), or one started
+// only when the cell was demanded (the prefetch radius gave no lead).
+func (e *Estella) holeCause(i int32) HoleCause {
+	st := &e.st[i]
+	switch {
+	case st.issuedAt == 1:
+		return CauseStart
+	case st.res == ResPreparing || st.res == ResPublishing || st.res == ResPrepared:
+		if st.issuedAt < st.demandedAt {
+			return CauseLatency
+		}
+		return CausePrefetchRadius
+	}
+	return CauseUnknown
 }
 
 // withinLoad and nearest measure from where the sources stand.

@@ -156,6 +156,9 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	}
 	rt := &s.Runtime
 	fmt.Fprintf(bw, "summary of %d frames (Estella runtime scheduler: no budget, cap or LOD)\n", s.Frames)
+	if g := s.Gate; g != nil {
+		writeGate(bw, g)
+	}
 	line("peak resident", "%s at frame %d", byteSize(s.PeakResidentBytes), s.PeakResidentFrame)
 	if s.PeakPreparedBytes > 0 {
 		line("peak prepared", "%s", byteSize(s.PeakPreparedBytes))
@@ -193,6 +196,7 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	} else {
 		line("first position", "never fully resident")
 	}
+	writeEpisodes(bw, s.HoleEpisodes)
 	entities := 0
 	for _, n := range rt.CellEntityCounts {
 		entities += n
