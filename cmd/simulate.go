@@ -1,11 +1,9 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -18,6 +16,7 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/internal/sideout"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -33,6 +32,8 @@ type simulateOptions struct {
 	Components map[string]config.Component
 	Quiet      bool
 	JSON       bool
+	// ConfigFile is the configuration file read, an input of the run.
+	ConfigFile string
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -106,6 +107,7 @@ EXIT STATUS
 			opts.Components = cfg.Components
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
+			opts.ConfigFile = cfg.File
 			return runSimulate(cmd.Context(), opts)
 		},
 	}
@@ -216,18 +218,23 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			}
 		}
 	}
+	// The drawings never replace a file the run read.
+	side := sideout.New(opts.ConfigFile, c.Path, opts.World)
+	for _, cell := range world.Cells {
+		side.InputsIn(world.Files, cell.Path)
+	}
 	title := fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path))
 	subtitle := describe(c, set, len(reports))
 	if c.Plot != "" {
 		chart := streaming.Chart(title, subtitle, reports, &sum, set)
-		if err := writeSVG(c.Plot, chart.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
 		m := streaming.Map(title, subtitle, world, sched.Loads(), sched.Sources(), frames)
-		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	return nil
@@ -476,16 +483,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// writeSVG renders a drawing and writes it to file.
-func writeSVG(file string, render func(w io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %v", file, errors.Unwrap(err))
-	}
-	return nil
 }

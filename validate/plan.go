@@ -69,6 +69,9 @@ type Plan struct {
 	Sources []manifest.Source
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
+	// PrefabFiles are the prefab documents read to place instances (with
+	// a shared Options.Prefabs, every one it has read so far).
+	PrefabFiles []string
 
 	// cut[i] is true when entity i's parent is not in the document that
 	// holds entity i (a missing parent), so writers emit null.
