@@ -6,7 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
 )
 
 // hostileWorld is one way a cooked world or a route can be bad when

@@ -16,10 +16,10 @@ import (
 type progress struct {
 	bar     *progressbar.ProgressBar
 	waiting func()
-	mu    sync.Mutex
-	files []string
-	done  []int64
-	total []int64
+	mu      sync.Mutex
+	files   []string
+	done    []int64
+	total   []int64
 }
 
 func newProgress(opts *cookOptions, waiting func()) *progress {

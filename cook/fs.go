@@ -159,9 +159,9 @@ func (r *RootFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
-func (r *RootFS) Rename(a, b string) error  { return r.root.Rename(osName(a), osName(b)) }
-func (r *RootFS) Remove(name string) error  { return r.root.Remove(osName(name)) }
-func (r *RootFS) RemoveAll(n string) error  { return r.root.RemoveAll(osName(n)) }
+func (r *RootFS) Rename(a, b string) error { return r.root.Rename(osName(a), osName(b)) }
+func (r *RootFS) Remove(name string) error { return r.root.Remove(osName(name)) }
+func (r *RootFS) RemoveAll(n string) error { return r.root.RemoveAll(osName(n)) }
 func (r *RootFS) Lstat(n string) (fs.FileInfo, error) {
 	return r.root.Lstat(osName(n))
 }

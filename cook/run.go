@@ -12,9 +12,9 @@ import (
 	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
-	"io"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
+	"io"
 )
 
 // ErrFindings is returned (wrapped) when validation found errors and the
