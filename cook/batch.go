@@ -186,18 +186,25 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	if err := Collisions(scenes); err != nil {
 		return nil, err
 	}
-	fsys := b.FS
-	var guard *claims
 	if err := checkOutDir(b.Out); err != nil {
 		return nil, err
 	}
+	// Nothing the cooks would write, rename or remove may be one of their
+	// inputs. Checked before the lock, which creates the directory, so a
+	// refused run writes nothing at all.
+	var guard *claims
 	if !b.Check {
+		var err error
+		if guard, err = batchClaims(b, scenes); err != nil {
+			return nil, err
+		}
 		lock, err := LockDir(b.Out, b.LockTimeout, b.Events.Waiting)
 		if err != nil {
 			return nil, err
 		}
 		defer lock.Unlock()
 	}
+	fsys := b.FS
 	if fsys == nil {
 		out, err := openOut(b.Out, b.Check)
 		if err != nil {
@@ -207,20 +214,6 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 			defer r.Close()
 		}
 		fsys = out
-	}
-	if !b.Check {
-		ls := make([]layout, len(scenes))
-		for i, s := range scenes {
-			ls[i] = layoutOf(s.Name)
-		}
-		if guard, err = claimed(&Committer{FS: fsys, Dir: b.Out}, ls); err != nil {
-			return nil, err
-		}
-		for _, s := range scenes {
-			if err := guard.check(s.File, "scene"); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if b.Events.Found != nil {
 		b.Events.Found(scenes)
@@ -254,6 +247,46 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	wg.Wait()
 	return o, nil
+}
+
+// batchClaims finds what the batch's cooks may touch in the output
+// directory and refuses the batch if a scene is one of those files.
+func batchClaims(b Batch, scenes []Scene) (*claims, error) {
+	fsys := b.FS
+	if fsys == nil {
+		dir := b.Out
+		if _, err := os.Lstat(dir); err != nil {
+			// "out/new/.." names a folder that exists once out/new is
+			// made: look at that one.
+			dir = filepath.Clean(dir)
+		}
+		if _, err := os.Lstat(dir); err != nil {
+			return &claims{c: &Committer{FS: missingFS{}, Dir: b.Out}}, nil
+		}
+		if err := checkOutDir(dir); err != nil {
+			return nil, err
+		}
+		r, err := OpenFS(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		fsys = r
+	}
+	ls := make([]layout, len(scenes))
+	for i, s := range scenes {
+		ls[i] = layoutOf(s.Name)
+	}
+	guard, err := claimed(&Committer{FS: fsys, Dir: b.Out}, ls)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range scenes {
+		if err := guard.check(s.File, "scene"); err != nil {
+			return nil, err
+		}
+	}
+	return guard, nil
 }
 
 // Files returns every file the batch read or wrote: the scenes, the

@@ -21,6 +21,7 @@ type claims struct {
 
 type claim struct {
 	rel  string
+	l    layout
 	info fs.FileInfo
 }
 
@@ -29,28 +30,28 @@ type claim struct {
 // world/ (one listing of world/ for all scenes).
 func claimed(c *Committer, ls []layout) (*claims, error) {
 	cl := &claims{c: c}
-	add := func(rel string) {
+	add := func(l layout, rel string) {
 		st, err := c.FS.Lstat(rel)
 		if err != nil {
 			return
 		}
-		cl.have = append(cl.have, claim{rel, st})
+		cl.have = append(cl.have, claim{rel, l, st})
 		if st.Mode()&fs.ModeSymlink != 0 {
 			// Replacing the link leaves its target alone, but a link from
 			// an output to an input is a mistake worth stopping for.
 			if target, err := os.Stat(c.abs(rel)); err == nil {
-				cl.have = append(cl.have, claim{rel, target})
+				cl.have = append(cl.have, claim{rel, l, target})
 			}
 		}
 	}
 	byPrefix := make(map[string]layout, len(ls))
 	for _, l := range ls {
 		for _, p := range l.fixed() {
-			add(p)
+			add(l, p)
 		}
 		if entries, err := c.FS.ReadDir(l.staging()); err == nil {
 			for _, e := range entries {
-				add(l.staging() + "/" + e.Name())
+				add(l, l.staging()+"/"+e.Name())
 			}
 		}
 		byPrefix[cellPrefix(l.scene)] = l
@@ -66,7 +67,7 @@ func claimed(c *Committer, ls []layout) (*claims, error) {
 			continue
 		}
 		if l, ok := byPrefix[e.Name()[:i]]; ok && l.cell(p) {
-			add(p)
+			add(l, p)
 		}
 	}
 	return cl, nil
@@ -87,7 +88,7 @@ func (cl *claims) check(file, what string) error {
 	}
 	for _, c := range cl.have {
 		if os.SameFile(st, c.info) {
-			return fmt.Errorf("%s %s is the same file as %s, which this cook would replace; cook into an --out folder that holds none of the input", what, file, cl.c.abs(c.rel))
+			return fmt.Errorf("%s %s is also %s, %s of scene %s, which a cook into %s replaces or removes; cook into an --out folder that holds none of the input", what, file, cl.c.abs(c.rel), c.l.role(c.rel), c.l.scene, cl.c.Dir)
 		}
 	}
 	return nil

@@ -177,16 +177,16 @@ func decodeJournal(l layout, data []byte) (*journal, error) {
 func writeErr(dir, doing string, err error) error {
 	switch {
 	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("the output directory %s is on a read-only file system (%s: %w); cook into a writable --out%w", dir, doing, err, errUnwritable)
+		return fmt.Errorf("the output directory %s is on a read-only file system (%s: %w); cook into a writable --out%w", dir, doing, err, errAdvised)
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("the output directory %s is not writable (%s: %w); fix its permissions or cook into another --out%w", dir, doing, err, errUnwritable)
+		return fmt.Errorf("the output directory %s is not writable (%s: %w); fix its permissions or cook into another --out%w", dir, doing, err, errAdvised)
 	}
 	return fmt.Errorf("%s: %w", doing, err)
 }
 
-// errUnwritable marks a message that already says the directory cannot
-// be written; it adds no text of its own.
-var errUnwritable = quiet{}
+// errAdvised marks a message that already says what to do; it adds no
+// text of its own.
+var errAdvised = quiet{}
 
 type quiet struct{}
 
@@ -211,6 +211,8 @@ type Txn struct {
 	renames [][2]string
 	staged  bool
 	serial  int
+	// dirs are the folders realParents found to be real.
+	dirs sync.Map
 }
 
 // Begin starts a commit of scene, whose manifest lives at manifestPath.
@@ -377,15 +379,20 @@ var ErrCommitPending = errors.New("the commit is decided but not finished")
 // on disk is exactly what the input gives, so it trusts no size or time.
 func (t *Txn) same(f Output) (bool, error) {
 	c := t.c
+	// Checked here, before the commit point, so that a link planted as a
+	// folder stops the cook while the previous world stands.
+	if err := t.realParents(f.Path); err != nil {
+		return false, err
+	}
 	st, err := c.FS.Lstat(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("%s: %v; remove whatever is in the way so that the world stays inside %s", c.abs(f.Path), cause(err), c.Dir)
+		return false, fmt.Errorf("%s: %v; remove whatever is in the way so that the world stays inside %s%w", c.abs(f.Path), cause(err), c.Dir, errAdvised)
 	}
 	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s exists and is not a regular file; remove it", c.abs(f.Path))
+		return false, fmt.Errorf("%s exists and is not a regular file; remove it%w", c.abs(f.Path), errAdvised)
 	}
 	if st.Size() != int64(len(f.Bytes)) {
 		return false, nil
@@ -401,6 +408,37 @@ func (t *Txn) same(f Output) (bool, error) {
 		return false, c.named(err)
 	}
 	return bytes.Equal(old, f.Bytes), nil
+}
+
+// realParents checks that every folder on the way to p that exists is a
+// real directory: a link there, even one that stays inside the output
+// directory, would put the scene's files among another's.
+func (t *Txn) realParents(p string) error {
+	dir := path.Dir(p)
+	if dir == "." {
+		return nil
+	}
+	if _, ok := t.dirs.Load(dir); ok {
+		return nil
+	}
+	// From the top down: os.Root resolves a link inside the directory, so
+	// a folder below one would look real.
+	parts := strings.Split(dir, "/")
+	for i := range parts {
+		d := strings.Join(parts[:i+1], "/")
+		st, err := t.c.FS.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v; remove whatever is in the way so that the world stays inside %s%w", t.c.abs(d), cause(err), t.c.Dir, errAdvised)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a real directory (a symbolic link or a file); remove it so that the world stays inside %s%w", t.c.abs(d), t.c.Dir, errAdvised)
+		}
+	}
+	t.dirs.Store(dir, true)
+	return nil
 }
 
 // stale lists the files of the previous cook of this scene that the new

@@ -119,6 +119,23 @@ func (l layout) owns(p string) bool {
 	return false
 }
 
+// role says what p, a path the scene owns, is to its cook.
+func (l layout) role(p string) string {
+	switch {
+	case p == l.persistent():
+		return "the persistent world"
+	case p == l.manifest():
+		return "the world manifest"
+	case l.cell(p):
+		return "a cell"
+	case p == l.journal() || p == l.journal()+tmpSuffix:
+		return "the commit journal"
+	case p == l.record() || p == l.record()+tmpSuffix:
+		return "the cook record"
+	}
+	return "the staging folder"
+}
+
 // clash reports a path of a's that b's cook would also write, if any:
 // two such scenes cooked together would replace each other's files.
 func clash(a, b layout) (string, bool) {

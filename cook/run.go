@@ -321,7 +321,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		c.remember(opts.SceneName, w, input, key)
 	}
 	if err != nil {
-		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) && !errors.Is(err, errUnwritable) {
+		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) && !errors.Is(err, errAdvised) {
 			err = fmt.Errorf("%w; make sure %s is writable and has free space, then cook again (the previous world is unchanged)", err, job.Out)
 		}
 		return rep, err
