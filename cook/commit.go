@@ -158,15 +158,15 @@ func decodeJournal(l layout, data []byte) (*journal, error) {
 	}
 	for _, r := range j.Renames {
 		if !l.staged(r[0]) {
-			return nil, fmt.Errorf("it moves %q, which is not a staged file of scene %s", r[0], l.scene)
+			return nil, fmt.Errorf("it moves %q, which is not a staged file of scene %q", r[0], l.scene)
 		}
 		if !l.target(r[1]) {
-			return nil, fmt.Errorf("it moves a file to %q, which is not a file of scene %s's world", r[1], l.scene)
+			return nil, fmt.Errorf("it moves a file to %q, which is not a file of the world of scene %q", r[1], l.scene)
 		}
 	}
 	for _, p := range j.Removes {
 		if p == l.persistent() || !l.target(p) {
-			return nil, fmt.Errorf("it removes %q, which is not a cell or the manifest of scene %s", p, l.scene)
+			return nil, fmt.Errorf("it removes %q, which is not a cell or the manifest of scene %q", p, l.scene)
 		}
 	}
 	return &j, nil

@@ -69,7 +69,7 @@ func decodeCookRecord(l layout, data []byte) (*record, error) {
 	}
 	for i, f := range r.Files {
 		if !l.target(f) {
-			return nil, fmt.Errorf("%q is not a file of scene %s's world", f, l.scene)
+			return nil, fmt.Errorf("%q is not a file of the world of scene %q", f, l.scene)
 		}
 		if r.Sizes[i] < 0 {
 			return nil, fmt.Errorf("%q has a negative size", f)
