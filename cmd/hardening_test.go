@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	json "github.com/goccy/go-json"
 )
 
 // A hostile filesystem case: a tree built in a temporary folder, the
@@ -528,5 +530,57 @@ func TestHostileFileSystem(t *testing.T) {
 				tc.after(t, dir)
 			}
 		})
+	}
+}
+
+// TestCookFolderIntoItsSubfolder: cooking levels/ into levels/cooked
+// twice cooks the same scenes both times; what the first cook wrote is
+// never read back as an input.
+func TestCookFolderIntoItsSubfolder(t *testing.T) {
+	dir := t.TempDir()
+	demoInto(t, dir, "levels/main.esscene")
+	demoInto(t, dir, "levels/town/inn.esscene")
+	levels, out := filepath.Join(dir, "levels"), filepath.Join(dir, "levels", "cooked")
+	var runs []string
+	for range 2 {
+		code, stdout, stderr := run(t, "--config", demoConfig, "--json", "cook", levels, "--out", out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var res []cookSummary
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, r := range res {
+			names = append(names, r.Scene)
+		}
+		runs = append(runs, strings.Join(names, ","))
+	}
+	if runs[0] != "main,town/inn" || runs[1] != runs[0] {
+		t.Fatalf("the two cooks cooked %q and %q", runs[0], runs[1])
+	}
+	// The folder that is the output holds no input of its own.
+	if code, _, stderr := run(t, "--config", demoConfig, "cook", out, "--out", out); code != 2 || !strings.Contains(stderr, "is the output directory") {
+		t.Fatalf("cooking the output folder: exit %d: %s", code, stderr)
+	}
+}
+
+// TestStaleCellsAreOnlyTheScenesOwn: a manifest edited to list a file
+// that is not one of the scene's cells never gets that file removed.
+func TestStaleCellsAreOnlyTheScenesOwn(t *testing.T) {
+	dir := t.TempDir()
+	s, out := cookedDemo(t, dir)
+	other := writeFile(t, filepath.Join(out, "world", "other.cell_0_0.json"), "{}")
+	mf := filepath.Join(out, "world", "main.world.json")
+	text := readText(t, mf)
+	i := strings.Index(text, `"path": "world/main.cell_0_0.json"`)
+	if i < 0 {
+		t.Fatal("no cell 0,0 in the manifest")
+	}
+	writeFile(t, mf, text[:i]+`"path": "world/other.cell_0_0.json"`+text[i+len(`"path": "world/main.cell_0_0.json"`):])
+	mustRun(t, "cook", s, "--out", out)
+	if got := readText(t, other); got != "{}" {
+		t.Fatalf("the other scene's file became %q", got)
 	}
 }
