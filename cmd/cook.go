@@ -50,7 +50,11 @@ Cook validates first and writes nothing when validation finds errors. It
 writes atomically: files are staged and renamed into place, so a failed or
 killed cook leaves the previous world intact. Files whose bytes did not
 change are not rewritten, cells that disappeared are removed, and nothing
-else in the output directory is touched.
+else in the output directory is touched. It refuses, before writing
+anything, an output directory where it would replace one of its inputs
+(--out naming the scenes' own folder, in any spelling) and scenes whose
+files would collide ("a b" and "a_b"); it never writes outside OUT,
+whatever links OUT holds. --check hashes every file on disk.
 
 EXIT STATUS
   0  cooked (or, with --check, already up to date)
