@@ -105,9 +105,15 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 func Collisions(scenes []Scene) error {
 	bySafe := map[string]int{}
 	for i, s := range scenes {
-		safe := validate.FileSafe(s.Name)
+		// Folded: where file names ignore case (macOS, Windows) "Main"
+		// and "main" are one file, and a world must cook the same there.
+		safe := strings.ToLower(validate.FileSafe(s.Name))
 		if j, dup := bySafe[safe]; dup {
-			return collision(scenes[j], s, layoutOf(s.Name).manifest())
+			p, q := layoutOf(scenes[j].Name).manifest(), layoutOf(s.Name).manifest()
+			if p != q {
+				p += " and " + q + ", one file where names ignore case,"
+			}
+			return collision(scenes[j], s, p)
 		}
 		bySafe[safe] = i
 	}

@@ -152,7 +152,7 @@ func TestCollisions(t *testing.T) {
 		{"main", "main.esscene/x", "main.esscene/x.esscene"},
 		{"main", "town/main", ""},
 		{"a", "a.cell_1_2", ""},
-		{"Main", "main", ""},
+		{"Main", "main", "world/Main.world.json and world/main.world.json, one file where names ignore case"},
 	} {
 		err := Collisions([]Scene{{File: tc.a + ".esscene", Name: tc.a}, {File: tc.b + ".esscene", Name: tc.b}})
 		switch {
