@@ -220,6 +220,8 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	}
 	// The drawings never replace a file the run read.
 	side := sideout.New(opts.ConfigFile, c.Path, opts.World)
+	manifests, _ := filepath.Glob(filepath.Join(opts.World, "world", "*.world.json"))
+	side.Inputs(manifests...)
 	for _, cell := range world.Cells {
 		side.InputsIn(world.Files, cell.Path)
 	}
