@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -14,7 +15,6 @@ import (
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
-	"io"
 )
 
 // ErrFindings is returned (wrapped) when validation found errors and the
