@@ -14,6 +14,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -161,6 +162,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 		Jobs:        opts.Cfg.Jobs,
 		LockTimeout: opts.LockTimeout,
 		FS:          opts.FS,
+		GC:          gcpause.Job,
 		Events:      bar.events(),
 	})
 	bar.finish()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/sideout"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
@@ -115,7 +116,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	for _, sc := range files {
 		file := sc.File
 		opts.Prefabs = prefabsFor(file)
-		plan, err := cook.Validate(file, sc.Root, opts)
+		plan, err := cook.Validate(file, sc.Root, opts, gcpause.Job)
 		if err != nil {
 			unreadable++
 			fmt.Fprintf(streams.Err, "worldcook: %s\n", oneLine(err))

@@ -156,6 +156,8 @@ type Batch struct {
 	Events Events
 	// FS replaces the output directory in tests (nil = Out as a RootFS).
 	FS FS
+	// GC tunes the garbage collector during each scene's cook.
+	GC GCPolicy
 }
 
 // Events are the callbacks of a batch. Each may be nil; Phase and
@@ -234,7 +236,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	for i, s := range scenes {
 		job := Job{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
-			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, inputs: guard,
+			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard,
 		}
 		job.Validate.SceneName = s.Name
 		if f := b.Events.Progress; f != nil {

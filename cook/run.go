@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/fingerprint"
-	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
@@ -48,6 +47,9 @@ type Job struct {
 	// FS is the output directory to write through (nil = Out, opened as
 	// a RootFS).
 	FS FS
+	// GC tunes the garbage collector while the scene's document is built
+	// and used (nil leaves it alone).
+	GC GCPolicy
 
 	// inputs, set by a batch, are the files in Out that the batch's cooks
 	// may write, to check the prefabs this scene reads against.
@@ -158,13 +160,28 @@ func plan(file string, src []byte, read scene.Options, opts validate.Options, ti
 	return p, nil
 }
 
+// GCPolicy is how a job tunes the garbage collector: called with the
+// scene's size when its document starts to be built, it returns what ends
+// the tuning. The program decides it (worldcook turns collection off,
+// since the document, the plan and the rendered cells stay live until the
+// job ends and a collection would scan them to free next to nothing);
+// a library caller may leave the collector alone.
+type GCPolicy func(inputBytes int) (resume func())
+
+func (g GCPolicy) hold(n int) (resume func()) {
+	if g == nil {
+		return func() {}
+	}
+	return g(n)
+}
+
 // Validate reads a scene as a cook does and checks it, without cooking:
 // the scene is mapped, its parsed pages handed back, the check guarded
 // against the file shrinking, and the result refused if another program
 // changed the file meanwhile. The plan is detached from the file before
 // Validate returns. Every error it returns is about the input and names
 // the file.
-func Validate(file, scenesRoot string, opts validate.Options) (*validate.Plan, error) {
+func Validate(file, scenesRoot string, opts validate.Options, gc GCPolicy) (*validate.Plan, error) {
 	opts, err := named(file, opts, scenesRoot)
 	if err != nil {
 		return nil, err
@@ -174,8 +191,8 @@ func Validate(file, scenesRoot string, opts validate.Options) (*validate.Plan, e
 		return nil, err
 	}
 	defer in.Close()
-	// The document stays live until the check ends (see gcpause).
-	defer gcpause.Pause(gcpause.ForInput(len(in.Data)))()
+	// The document stays live until the check ends.
+	defer gc.hold(len(in.Data))()
 	p, err := planMapped(file, in, nil, opts, nil)
 	if err != nil {
 		return nil, err
@@ -286,9 +303,8 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	timer.done("check")
 
 	// The document, the plan and the cells rendered from them stay live
-	// until the job ends: collecting before then would scan them to free
-	// next to nothing.
-	defer gcpause.Pause(gcpause.ForInput(len(src)))()
+	// until the job ends.
+	defer job.GC.hold(len(src))()
 	p, err := planMapped(job.File, in, sums, opts, timer)
 	if err != nil {
 		return rep, err
