@@ -1,7 +1,11 @@
 package cook
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,5 +165,22 @@ func TestCollisions(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.a+".esscene") || !strings.Contains(err.Error(), tc.b+".esscene")):
 			t.Errorf("%q and %q: %v, want a refusal naming both and %s", tc.a, tc.b, err, tc.want)
 		}
+	}
+}
+
+// TestRunRefusesItsInput: a job run on its own (not in a batch) checks
+// its scene against what it would write, too, and writes nothing.
+func TestRunRefusesItsInput(t *testing.T) {
+	in, _, src := demoCopy(t)
+	dir := filepath.Dir(in)
+	_, err := Run(context.Background(), Job{File: in, Out: dir, Validate: demoOptions()})
+	if err == nil || !strings.Contains(err.Error(), "is also "+in) {
+		t.Fatalf("got %v", err)
+	}
+	if b, _ := os.ReadFile(in); !bytes.Equal(b, src) {
+		t.Fatal("the scene was written")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the refused cook left %d entries", len(entries))
 	}
 }
