@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
+	"io"
 	"runtime/pprof"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -19,6 +14,8 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -33,6 +30,8 @@ type cookOptions struct {
 	LockTimeout time.Duration
 	CPUProfile  string
 	MemProfile  string
+	// ConfigFile is the configuration file read, an input of the run.
+	ConfigFile string
 	// FS replaces the real file system in tests.
 	FS cook.FS
 }
@@ -52,7 +51,11 @@ Cook validates first and writes nothing when validation finds errors. It
 writes atomically: files are staged and renamed into place, so a failed or
 killed cook leaves the previous world intact. Files whose bytes did not
 change are not rewritten, cells that disappeared are removed, and nothing
-else in the output directory is touched.
+else in the output directory is touched. It refuses, before writing
+anything, an output directory where it would replace one of its inputs
+(--out naming the scenes' own folder, in any spelling) and scenes whose
+files would collide ("a b" and "a_b"); it never writes outside OUT,
+whatever links OUT holds. --check hashes every file on disk.
 
 --package-config FILE writes each cooked world into the worlds list of the
 game configuration the packaged Estella runtime reads (game.config.json):
@@ -88,75 +91,12 @@ EXIT STATUS
 			opts.JSON = cfg.JSON
 			opts.LockTimeout = cfg.Cook.LockTimeout
 			opts.CPUProfile, opts.MemProfile = cfg.Cook.CPUProfile, cfg.Cook.MemProfile
+			opts.ConfigFile = cfg.File
 			return runCook(cmd.Context(), opts)
 		},
 	}
 	settings(cmd, "cook", cmd.Flags())
 	return cmd
-}
-
-// sceneArg is one scene to process and the folder its runtime name is
-// relative to.
-type sceneArg struct {
-	File string
-	Root string
-}
-
-// scenePaths expands directory arguments into the .esscene files under
-// them, sorted, so that a run's order never depends on the file system.
-// A scene found under a directory argument is named relative to that
-// directory (levels/town/market.esscene under levels/ is "town/market"),
-// one given as a file relative to its own folder, unless root (from
-// --scenes-root) is set. Two scenes with one name would overwrite each
-// other's output, so that is refused.
-func scenePaths(args []string, root string) ([]sceneArg, error) {
-	var out []sceneArg
-	for _, arg := range args {
-		st, err := os.Stat(arg)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %v", arg, errors.Unwrap(err))
-		}
-		if !st.IsDir() {
-			out = append(out, sceneArg{File: arg, Root: root})
-			continue
-		}
-		dirRoot := root
-		if dirRoot == "" {
-			dirRoot = arg
-		}
-		var found []string
-		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".esscene") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%s holds no .esscene files", arg)
-		}
-		sort.Strings(found)
-		for _, f := range found {
-			out = append(out, sceneArg{File: f, Root: dirRoot})
-		}
-	}
-	seen := map[string]string{}
-	for _, s := range out {
-		name, err := validate.SceneName(s.File, s.Root)
-		if err != nil {
-			return nil, err
-		}
-		if other, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s and %s are both named %q and would overwrite each other's output; pass --scenes-root with a folder that holds both", other, s.File, name)
-		}
-		seen[name] = s.File
-	}
-	return out, nil
 }
 
 // validateOptions maps the configuration onto the partition options.
@@ -180,98 +120,77 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opts.CPUProfile != "" {
-		f, err := os.Create(opts.CPUProfile)
-		if err != nil {
-			return inputErr(err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return inputErr(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if opts.MemProfile != "" {
-		defer func() {
-			f, ferr := os.Create(opts.MemProfile)
-			if ferr == nil {
-				pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-		}()
-	}
-	scenes, err := scenePaths(opts.Scenes, opts.Cfg.ScenesRoot)
-	if err != nil {
-		return inputErr(err)
-	}
-	files := make([]string, len(scenes))
-	for i, s := range scenes {
-		files[i] = s.File
-	}
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, opts.Cfg.Strict, opts.Components)
 	if err != nil {
 		return inputErr(err)
 	}
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
-	if err := checkPackageConfig(opts, scenes); err != nil {
-		return inputErr(err)
-	}
-	if !opts.Cfg.Check {
-		lock, err := cook.LockDir(opts.Cfg.Out, opts.LockTimeout, func() {
-			if !opts.Quiet {
-				fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)
-			}
-		})
+	// Profiles are files besides the world: written to a temporary file
+	// and put in place at the end, never over an input of the run.
+	side := sideout.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
+	if opts.CPUProfile != "" {
+		f, err := side.Create(opts.CPUProfile, "--cpuprofile")
 		if err != nil {
 			return inputErr(err)
 		}
-		defer lock.Unlock()
-	}
-
-	bar := newProgress(opts, len(files))
-	jobs := opts.Cfg.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	reports := make([]*cook.Report, len(files))
-	errs := make([]error, len(files))
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	for i, sc := range scenes {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			reports[i], errs[i] = cook.Run(ctx, cook.Job{
-				File:       sc.File,
-				Out:        opts.Cfg.Out,
-				ScenesRoot: sc.Root,
-				Validate:   vopts,
-				Check:      opts.Cfg.Check,
-				Workers:    jobs,
-				Progress:   bar.add(i),
-				Starting:   bar.phase(sc.File),
-				FS:         opts.FS,
-			})
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
+			return inputErr(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if cerr := f.Commit(); cerr != nil && err == nil {
+				err = inputErr(cerr)
+			}
 		}()
 	}
-	wg.Wait()
+	if opts.MemProfile != "" {
+		defer func() {
+			if werr := side.WriteFile(opts.MemProfile, "--memprofile", heapProfile); werr != nil && err == nil {
+				err = inputErr(werr)
+			}
+		}()
+	}
+	bar := newProgress(opts, func() {
+		if !opts.Quiet {
+			fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)
+		}
+	})
+	out, err := cook.Cook(ctx, cook.Batch{
+		Args:        opts.Scenes,
+		Out:         opts.Cfg.Out,
+		ScenesRoot:  opts.Cfg.ScenesRoot,
+		Validate:    vopts,
+		Check:       opts.Cfg.Check,
+		Jobs:        opts.Cfg.Jobs,
+		LockTimeout: opts.LockTimeout,
+		FS:          opts.FS,
+		GC:          gcpause.Job,
+		Events:      bar.events(),
+		PackageConfig: opts.Cfg.PackageConfig,
+	})
 	bar.finish()
-	if err := reportCook(opts, files, reports, errs); err != nil {
+	if err != nil {
+		return inputErr(err)
+	}
+	side.Inputs(out.Files()...)
+	if err := reportCook(opts, out); err != nil {
 		return err
 	}
-	return writePackageConfig(opts, reports)
+	return writePackageConfig(opts, out.Reports)
 }
+
+func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }
 
 // reportCook prints what happened to each scene, in argument order, and
 // picks the exit status: input problems (2) outrank findings and stale
 // output (1).
-func reportCook(opts *cookOptions, files []string, reports []*cook.Report, errs []error) error {
+func reportCook(opts *cookOptions, out *cook.Outcome) error {
 	code := ExitOK
 	var summaries []cookSummary
-	for i, file := range files {
-		rep, err := reports[i], errs[i]
+	for i, sc := range out.Scenes {
+		file := sc.File
+		rep, err := out.Reports[i], out.Errs[i]
 		if rep != nil && rep.Plan != nil && (err == nil || errors.Is(err, cook.ErrFindings)) {
 			printFindings(opts.IO, rep.Plan, opts.Quiet && err == nil)
 		}

@@ -4,32 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/validate"
 )
-
-// checkPackageConfig refuses, before anything is cooked, a --package-config
-// that is one of the run's inputs or outputs.
-func checkPackageConfig(opts *cookOptions, scenes []sceneArg) error {
-	file := opts.Cfg.PackageConfig
-	if file == "" {
-		return nil
-	}
-	inputs := make([]string, len(scenes))
-	names := make([]string, len(scenes))
-	for i, s := range scenes {
-		name, err := validate.SceneName(s.File, s.Root)
-		if err != nil {
-			return err
-		}
-		inputs[i], names[i] = s.File, name
-		// Before anything is cooked: the world must land where the
-		// runtime will look for it.
-		if _, err := cook.PackageEntry(file, opts.Cfg.Out, name); err != nil {
-			return err
-		}
-	}
-	return cook.CheckPackageConfigTarget(file, opts.Cfg.Out, inputs, names)
-}
 
 // writePackageConfig lists every streamed world the run cooked in the
 // game configuration; with --check it only says whether that would change

@@ -1,12 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,7 +13,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -31,6 +29,8 @@ type simulateOptions struct {
 	Components map[string]config.Component
 	Quiet      bool
 	JSON       bool
+	// ConfigFile is the configuration file read, an input of the run.
+	ConfigFile string
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -150,6 +150,7 @@ EXIT STATUS
 			opts.Components = cfg.Components
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
+			opts.ConfigFile = cfg.File
 			return runSimulate(cmd.Context(), opts)
 		},
 	}
@@ -264,25 +265,38 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			writeSimulateTimings(opts.IO.Err, loadTime, runTime, reports)
 		}
 	}
+	side := drawings(opts, world)
 	title := fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path))
 	subtitle := describe(c, set, len(reports))
 	if c.Plot != "" {
 		chart := streaming.Chart(title, subtitle, reports, &sum, set)
-		if err := writeSVG(c.Plot, chart.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
 		m := streaming.Map(title, subtitle, world, sched.Loads(), sched.Sources(), frames)
 		streaming.MarkHoles(m, sum.HoleEpisodes, frames, sched.Sources())
-		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if sum.Gate != nil && sum.Gate.Failed {
 		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
 	}
 	return nil
+}
+
+// drawings is where simulate's pictures are written: never over a file the
+// run read (the configuration, the route, the world's manifests and cells).
+func drawings(opts *simulateOptions, world *streaming.World) *sideout.Guard {
+	side := sideout.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	manifests, _ := filepath.Glob(filepath.Join(opts.World, "world", "*.world.json"))
+	side.Inputs(manifests...)
+	for _, cell := range world.Cells {
+		side.InputsIn(world.Files, cell.Path)
+	}
+	return side
 }
 
 // writeReport writes what is left of the report after the run: the
@@ -395,12 +409,7 @@ func routeTemplate(c config.Simulate) streaming.Source {
 // onXZ the route is read as the Estella runtime samples a source, on x and
 // z whatever the plane.
 func readRoute(c config.Simulate, worldSources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
-	f, _, err := regular.Open(c.Path, "route CSV")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	rt, err := streaming.ParseRoute(f, c.Path)
+	rt, err := streaming.ReadRoute(c.Path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -475,16 +484,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// writeSVG renders a drawing and writes it to file.
-func writeSVG(file string, render func(w io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %v", file, errors.Unwrap(err))
-	}
-	return nil
 }

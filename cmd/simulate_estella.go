@@ -135,10 +135,11 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 	title := fmt.Sprintf("%s along %s (Estella runtime)", world.Scene, filepath.Base(c.Path))
 	subtitle := fmt.Sprintf("%d frames · prepare %d, publish %d, unload %d frames · distance bounds",
 		len(reports), c.LatencyFrames, c.PublishFrames, c.UnloadFrames)
+	side := drawings(opts, world)
 	if c.Plot != "" {
 		chart := streaming.Chart(title, subtitle, streaming.FrameReports(reports), &sum.Summary, streaming.Settings{})
-		if err := writeSVG(c.Plot, chart.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
@@ -148,8 +149,8 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		}
 		m := streaming.Map(title, subtitle, world, est.sched.Loads(), est.sched.Sources(), route)
 		streaming.MarkHoles(m, sum.HoleEpisodes, route, est.sched.Sources())
-		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if sum.Gate != nil && sum.Gate.Failed {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -130,7 +129,7 @@ func TestSimulateReadsOnlyItsWorld(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if code, stderr := cookThrough(t, cook.OSFS{}, demo, out); code != 0 {
+			if code, stderr := cookThrough(t, nil, demo, out); code != 0 {
 				t.Fatalf("cook: exit %d: %s", code, stderr)
 			}
 			tc.spoil(t, out)

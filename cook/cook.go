@@ -54,15 +54,6 @@ type Options struct {
 	Progress func(done, total int64)
 }
 
-// PersistentPath is where a scene's persistent world goes inside the output
-// directory: its runtime name plus ".esscene".
-func PersistentPath(sceneName string) string { return sceneName + ".esscene" }
-
-// ManifestPath is where a scene's world manifest goes.
-func ManifestPath(sceneName string) string {
-	return "world/" + validate.FileSafe(sceneName) + ".world.json"
-}
-
 // Build renders plan into memory: the files a cook would write, for
 // callers that use a world without writing it (simulate on a scene, tests).
 // A scene that is not a streamed world becomes a byte-for-byte copy.
@@ -148,7 +139,7 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 		name, ents, p := "", plan.Persistent, m.Persistent.Path
 		if k > 0 {
 			c := &plan.Cells[k-1]
-			name, ents, p = c.Name, c.Entities, "world/"+c.File
+			name, ents, p = c.Name, c.Entities, worldDir+"/"+c.File
 		}
 		bp := pool.Get().(*[]byte)
 		defer pool.Put(bp)

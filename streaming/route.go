@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/regular"
 	"io"
 	"slices"
 	"strconv"
@@ -63,6 +64,17 @@ func (e *RouteError) Error() string {
 }
 
 var routeColumns = []string{"x", "y", "z", "frame", "source"}
+
+// ReadRoute reads the route CSV at path: a regular file (a named pipe or
+// a device would block or never end), parsed as ParseRoute does.
+func ReadRoute(path string) (*Route, error) {
+	f, _, err := regular.Open(path, "route CSV")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseRoute(f, path)
+}
 
 // ParseRoute reads a route CSV of at most MaxRouteBytes and
 // MaxRoutePoints rows. Lines starting with # are comments; blank lines are
