@@ -157,16 +157,16 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 		}
 	})
 	out, err := cook.Cook(ctx, cook.Batch{
-		Args:        opts.Scenes,
-		Out:         opts.Cfg.Out,
-		ScenesRoot:  opts.Cfg.ScenesRoot,
-		Validate:    vopts,
-		Check:       opts.Cfg.Check,
-		Jobs:        opts.Cfg.Jobs,
-		LockTimeout: opts.LockTimeout,
-		FS:          opts.FS,
-		GC:          gcpause.Job,
-		Events:      bar.events(),
+		Args:          opts.Scenes,
+		Out:           opts.Cfg.Out,
+		ScenesRoot:    opts.Cfg.ScenesRoot,
+		Validate:      vopts,
+		Check:         opts.Cfg.Check,
+		Jobs:          opts.Cfg.Jobs,
+		LockTimeout:   opts.LockTimeout,
+		FS:            opts.FS,
+		GC:            gcpause.Job,
+		Events:        bar.events(),
 		PackageConfig: opts.Cfg.PackageConfig,
 	})
 	bar.finish()

@@ -13,8 +13,8 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/streaming"
 )
 

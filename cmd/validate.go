@@ -147,4 +147,3 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	}
 	return nil
 }
-
