@@ -101,7 +101,7 @@ func writeConfigText(w io.Writer, cfg *config.Config, sections []string) error {
 
 // configRecord is one line of `worldcook --json config`.
 type configRecord struct {
-	Type   string `json:"type"`
+	Type   string `json:"message_type"`
 	Key    string `json:"key"`
 	Value  any    `json:"value"`
 	Unit   string `json:"unit,omitempty"`

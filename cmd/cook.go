@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
@@ -187,12 +186,17 @@ func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }
 // output (1).
 func reportCook(opts *cookOptions, out *cook.Outcome) error {
 	code := ExitOK
-	var summaries []cookSummary
 	for i, sc := range out.Scenes {
 		file := sc.File
 		rep, err := out.Reports[i], out.Errs[i]
 		if rep != nil && rep.Plan != nil && (err == nil || errors.Is(err, cook.ErrFindings)) {
-			printFindings(opts.IO, rep.Plan, opts.Quiet && err == nil)
+			if opts.JSON {
+				if err := writeFindingLines(opts.IO.Out, rep.Plan); err != nil {
+					return err
+				}
+			} else {
+				printFindings(opts.IO, rep.Plan, opts.Quiet && err == nil)
+			}
 		}
 		switch {
 		case err == nil:
@@ -204,16 +208,12 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 			code = ExitInput
 		}
 		s := summarize(file, opts.Cfg.Out, rep, err)
-		summaries = append(summaries, s)
-		if !opts.JSON && !opts.Quiet && err == nil {
+		if opts.JSON {
+			if err := writeJSONLine(opts.IO.Out, &s); err != nil {
+				return err
+			}
+		} else if !opts.Quiet && err == nil {
 			printSummary(opts, s, rep)
-		}
-	}
-	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(summaries); err != nil {
-			return err
 		}
 	}
 	if code != ExitOK {
@@ -224,23 +224,24 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 
 func oneLine(err error) string { return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ") }
 
-// cookSummary is the --json record of one scene.
+// cookSummary is the --json record of one scene (docs/json.md).
 type cookSummary struct {
-	Scene     string   `json:"scene"`
-	File      string   `json:"file"`
-	Out       string   `json:"out"`
-	Streamed  bool     `json:"streamed"`
-	Cells     int      `json:"cells"`
-	Entities  int      `json:"entities"`
-	Written   []string `json:"written"`
-	Unchanged []string `json:"unchanged"`
-	Removed   []string `json:"removed"`
-	Error     string   `json:"error,omitempty"`
-	Seconds   float64  `json:"seconds"`
+	MessageType string   `json:"message_type"`
+	Scene       string   `json:"scene"`
+	File        string   `json:"file"`
+	Out         string   `json:"out"`
+	Streamed    bool     `json:"streamed"`
+	Cells       int      `json:"cells"`
+	Entities    int      `json:"entities"`
+	Written     []string `json:"written"`
+	Unchanged   []string `json:"unchanged"`
+	Removed     []string `json:"removed"`
+	Error       string   `json:"error,omitempty"`
+	Seconds     float64  `json:"seconds"`
 }
 
 func summarize(file, out string, rep *cook.Report, err error) cookSummary {
-	s := cookSummary{File: file, Out: out, Written: []string{}, Unchanged: []string{}, Removed: []string{}}
+	s := cookSummary{MessageType: "cook", File: file, Out: out, Written: []string{}, Unchanged: []string{}, Removed: []string{}}
 	if err != nil {
 		s.Error = oneLine(err)
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/worldcook/worldcook/validate"
 )
@@ -20,4 +21,21 @@ func printFindings(io IO, plan *validate.Plan, quiet bool) {
 		}
 		fmt.Fprintln(io.Err, f.String())
 	}
+}
+
+// findingLine is a finding in machine output (docs/json.md).
+type findingLine struct {
+	MessageType string `json:"message_type"`
+	validate.Finding
+}
+
+// writeFindingLines writes a plan's findings as JSON Lines, warnings too:
+// a tool filters on severity itself.
+func writeFindingLines(w io.Writer, plan *validate.Plan) error {
+	for _, f := range plan.Findings {
+		if err := writeJSONLine(w, findingLine{MessageType: "finding", Finding: f}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

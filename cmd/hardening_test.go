@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	json "github.com/goccy/go-json"
 )
 
 // A hostile filesystem case: a tree built in a temporary folder, the
@@ -547,10 +546,7 @@ func TestCookFolderIntoItsSubfolder(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		var res []cookSummary
-		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-			t.Fatal(err)
-		}
+		res := cookLines(t, stdout)
 		var names []string
 		for _, r := range res {
 			names = append(names, r.Scene)

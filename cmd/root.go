@@ -67,6 +67,9 @@ type IO struct {
 type app struct {
 	io         IO
 	configFile string
+	// machine is set by a command whose output is JSON Lines, so that a
+	// failure is reported in them too.
+	machine bool
 }
 
 // config resolves the configuration for one command run: the command's own
@@ -86,6 +89,7 @@ func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, er
 	if err != nil {
 		return nil, inputErr(err)
 	}
+	a.machine = a.machine || cfg.JSON
 	return cfg, nil
 }
 
@@ -110,6 +114,11 @@ func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
 
 // NewRoot builds the worldcook command tree writing to streams.
 func NewRoot(streams IO) *cobra.Command {
+	root, _ := newRoot(streams)
+	return root
+}
+
+func newRoot(streams IO) (*cobra.Command, *app) {
 	a := &app{io: streams}
 	root := &cobra.Command{
 		Use:   "worldcook",
@@ -146,7 +155,7 @@ where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 		newVersionCmd(a),
 		newConfigCmd(a),
 	)
-	return root
+	return root, a
 }
 
 // Main runs worldcook with args and returns the process exit status.
@@ -158,10 +167,44 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	if f, ok := out.(*os.File); ok {
 		streams.OutTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
 	}
-	root := NewRoot(streams)
+	root, a := newRoot(streams)
 	root.SetArgs(args)
 	err := root.Execute()
-	return report(errw, err)
+	code := report(errw, err)
+	if code != ExitOK && a.machineOutput(root) {
+		msg := ""
+		var ee *ExitError
+		if errors.As(err, &ee) && ee.Err == nil {
+			// The command already reported everything it had to say
+			// (findings, stale output) in its own lines.
+			msg = exitMeaning(code)
+		} else if err != nil {
+			msg = oneLine(errOf(err))
+		}
+		writeJSONLine(out, exitError{MessageType: "exit_error", Code: code, Message: msg})
+	}
+	return code
+}
+
+// errOf is the error an ExitError carries, or err itself.
+func errOf(err error) error {
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Err != nil {
+		return ee.Err
+	}
+	return err
+}
+
+// exitMeaning says what an exit status means, for an exit_error line
+// whose details came before it.
+func exitMeaning(code int) string {
+	switch code {
+	case ExitFindings:
+		return "validation errors, a --check that found output to change, or a --fail-on condition (see the lines above)"
+	case ExitInput:
+		return "unreadable or malformed input, bad usage, or an output that could not be written (see the lines above)"
+	}
+	return ""
 }
 
 // report prints err as one line and maps it to an exit status.

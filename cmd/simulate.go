@@ -141,6 +141,7 @@ EXIT STATUS
 			if err != nil {
 				return err
 			}
+			a.machine = cfg.JSON || cfg.Simulate.Format == streaming.FormatJSONL
 			opts.IO = a.io
 			opts.World = defaultWorld
 			if len(args) == 1 {

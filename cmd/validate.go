@@ -56,6 +56,9 @@ EXIT STATUS
 			if cfg.JSON && !cmd.Flags().Changed("format") {
 				format = validate.FormatJSON
 			}
+			// SARIF is one JSON document, not lines: a failure stays on
+			// stderr there.
+			a.machine = format == validate.FormatJSON
 			return runValidate(a.io, args, format, cfg)
 		},
 	}

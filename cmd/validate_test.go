@@ -62,10 +62,27 @@ func TestValidateFormats(t *testing.T) {
 				if !strings.Contains(stdout, errorsScene+":129:13: error[cross-cell-ref]:") {
 					t.Errorf("text:\n%s", stdout)
 				}
-			case "json", "sarif":
+			case "sarif":
 				var v map[string]any
 				if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 					t.Errorf("%s output is not one JSON document: %v\n%s", format, err, stdout)
+				}
+			case "json":
+				// JSON Lines: the scene's report, then the exit_error that
+				// ends a failed run.
+				lines := strings.Split(strings.TrimSpace(stdout), "\n")
+				var types []string
+				for _, l := range lines {
+					var v struct {
+						Type string `json:"message_type"`
+					}
+					if err := json.Unmarshal([]byte(l), &v); err != nil {
+						t.Fatalf("line %q: %v", l, err)
+					}
+					types = append(types, v.Type)
+				}
+				if strings.Join(types, ",") != "validate,exit_error" {
+					t.Errorf("json lines %v:\n%s", types, stdout)
 				}
 			case "github":
 				if !strings.HasPrefix(stdout, "::error file="+errorsScene+",line=") {
@@ -75,7 +92,7 @@ func TestValidateFormats(t *testing.T) {
 		})
 	}
 	// The global --json picks the JSON format; an explicit --format wins.
-	if _, stdout, _ := run(t, "--json", "validate", errorsScene); !strings.HasPrefix(stdout, `{"scene":`) {
+	if _, stdout, _ := run(t, "--json", "validate", errorsScene); !strings.HasPrefix(stdout, `{"message_type":"validate","scene":`) {
 		t.Errorf("--json:\n%s", stdout)
 	}
 	if _, stdout, _ := run(t, "--json", "validate", "--format", "github", errorsScene); !strings.HasPrefix(stdout, "::") {

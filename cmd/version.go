@@ -16,7 +16,7 @@ var version = ""
 
 // buildInfo is what `worldcook version` reports.
 type buildInfo struct {
-	Type     string `json:"type"`
+	Type     string `json:"message_type"`
 	Version  string `json:"version"`
 	Revision string `json:"revision,omitempty"`
 	Time     string `json:"time,omitempty"`

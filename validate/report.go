@@ -215,6 +215,9 @@ func short(f float64) string {
 // jsonReport is the JSON schema of one scene's report (SPEC §3). Field
 // order is the declaration order and never changes.
 type jsonReport struct {
+	// MessageType is "validate": machine output of every worldcook
+	// command names its kind in this first field (docs/json.md).
+	MessageType        string     `json:"message_type"`
 	Scene              string     `json:"scene"`
 	Name               string     `json:"name"`
 	Streamed           bool       `json:"streamed"`
@@ -246,6 +249,7 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 	enc.SetEscapeHTML(false)
 	for _, p := range plans {
 		r := jsonReport{
+			MessageType:    "validate",
 			Scene:          p.Doc.Path,
 			Name:           p.SceneName,
 			Streamed:       p.Streamed,
