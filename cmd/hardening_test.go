@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 // A hostile filesystem case: a tree built in a temporary folder, the
