@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/worldcook/worldcook/validate"
 )
@@ -16,7 +17,7 @@ func printFindings(io IO, plan *validate.Plan, quiet bool) {
 			continue
 		}
 		if io.ErrTerminal {
-			fmt.Fprint(io.Err, f.Frame())
+			fmt.Fprint(io.Err, f.Frame(colorAllowed()))
 			continue
 		}
 		fmt.Fprintln(io.Err, f.String())
@@ -38,4 +39,11 @@ func writeFindingLines(w io.Writer, plan *validate.Plan) error {
 		}
 	}
 	return nil
+}
+
+// colorAllowed reports whether output to a terminal may be coloured: not
+// when NO_COLOR is set to anything (no-color.org), nor for a dumb
+// terminal.
+func colorAllowed() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }

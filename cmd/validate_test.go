@@ -184,3 +184,23 @@ func TestValidateHelpHasExample(t *testing.T) {
 		t.Errorf("help:\n%s", stdout)
 	}
 }
+
+// TestColorAllowed: colour on a terminal unless NO_COLOR (any value) or a
+// dumb terminal says otherwise.
+func TestColorAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		noColor, term string
+		want          bool
+	}{
+		{"", "xterm-256color", true},
+		{"1", "xterm-256color", false},
+		{"0", "xterm", false}, // any value, as no-color.org says
+		{"", "dumb", false},
+	} {
+		t.Setenv("NO_COLOR", tc.noColor)
+		t.Setenv("TERM", tc.term)
+		if got := colorAllowed(); got != tc.want {
+			t.Errorf("NO_COLOR=%q TERM=%q: %v, want %v", tc.noColor, tc.term, got, tc.want)
+		}
+	}
+}
