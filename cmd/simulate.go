@@ -393,6 +393,12 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 func routeTemplate(c config.Simulate) streaming.Source {
 	s := streaming.Source{Name: "camera", Enabled: true,
 		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
+	overrideRadii(c, &s)
+	return s
+}
+
+// overrideRadii applies the radius settings that were given to s.
+func overrideRadii(c config.Simulate, s *streaming.Source) {
 	if c.LoadRadius != nil {
 		s.Load = *c.LoadRadius
 	}
@@ -402,7 +408,6 @@ func routeTemplate(c config.Simulate) streaming.Source {
 	if c.PrefetchRadius != nil {
 		s.Prefetch = *c.PrefetchRadius
 	}
-	return s
 }
 
 // readRoute reads the route and places it on the given sources of a world
@@ -422,16 +427,7 @@ func readRoute(c config.Simulate, worldSources []streaming.Source, plane string,
 		return nil, nil, err
 	}
 	for i := range sources {
-		s := &sources[i]
-		if c.LoadRadius != nil {
-			s.Load = *c.LoadRadius
-		}
-		if c.UnloadRadius != nil {
-			s.Unload = *c.UnloadRadius
-		}
-		if c.PrefetchRadius != nil {
-			s.Prefetch = *c.PrefetchRadius
-		}
+		overrideRadii(c, &sources[i])
 	}
 	if err := streaming.CheckSources(sources); err != nil {
 		return nil, nil, fmt.Errorf("%v (set --load-radius, --unload-radius and --prefetch-radius, or fix the scene's WorldStreamingSource)", err)

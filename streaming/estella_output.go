@@ -186,17 +186,7 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	}
 	line("demand to resident", "%s (last delivery of each cell; last %d)", dtr, rt.LastDemandToResident)
 	line("dwell before a hit", "%s", dwell)
-	if s.HoleFrames == 0 {
-		line("hole frames", "0 of %d", s.Frames)
-	} else {
-		line("hole frames", "%d of %d (first at frame %d, at most %d holes)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles)
-	}
-	if s.FirstResidentFrame > 0 {
-		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
-	} else {
-		line("first position", "never fully resident")
-	}
-	writeEpisodes(bw, s.HoleEpisodes)
+	writeHoles(bw, line, &s.Summary)
 	entities := 0
 	for _, n := range rt.CellEntityCounts {
 		entities += n

@@ -313,17 +313,7 @@ func WriteSummary(w io.Writer, s *Summary) error {
 	for _, g := range s.GaveUp {
 		line("", "gave up %s at frame %d after %d attempts: %s", g.Cell, g.Frame, g.Attempts, g.Err)
 	}
-	if s.HoleFrames == 0 {
-		line("hole frames", "0 of %d", s.Frames)
-	} else {
-		line("hole frames", "%d of %d (first at frame %d, at most %d holes)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles)
-	}
-	if s.FirstResidentFrame > 0 {
-		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
-	} else {
-		line("first position", "never fully resident")
-	}
-	writeEpisodes(bw, s.HoleEpisodes)
+	writeHoles(bw, line, s)
 	rr := &s.Residency
 	entities := 0
 	for _, n := range rr.CellEntityCounts {
@@ -345,6 +335,22 @@ func WriteSummary(w io.Writer, s *Summary) error {
 // maxEpisodesShown bounds the hole episodes the text summary lists; the
 // JSON summary has every one.
 const maxEpisodesShown = 12
+
+// writeHoles writes the summary's lines about holes: how many frames had
+// them, when the first position was fully resident, and the episodes.
+func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), s *Summary) {
+	if s.HoleFrames == 0 {
+		line("hole frames", "0 of %d", s.Frames)
+	} else {
+		line("hole frames", "%d of %d (first at frame %d, at most %d holes)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles)
+	}
+	if s.FirstResidentFrame > 0 {
+		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
+	} else {
+		line("first position", "never fully resident")
+	}
+	writeEpisodes(bw, s.HoleEpisodes)
+}
 
 func writeEpisodes(bw *bufio.Writer, eps []HoleEpisode) {
 	if len(eps) == 0 {
