@@ -570,6 +570,7 @@ func (c *checker) partition() error {
 		return err
 	}
 	c.buildCells()
+	c.checkPlane(sw)
 	return nil
 }
 
