@@ -40,7 +40,8 @@ const (
 	fNeedPos                          // its world position is wanted (sources, reference ends)
 	fPrefab                           // a prefab-instance entry
 	fNonFinite                        // a non-finite world point was already reported
-	fCanvas                           // carries Canvas
+	fCanvas                           // carries Canvas or UICanvas
+	fCamera                           // carries Camera
 )
 
 // ref is one entity reference: a single field's value or one list element.
@@ -55,6 +56,11 @@ type ref struct {
 	peid string
 	// bad holds a value that is not an entity id (5.5, 1e400).
 	bad []byte
+	// ov is set for a reference an instance's override holds; path names
+	// the expanded instance entity that holds the reference
+	// ("House#12/Wing").
+	ov   bool
+	path string
 }
 
 // checker holds the state of one Check call.
@@ -87,6 +93,9 @@ type checker struct {
 	ovs       [][]override // their overrides, parallel to prefabIdx
 	inst      []instance   // their placement, parallel to prefabIdx (streamed only)
 	instAt    []int32      // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs     // asset index, set when a streamed world is partitioned
+	gen       []genRange   // ids the engine generates for instance internals
+	maxID     int64        // the document's highest id
 
 	cellSize float64
 	cellsOK  bool
@@ -175,6 +184,9 @@ func (c *checker) run() error {
 	}
 	c.checkRefs()
 	if c.plan.Streamed {
+		c.cellIDConflicts()
+		c.cellRoles()
+		c.spawnCounts()
 		c.collectSources()
 	}
 	c.finish()
@@ -393,8 +405,10 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 					fl |= fStreamedWorld
 				case "WorldStreamingSource":
 					fl |= fSource | fNeedPos
-				case "Canvas":
+				case "Canvas", "UICanvas":
 					fl |= fCanvas
+				case "Camera":
+					fl |= fCamera
 				default:
 					switch {
 					case isExtentType(comp.Type):
@@ -464,7 +478,11 @@ func (c *checker) classify() error {
 				if o.kind != "property" || !contains(fields(o.comp), o.prop) {
 					continue
 				}
+				from := len(c.refs)
 				c.refs = refValue(c.refs, int32(i), o.comp, o.prop, o.value, o.entity)
+				for k := from; k < len(c.refs); k++ {
+					c.refs[k].ov = true
+				}
 			}
 		}
 	}
@@ -559,6 +577,7 @@ func (c *checker) partition() error {
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
+	c.prefabsFor() // before the placers share it
 	for i := range d.Entities {
 		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
 			c.persistentNotRoot(int32(i), "")
@@ -629,25 +648,22 @@ func (c *checker) persistentNotRoot(i int32, peid string) {
 	})
 }
 
-// placeInstances expands what placement needs of every prefab instance.
+// placeInstances expands every prefab instance as the engine will.
 func (c *checker) placeInstances() {
 	if len(c.prefabIdx) == 0 {
 		return
 	}
-	prefabs := c.opts.Prefabs
-	if prefabs == nil {
-		dirs := c.opts.Assets
-		if len(dirs) == 0 {
-			dirs = DefaultAssetDirs(c.d.Path)
-		}
-		prefabs = NewPrefabs(dirs)
-	}
+	prefabs := c.prefabsFor()
+	cache := templates{}
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
 		c.instAt[i] = int32(k + 1)
-		in := resolveInstance(c.d, int(i), c.ovs[k], prefabs)
+	}
+	for k, i := range c.prefabIdx {
+		in := c.resolveInstance(int(i), c.ovs[k], prefabs, cache)
 		c.inst[k] = in
+		c.instanceFindings(i, &in)
 		if in.persistent || in.streamed {
 			c.flags[i] |= fPersistent
 			if c.parent[i] >= 0 {
@@ -663,8 +679,33 @@ func (c *checker) placeInstances() {
 			}
 			c.flags[i] |= fSource | fNeedPos
 		}
+		for _, comp := range in.comps {
+			switch comp.Type {
+			case "Camera":
+				c.flags[i] |= fCamera
+			case "Canvas", "UICanvas":
+				c.flags[i] |= fCanvas
+			}
+		}
 	}
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
+	c.instanceRefs()
+	c.generatedIDs()
+}
+
+// prefabsFor returns the asset index of this check.
+func (c *checker) prefabsFor() *Prefabs {
+	if c.prefabs == nil {
+		c.prefabs = c.opts.Prefabs
+		if c.prefabs == nil {
+			dirs := c.opts.Assets
+			if len(dirs) == 0 {
+				dirs = DefaultAssetDirs(c.d.Path)
+			}
+			c.prefabs = NewPrefabs(dirs)
+		}
+	}
+	return c.prefabs
 }
 
 // buildCells sorts the cells by x then z, lists their entities in authored
@@ -707,6 +748,9 @@ func (c *checker) buildCells() {
 		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
+			if a.path != "" {
+				cell.Overhang.Name = a.path
+			}
 		}
 		c.plan.Cells[r] = cell
 		off += a.count
@@ -734,7 +778,9 @@ func (c *checker) checkRefs() {
 			field += "[" + strconv.Itoa(int(r.elem)) + "]"
 		}
 		from = c.who(r.from)
-		if r.peid != "" {
+		if r.path != "" {
+			from += " (prefab entity " + r.path + ")"
+		} else if r.peid != "" {
 			from += fmt.Sprintf(" (override on prefab entity %q)", r.peid)
 		}
 		return field, from
@@ -744,6 +790,9 @@ func (c *checker) checkRefs() {
 		j, ok := int(-1), false
 		if r.bad == nil {
 			j, ok = d.Lookup(r.target)
+		}
+		if !ok && r.bad == nil && c.generatedRef(r, names) {
+			continue
 		}
 		if !ok {
 			field, from := names(r)

@@ -41,6 +41,9 @@ type placer struct {
 	findings []Finding
 	fents    []int32
 	failed   bool
+	// curPath names the instance entity being bounded ("House#12/Wing"),
+	// "" outside instances.
+	curPath string
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -165,7 +168,7 @@ func (a *cellAcc) merge(b *cellAcc) {
 	a.bounds.MaxX = math.Max(a.bounds.MaxX, b.bounds.MaxX)
 	a.bounds.MaxZ = math.Max(a.bounds.MaxZ, b.bounds.MaxZ)
 	if b.over >= 0 && (b.by > a.by || (b.by == a.by && (a.over < 0 || b.over < a.over))) {
-		a.by, a.over = b.by, b.over
+		a.by, a.over, a.path = b.by, b.over, b.path
 	}
 	a.roots += b.roots
 }
@@ -232,10 +235,13 @@ func (w *placer) run(run []int32) {
 		if ci < 0 || !hasT {
 			continue
 		}
-		w.addPoint(ci, i, m.Origin())
+		if in == nil {
+			w.addPoint(ci, i, m.Origin())
+		}
 		switch {
 		case in != nil:
-			w.extents(ci, i, &m, in.comps, in)
+			w.instanceBounds(ci, i, &m, in)
+			continue
 		case fl&fExtent != 0:
 			w.extents(ci, i, &m, d.Components(int(i)), nil)
 		}
@@ -248,6 +254,9 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	c := w.c
 	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
 		return -1
+	}
+	if in != nil && in.failed {
+		return -1 // reported when it was expanded
 	}
 	if in != nil && !in.placed {
 		w.add(i, Finding{
@@ -363,8 +372,8 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	}
 	g := &a.grid
 	out := max(g.MinX-u0, u1-g.MaxX, g.MinZ-v0, v1-g.MaxZ)
-	if out > a.by || (out == a.by && out > 0 && i < a.over) {
-		a.by, a.over = out, i
+	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.curPath < a.path)) {
+		a.by, a.over, a.path = out, i, w.curPath
 	}
 }
 

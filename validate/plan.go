@@ -69,6 +69,11 @@ type Plan struct {
 	Sources []manifest.Source
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
+	// Instances is set when the scene holds prefab instances; spawn
+	// counts are then worth reporting. PersistentSpawnCount counts the
+	// entities the engine spawns for the persistent world.
+	Instances            bool
+	PersistentSpawnCount int
 
 	// cut[i] is true when entity i's parent is not in the document that
 	// holds entity i (a missing parent), so writers emit null.
@@ -84,9 +89,12 @@ type Cell struct {
 	// Entities are the cell's entity indices in authored order.
 	Entities []int32
 	Roots    int
-	Grid     Rect
-	Bounds   Rect
-	Overhang Overhang
+	// SpawnCount is how many entities the engine spawns for the cell:
+	// prefab instances expanded, those whose prefab is missing dropped.
+	SpawnCount int
+	Grid       Rect
+	Bounds     Rect
+	Overhang   Overhang
 }
 
 // Overhang names the entity that reaches farthest outside the grid square.

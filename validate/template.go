@@ -1,0 +1,290 @@
+package validate
+
+import (
+	"math"
+	"strings"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+// template is one prefab expanded with one set of instance edits. Every
+// instance with the same prefab and the same edits (the root's own
+// Transform overrides aside) shares it: its entities, their matrices in the
+// root's frame, the box they cover there and the references they hold
+// that may leave the instance are worked out once, and an instance only
+// transforms them by its root's world matrix.
+type template struct {
+	// err says why the engine cannot expand the instance; nothing else is
+	// set then.
+	err    string
+	file   string // the prefab the instances name
+	ents   []xent
+	parent []int32 // index of each entity's parent, -1 for none
+	root   int32   // index of the root
+	allocs int32   // ids the expansion allocates
+	// order lists the entities parents first.
+	order []int32
+	// rel is each placed entity's matrix in the root's frame, or, for an
+	// entity not under the root's transform (abs), in the world.
+	rel  []scene.Affine
+	hasT []bool
+	abs  []bool
+	// paths name the entities below the root by their names ("Wing/Door").
+	paths []string
+	// lo..hi covers, in the root's frame, every origin and extent of the
+	// entities under the root's transform; hasBox is false when there is
+	// none. anyAbs says some entity must be placed on its own.
+	lo, hi scene.Vec3
+	hasBox bool
+	anyAbs bool
+	// refs are the references to scene ids its entities hold.
+	refs []xref
+	// rootT is the root's local transform; rootHasT is false when the root
+	// has no Transform; rootTErr says why it could not be read.
+	rootT    scene.TRS
+	rootHasT bool
+	rootTErr string
+	// persistent and streamed are set when the root carries WorldPersistent
+	// or StreamedWorld; marks lists other entities that do.
+	persistent, streamed bool
+	marks                []mark
+	misses               []assetMiss
+}
+
+// xref is a reference an expanded entity holds to a scene id.
+type xref struct {
+	ent         int32
+	comp, field string
+	elem        int32
+	target      int64
+	bad         []byte
+}
+
+// mark is a non-root expanded entity carrying WorldPersistent or
+// StreamedWorld: it has no effect there.
+type mark struct {
+	ent      int32
+	comp     string
+	override bool // added by an instance override
+}
+
+// templateKey tells instances apart by what their expansion depends on:
+// the prefab file and the instance's edits, leaving out the property
+// overrides of the root's Transform, which only place the root. Those are
+// kept in the key when an override also adds, replaces or removes the
+// root's Transform, whose outcome then depends on their order.
+func templateKey(file, rootAddr string, ovs []override, d *scene.Document, i int) (key string, rootOvs []override) {
+	var b strings.Builder
+	b.WriteString(file)
+	b.WriteByte(0)
+	strip := true
+	for k := range ovs {
+		o := &ovs[k]
+		if o.entity == rootAddr && o.kind != "property" && o.comp == "Transform" {
+			strip = false
+		}
+	}
+	for k := range ovs {
+		o := &ovs[k]
+		if strip && isRootTRS(o, rootAddr) {
+			rootOvs = append(rootOvs, *o)
+			continue
+		}
+		b.Write(o.raw)
+		b.WriteByte(0)
+	}
+	raw := d.Entities[i].Raw
+	if v, ok := scene.Field(raw, "added"); ok {
+		b.Write(v)
+	}
+	b.WriteByte(0)
+	if v, ok := scene.Field(raw, "removed"); ok {
+		b.Write(v)
+	}
+	return b.String(), rootOvs
+}
+
+// buildTemplate expands prefab p with the instance edits dl and works out
+// what every instance sharing them needs.
+func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template {
+	load := func(ref, from string) (*pdoc, string) {
+		a := prefabs.lookup(ref, from)
+		return a.doc, a.err
+	}
+	ents, rootID, allocs, err := expandInstance(p, dl, load)
+	if err != nil {
+		return &template{err: err.Error()}
+	}
+	t := &template{file: p.file, ents: ents, allocs: allocs, root: -1}
+	n := len(ents)
+	at := make(map[int32]int32, n)
+	for k := range ents {
+		at[ents[k].id] = int32(k)
+		if ents[k].id == rootID {
+			t.root = int32(k)
+		}
+	}
+	if t.root < 0 {
+		return &template{err: "its instance edits remove the prefab's root entity"}
+	}
+	t.parent = make([]int32, n)
+	for k := range ents {
+		t.parent[k] = -1
+		if k == int(t.root) {
+			continue
+		}
+		if j, ok := at[ents[k].parent]; ok {
+			t.parent[k] = j
+		}
+	}
+	t.orderParentsFirst()
+
+	rootOverride := map[string]bool{}
+	for _, o := range dl.ovs {
+		if o.kind == "component_added" || o.kind == "component_replaced" {
+			rootOverride[o.entity+"\x00"+o.dataType] = true
+		}
+	}
+	t.rel = make([]scene.Affine, n)
+	t.hasT = make([]bool, n)
+	t.abs = make([]bool, n)
+	t.paths = make([]string, n)
+	t.lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	t.hi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
+	fields := c.table.lookup()
+	for _, k := range t.order {
+		e := &ents[k]
+		p := t.parent[k]
+		if k != t.root {
+			if p >= 0 && p != t.root && t.paths[p] != "" {
+				t.paths[k] = t.paths[p] + "/" + entName(e)
+			} else {
+				t.paths[k] = entName(e)
+			}
+		}
+		for _, comp := range e.comps {
+			switch comp.Type {
+			case "WorldPersistent", "StreamedWorld":
+				if k == t.root {
+					t.persistent = t.persistent || comp.Type == "WorldPersistent"
+					t.streamed = t.streamed || comp.Type == "StreamedWorld"
+				} else {
+					t.marks = append(t.marks, mark{ent: k, comp: comp.Type, override: rootOverride[e.addr+"\x00"+comp.Type]})
+				}
+			}
+			for _, f := range fields(comp.Type) {
+				if v, ok := scene.Field(comp.Data, f); ok {
+					t.refs = appendXrefs(t.refs, k, comp.Type, f, v)
+				}
+			}
+		}
+		data, ok := componentOf(e.comps, "Transform")
+		if !ok {
+			continue
+		}
+		local, ok := readTRS(data)
+		if !ok {
+			var err error
+			if local, err = scene.ParseTRS(data); err != nil {
+				if k == t.root {
+					t.rootTErr = "its root Transform is malformed (" + err.Error() + ")"
+				}
+				continue
+			}
+		}
+		t.hasT[k] = true
+		switch {
+		case k == t.root:
+			t.rootT, t.rootHasT = local, true
+			t.rel[k] = scene.Identity.Matrix()
+		case p >= 0 && t.hasT[p]:
+			t.rel[k] = t.rel[p].Mul(local.Matrix())
+			t.abs[k] = t.abs[p]
+		default:
+			t.rel[k] = local.Matrix()
+			t.abs[k] = true
+		}
+		if t.abs[k] {
+			t.anyAbs = true
+			continue
+		}
+		m := &t.rel[k]
+		t.grow(m, m.Origin(), m.Origin())
+		c.localExtents(e.comps, t.file, func(lo, hi scene.Vec3) { t.grow(m, lo, hi) }, func(comp, field, ref, why string) {
+			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
+		})
+	}
+	return t
+}
+
+// grow widens the template's box over the box lo..hi under matrix m.
+func (t *template) grow(m *scene.Affine, lo, hi scene.Vec3) {
+	var c, e [3]float64
+	c[0], c[1], c[2] = (lo.X+hi.X)/2, (lo.Y+hi.Y)/2, (lo.Z+hi.Z)/2
+	e[0], e[1], e[2] = (hi.X-lo.X)/2, (hi.Y-lo.Y)/2, (hi.Z-lo.Z)/2
+	var out [2][3]float64
+	for r := 0; r < 3; r++ {
+		row := &m[r]
+		mid := row[0]*c[0] + row[1]*c[1] + row[2]*c[2] + row[3]
+		d := math.Abs(row[0])*e[0] + math.Abs(row[1])*e[1] + math.Abs(row[2])*e[2]
+		out[0][r], out[1][r] = mid-d, mid+d
+	}
+	if !finite(out[0][0]) || !finite(out[0][1]) || !finite(out[0][2]) || !finite(out[1][0]) || !finite(out[1][1]) || !finite(out[1][2]) {
+		// Left to the exact path, which reports it.
+		t.anyAbs = true
+		return
+	}
+	t.hasBox = true
+	t.lo = scene.Vec3{X: math.Min(t.lo.X, out[0][0]), Y: math.Min(t.lo.Y, out[0][1]), Z: math.Min(t.lo.Z, out[0][2])}
+	t.hi = scene.Vec3{X: math.Max(t.hi.X, out[1][0]), Y: math.Max(t.hi.Y, out[1][1]), Z: math.Max(t.hi.Z, out[1][2])}
+}
+
+// orderParentsFirst fills t.order; parent links that loop are cut, the
+// entity reached first becoming one without a parent.
+func (t *template) orderParentsFirst() {
+	n := len(t.parent)
+	state := make([]uint8, n) // 0 new, 1 on the path, 2 done
+	t.order = make([]int32, 0, n)
+	var stack []int32
+	for s := range t.parent {
+		for j := int32(s); j >= 0 && state[j] == 0; j = t.parent[j] {
+			state[j] = 1
+			stack = append(stack, j)
+			if p := t.parent[j]; p >= 0 && state[p] == 1 {
+				t.parent[j] = -1
+				break
+			}
+		}
+		for k := len(stack) - 1; k >= 0; k-- {
+			state[stack[k]] = 2
+			t.order = append(t.order, stack[k])
+		}
+		stack = stack[:0]
+	}
+}
+
+func entName(e *xent) string {
+	if e.name != "" {
+		return e.name
+	}
+	return e.addr
+}
+
+func componentOf(comps []scene.Component, typ string) ([]byte, bool) {
+	for _, c := range comps {
+		if c.Type == typ {
+			return c.Data, true
+		}
+	}
+	return nil, false
+}
+
+// appendXrefs appends the scene-id references in one field value: a
+// number or the numbers of a list. Strings are prefab-local ids the
+// engine maps inside the instance (or clears), never scene ids.
+func appendXrefs(refs []xref, k int32, comp, field string, v []byte) []xref {
+	for _, r := range refValue(nil, k, comp, field, v, "") {
+		refs = append(refs, xref{ent: k, comp: comp, field: field, elem: r.elem, target: r.target, bad: r.bad})
+	}
+	return refs
+}
