@@ -17,6 +17,11 @@ import (
 // maxNesting is the engine's limit on prefab nesting and variant depth.
 const maxNesting = 10
 
+// maxExpanded bounds the entities one instance expands to: nested slots
+// multiply, and ten levels of a few slots each would otherwise be
+// billions of entities from a few kilobytes of prefabs.
+const maxExpanded = 1 << 20
+
 // addrSep joins a nested slot's id and a nested entity's id into the
 // entity's address inside one instance.
 const addrSep = "/"
@@ -74,6 +79,9 @@ func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, err
 			f.alloc++
 			ids[p.ents[k].id] = f.alloc
 		}
+	}
+	if f.alloc > maxExpanded {
+		return flatResult{}, failf("prefab %s expands to more than %d entities (nested prefabs mounted many times over)", p.file, maxExpanded)
 	}
 	buckets := make(map[string][]int, len(ovs))
 	for k := range ovs {
