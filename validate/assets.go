@@ -47,11 +47,32 @@ func hasAssetExtent(typ string) bool {
 	return false
 }
 
-// localExtents calls box with each local box entity components comps
-// cover, and miss for each mesh, tileset or map they name that cannot be
-// found. from is the file that holds the components (relative asset paths
-// resolve against it).
-func (c *checker) localExtents(comps []scene.Component, from string, box func(lo, hi scene.Vec3), miss func(comp, field, ref, why string)) {
+// extentSink receives the local boxes of an entity's components and the
+// assets they name that cannot be found. It is an interface rather than
+// two funcs so that the per-entity path allocates no closures.
+type extentSink interface {
+	box(lo, hi scene.Vec3)
+	miss(comp, field, ref, why string)
+}
+
+// funcSink adapts two funcs to an extentSink.
+type funcSink struct {
+	onBox  func(lo, hi scene.Vec3)
+	onMiss func(comp, field, ref, why string)
+}
+
+func (f funcSink) box(lo, hi scene.Vec3) { f.onBox(lo, hi) }
+func (f funcSink) miss(comp, field, ref, why string) {
+	if f.onMiss != nil {
+		f.onMiss(comp, field, ref, why)
+	}
+}
+
+// localExtents gives sink each local box entity components comps cover,
+// and each mesh, tileset or map they name that cannot be found. from is
+// the file that holds the components (relative asset paths resolve
+// against it).
+func (c *checker) localExtents(comps []scene.Component, from string, sink extentSink) {
 	ppu := c.ppu
 	for k := range comps {
 		typ := comps[k].Type
@@ -60,55 +81,55 @@ func (c *checker) localExtents(comps []scene.Component, from string, box func(lo
 		case "Sprite":
 			sv, pv, _ := members3(data, "size", "pivot", "")
 			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
-			box(scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
+			sink.box(scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
 				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
 		case "ShapeRenderer":
 			sv, _, _ := members3(data, "size", "", "")
 			size := vec2(sv, 100, 100)
-			box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
+			sink.box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
 		case "BoxCollider":
 			// 2D collider fields are physics metres: pixelsPerUnit world
 			// units each.
 			hv, ov, _ := members3(data, "halfExtents", "offset", "")
 			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
-			box(scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
+			sink.box(scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
 				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
 		case "CircleCollider":
 			rv, ov, _ := members3(data, "radius", "offset", "")
 			r, off := num(rv, 0.5), vec2(ov, 0, 0)
-			box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
+			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
 				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
 		case "CapsuleCollider":
 			rv, hv, ov := members3(data, "radius", "halfHeight", "offset")
 			r, off := num(rv, 0.25), vec2(ov, 0, 0)
 			h := num(hv, 0.5) + r
-			box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
+			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
 				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
 		case "BoxCollider3D":
 			// 3D collider fields are world units.
 			hv, _, _ := members3(data, "halfExtents", "", "")
 			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
-			box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
+			sink.box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
 		case "SphereCollider3D":
 			rv, _, _ := members3(data, "radius", "", "")
 			r := num(rv, 0.5)
-			box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
+			sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
 		case "CapsuleCollider3D", "CharacterController3D":
 			rv, hv, _ := members3(data, "radius", "halfHeight", "")
 			r := num(rv, 0.3)
 			h := num(hv, 0.5) + r
-			box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
+			sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
 		case "Mesh2D", "MeshRenderer", "MeshCollider3D":
 			mv, _, _ := members3(data, "mesh", "", "")
 			if lo, hi, ok := builtinMesh(mv); ok {
-				box(lo, hi)
+				sink.box(lo, hi)
 				continue
 			}
 			if ref := assetRef(mv); ref != "" {
 				if b := c.meshBox(ref, from); b.ok {
-					box(b.lo, b.hi)
+					sink.box(b.lo, b.hi)
 				} else if b.why != "" {
-					miss(typ, "mesh", ref, b.why)
+					sink.miss(typ, "mesh", ref, b.why)
 				}
 			}
 		case "Light2D":
@@ -118,18 +139,18 @@ func (c *checker) localExtents(comps []scene.Component, from string, box func(lo
 			if lt := num(tv, 0); lt == 0 || lt == 3 {
 				r := num(rv, defaultLightRadius)
 				if r > 0 {
-					box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
+					sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
 				}
 			}
 		case "TilemapLayer":
-			c.layerExtents(data, from, box, miss)
+			c.layerExtents(data, from, sink)
 		case "Tilemap":
 			sv, _, _ := members3(data, "source", "", "")
 			if ref := assetRef(sv); ref != "" {
 				if b := c.mapBox(ref, from); b.ok {
-					box(b.lo, b.hi)
+					sink.box(b.lo, b.hi)
 				} else if b.why != "" {
-					miss(typ, "source", ref, b.why)
+					sink.miss(typ, "source", ref, b.why)
 				}
 			}
 		}
@@ -295,7 +316,7 @@ func (g *tileGrid) box(x0, y0, x1, y1 int64) (lo, hi scene.Vec3) {
 const chunkSide = 16
 
 // layerExtents adds the painted tiles of a native TilemapLayer.
-func (c *checker) layerExtents(data []byte, from string, box func(lo, hi scene.Vec3), miss func(comp, field, ref, why string)) {
+func (c *checker) layerExtents(data []byte, from string, sink extentSink) {
 	g := tileGrid{tw: 32, th: 32}
 	scene.Members(data, func(k, v []byte) bool {
 		switch string(k) {
@@ -313,7 +334,7 @@ func (c *checker) layerExtents(data []byte, from string, box func(lo, hi scene.V
 		case "tilesetAsset":
 			if ref := assetRef(v); ref != "" {
 				if _, why := c.prefabsFor().resolve(ref, from); why != "" {
-					miss("TilemapLayer", "tilesetAsset", ref, "the tileset "+why)
+					sink.miss("TilemapLayer", "tilesetAsset", ref, "the tileset "+why)
 				}
 			}
 		}
@@ -325,7 +346,7 @@ func (c *checker) layerExtents(data []byte, from string, box func(lo, hi scene.V
 		return
 	}
 	lo, hi := g.box(x0, y0, x1, y1)
-	box(lo, hi)
+	sink.box(lo, hi)
 }
 
 // paintedTiles returns the range of non-empty tiles in a native chunk

@@ -21,7 +21,7 @@ type cellAcc struct {
 	bounds Rect
 	by     float64 // farthest any point lies outside grid
 	over   int32   // entity index of that point, -1 when nothing overhangs
-	path   string  // instance path of that point when it is inside an instance
+	sub    int32   // 1 + the template entity of that point inside an instance, 0 for none
 	roots  int
 	count  int
 }
@@ -53,10 +53,17 @@ func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, 
 		}
 		comps = eff
 	}
-	c := w.c
-	c.localExtents(comps, c.d.Path, func(lo, hi scene.Vec3) { w.addBox(ci, i, m, lo, hi) }, func(comp, field, ref, why string) {
-		w.add(i, c.missingAsset(i, "", comp, field, ref, why))
-	})
+	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
+	w.c.localExtents(comps, w.c.d.Path, w)
+}
+
+// box and miss make a placer the sink of the entity being bounded.
+func (w *placer) box(lo, hi scene.Vec3) { w.addBox(w.sinkCI, w.sinkI, &w.sinkM, lo, hi) }
+
+func (w *placer) miss(comp, field, ref, why string) {
+	if !w.sinkQuiet {
+		w.add(w.sinkI, w.c.missingAsset(w.sinkI, "", comp, field, ref, why))
+	}
 }
 
 // builtinMesh returns the local box of a "builtin:" mesh reference. Other

@@ -96,6 +96,10 @@ type checker struct {
 	prefabs   *Prefabs     // asset index, set when a streamed world is partitioned
 	gen       []genRange   // ids the engine generates for instance internals
 	maxID     int64        // the document's highest id
+	rootAddrs map[*pdoc]string
+	byRef     map[string]*prefabAsset
+	keyBuf    []byte
+	rootOvBuf []override
 
 	cellSize float64
 	cellsOK  bool
@@ -655,6 +659,8 @@ func (c *checker) placeInstances() {
 	}
 	prefabs := c.prefabsFor()
 	cache := templates{}
+	c.rootAddrs = map[*pdoc]string{}
+	c.byRef = map[string]*prefabAsset{}
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
@@ -748,8 +754,9 @@ func (c *checker) buildCells() {
 		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
-			if a.path != "" {
-				cell.Overhang.Name = a.path
+			if a.sub > 0 {
+				t := c.inst[c.instAt[a.over]-1].tpl
+				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.paths[a.sub-1]
 			}
 		}
 		c.plan.Cells[r] = cell

@@ -539,8 +539,8 @@ func removedClosure(ents []xent, roots []string) map[string]bool {
 // parseDelta reads the added and removed lists of prefab entry i.
 func parseDelta(d *scene.Document, i int, ovs []override) delta {
 	dl := delta{ovs: ovs}
-	raw := d.Entities[i].Raw
-	if v, ok := scene.Field(raw, "added"); ok {
+	added, removed := d.PrefabEdits(i)
+	if v := added; v != nil {
 		scene.Each(v, func(el []byte) bool {
 			if scene.KindOf(el) != scene.Object {
 				return true
@@ -572,7 +572,7 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 			return true
 		})
 	}
-	if v, ok := scene.Field(raw, "removed"); ok {
+	if v := removed; v != nil {
 		scene.Each(v, func(el []byte) bool {
 			if id := idText(el); id != "" {
 				dl.removed = append(dl.removed, id)

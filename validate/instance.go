@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/worldcook/worldcook/scene"
 )
@@ -84,9 +86,16 @@ func overrideList(raw []byte) []override {
 	return out
 }
 
+// strOf reads a JSON string value; anything else is "". A string without
+// escapes aliases v, as entity names alias their document: reading the
+// overrides of every instance of a large world copies nothing.
 func strOf(v []byte) string {
 	if scene.KindOf(v) != scene.String {
 		return ""
+	}
+	inner := v[1 : len(v)-1]
+	if len(inner) > 0 && bytes.IndexByte(inner, '\\') < 0 {
+		return unsafe.String(&inner[0], len(inner))
 	}
 	s, _ := scene.Str(v)
 	return s
@@ -142,15 +151,30 @@ type templates map[string]*template
 func (c *checker) resolveInstance(i int, ovs []override, prefabs *Prefabs, cache templates) instance {
 	d := c.d
 	ref, _ := d.Prefab(i)
-	asset := prefabs.lookup(ref, d.Path)
+	// Most instances of a world name a few prefabs: the answer per
+	// reference is kept here, without the shared index's lock.
+	asset, ok := c.byRef[ref]
+	if !ok {
+		asset = prefabs.lookup(ref, d.Path)
+		c.byRef[ref] = asset
+	}
 	if asset.doc == nil {
 		in := guessInstance(ovs, asset.err)
 		in.unresolved = asset.err
 		return in
 	}
-	rootAddr := rootAddress(asset.doc, prefabs)
-	key, rootOvs := templateKey(asset.file, rootAddr, ovs, d, i)
-	tpl, ok := cache[key]
+	rootAddr, known := c.rootAddrs[asset.doc]
+	if !known {
+		rootAddr = rootAddress(asset.doc, prefabs)
+		c.rootAddrs[asset.doc] = rootAddr
+	}
+	added, removed := d.PrefabEdits(i)
+	key, rootOvs, parents := appendTemplateKey(c.keyBuf[:0], c.rootOvBuf[:0], asset.file, rootAddr, ovs, removed)
+	c.rootOvBuf = rootOvs
+	base := len(key)
+	key = append(append(key, 0), added...)
+	c.keyBuf = key
+	tpl, ok := cache[string(key)]
 	if !ok {
 		rest := ovs
 		if len(rootOvs) > 0 {
@@ -162,8 +186,20 @@ func (c *checker) resolveInstance(i int, ovs []override, prefabs *Prefabs, cache
 			}
 		}
 		dl := parseDelta(d, i, rest)
-		tpl = c.buildTemplate(asset.doc, &dl, prefabs)
-		cache[key] = tpl
+		if parents || len(dl.added) == 0 {
+			tpl = c.buildTemplate(asset.doc, &dl, prefabs)
+		} else {
+			// The expansion without the added entities is shared by
+			// every instance with the same edits; each list of added
+			// entities is appended to it.
+			b, ok := cache[string(key[:base])]
+			if !ok {
+				b = c.buildTemplate(asset.doc, &delta{ovs: rest, removed: dl.removed}, prefabs)
+				cache[string(key[:base])] = b
+			}
+			tpl = c.derive(b, dl.added, rest)
+		}
+		cache[string(key)] = tpl
 	}
 	in := instance{tpl: tpl}
 	if tpl.err != "" {

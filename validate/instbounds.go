@@ -22,25 +22,25 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 	if !t.anyAbs && (!t.hasBox || w.insideGrid(ci, m, t.lo, t.hi)) {
 		return
 	}
-	c := w.c
-	prefix := c.instancePath(i)
+	var wm scene.Affine
 	for _, k := range t.order {
 		if !t.hasT[k] {
 			continue
 		}
-		wm := t.rel[k]
+		wm = t.rel[k]
 		if !t.abs[k] {
 			wm = m.Mul(wm)
 		}
-		if k == t.root {
-			w.curPath = ""
-		} else {
-			w.curPath = prefix + "/" + t.paths[k]
+		w.sub = 0
+		if k != t.root {
+			w.sub = k + 1
 		}
 		w.addPoint(ci, i, wm.Origin())
-		c.localExtents(t.ents[k].comps, t.file, func(lo, hi scene.Vec3) { w.addBox(ci, i, &wm, lo, hi) }, func(string, string, string, string) {})
+		// Missing assets were reported once, with the instance.
+		w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, wm, true
+		w.c.localExtents(t.ents[k].comps, t.file, w)
 	}
-	w.curPath = ""
+	w.sub = 0
 }
 
 // insideGrid reports whether the local box lo..hi under m lies within

@@ -41,9 +41,13 @@ type placer struct {
 	findings []Finding
 	fents    []int32
 	failed   bool
-	// curPath names the instance entity being bounded ("House#12/Wing"),
-	// "" outside instances.
-	curPath string
+	// sub is 1 + the template entity being bounded inside an instance, 0
+	// outside instances.
+	sub int32
+	// The entity whose extents are being taken (see box).
+	sinkCI, sinkI int32
+	sinkM         scene.Affine
+	sinkQuiet     bool
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -168,7 +172,7 @@ func (a *cellAcc) merge(b *cellAcc) {
 	a.bounds.MaxX = math.Max(a.bounds.MaxX, b.bounds.MaxX)
 	a.bounds.MaxZ = math.Max(a.bounds.MaxZ, b.bounds.MaxZ)
 	if b.over >= 0 && (b.by > a.by || (b.by == a.by && (a.over < 0 || b.over < a.over))) {
-		a.by, a.over, a.path = b.by, b.over, b.path
+		a.by, a.over, a.sub = b.by, b.over, b.sub
 	}
 	a.roots += b.roots
 }
@@ -372,8 +376,8 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	}
 	g := &a.grid
 	out := max(g.MinX-u0, u1-g.MaxX, g.MinZ-v0, v1-g.MaxZ)
-	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.curPath < a.path)) {
-		a.by, a.over, a.path = out, i, w.curPath
+	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.sub < a.sub)) {
+		a.by, a.over, a.sub = out, i, w.sub
 	}
 }
 

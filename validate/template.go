@@ -2,7 +2,6 @@ package validate
 
 import (
 	"math"
-	"strings"
 
 	"github.com/worldcook/worldcook/scene"
 )
@@ -68,21 +67,23 @@ type mark struct {
 	override bool // added by an instance override
 }
 
-// templateKey tells instances apart by what their expansion depends on:
-// the prefab file and the instance's edits, leaving out the property
-// overrides of the root's Transform, which only place the root. Those are
-// kept in the key when an override also adds, replaces or removes the
-// root's Transform, whose outcome then depends on their order.
-func templateKey(file, rootAddr string, ovs []override, d *scene.Document, i int) (key string, rootOvs []override) {
-	var b strings.Builder
-	b.WriteString(file)
-	b.WriteByte(0)
+// appendTemplateKey appends to buf what tells instances apart for their
+// expansion, the added entities aside: the prefab file, the instance's
+// overrides and its removed list, leaving out the property overrides of
+// the root's Transform, which only place the root and are returned.
+// Those are kept in the key when an override also adds, replaces or
+// removes the root's Transform, whose outcome then depends on their
+// order. parents reports parent overrides.
+func appendTemplateKey(buf []byte, rootOvs []override, file, rootAddr string, ovs []override, removed []byte) (key []byte, _ []override, parents bool) {
+	buf = append(buf, file...)
+	buf = append(buf, 0)
 	strip := true
 	for k := range ovs {
 		o := &ovs[k]
 		if o.entity == rootAddr && o.kind != "property" && o.comp == "Transform" {
 			strip = false
 		}
+		parents = parents || o.kind == "parent"
 	}
 	for k := range ovs {
 		o := &ovs[k]
@@ -90,18 +91,12 @@ func templateKey(file, rootAddr string, ovs []override, d *scene.Document, i int
 			rootOvs = append(rootOvs, *o)
 			continue
 		}
-		b.Write(o.raw)
-		b.WriteByte(0)
+		buf = append(buf, o.raw...)
+		buf = append(buf, 0)
 	}
-	raw := d.Entities[i].Raw
-	if v, ok := scene.Field(raw, "added"); ok {
-		b.Write(v)
-	}
-	b.WriteByte(0)
-	if v, ok := scene.Field(raw, "removed"); ok {
-		b.Write(v)
-	}
-	return b.String(), rootOvs
+	buf = append(buf, 0)
+	buf = append(buf, removed...)
+	return buf, rootOvs, parents
 }
 
 // buildTemplate expands prefab p with the instance edits dl and works out
@@ -116,10 +111,7 @@ func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template 
 		return &template{err: err.Error()}
 	}
 	t := &template{file: p.file, ents: ents, allocs: allocs, root: -1}
-	n := len(ents)
-	at := make(map[int32]int32, n)
 	for k := range ents {
-		at[ents[k].id] = int32(k)
 		if ents[k].id == rootID {
 			t.root = int32(k)
 		}
@@ -127,94 +119,171 @@ func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template 
 	if t.root < 0 {
 		return &template{err: "its instance edits remove the prefab's root entity"}
 	}
+	t.link()
+	t.lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	t.hi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
+	t.rel = make([]scene.Affine, len(ents))
+	t.hasT = make([]bool, len(ents))
+	t.abs = make([]bool, len(ents))
+	t.paths = make([]string, len(ents))
+	marked := overrideMarks(dl.ovs)
+	fields := c.table.lookup()
+	for _, k := range t.order {
+		c.describe(t, k, fields, marked)
+	}
+	return t
+}
+
+// derive returns base with an instance's added entities appended, as the
+// engine appends them after flattening: their ids follow the base's, and
+// each hangs under its parent (a prefab entity or another added one, the
+// root when there is none). Valid when the instance has no parent
+// overrides, which could move prefab entities under added ones.
+func (c *checker) derive(base *template, added []addedEnt, ovs []override) *template {
+	if base.err != "" || len(added) == 0 {
+		return base
+	}
+	t := *base
+	n0 := len(base.ents)
+	n := n0 + len(added)
+	t.ents = append(make([]xent, 0, n), base.ents...)
+	t.rel = append(make([]scene.Affine, 0, n), base.rel...)[:n]
+	t.hasT = append(make([]bool, 0, n), base.hasT...)[:n]
+	t.abs = append(make([]bool, 0, n), base.abs...)[:n]
+	t.paths = append(make([]string, 0, n), base.paths...)[:n]
+	t.refs = append([]xref(nil), base.refs...)
+	t.marks = append([]mark(nil), base.marks...)
+	t.misses = append([]assetMiss(nil), base.misses...)
+	byAddr := make(map[string]int32, n)
+	for k := range base.ents {
+		byAddr[base.ents[k].addr] = base.ents[k].id
+	}
+	rootID := base.ents[base.root].id
+	for k, a := range added {
+		id := base.allocs + int32(k) + 1
+		byAddr[a.addr] = id
+		t.ents = append(t.ents, xent{id: id, parent: rootID, addr: a.addr, name: a.name, comps: a.comps, hidden: a.hidden, added: true})
+	}
+	for k, a := range added {
+		if a.hasParent {
+			if id, ok := byAddr[a.parentID]; ok {
+				t.ents[n0+k].parent = id
+			}
+		}
+	}
+	t.allocs = base.allocs + int32(len(added))
+	t.link()
+	marked := overrideMarks(ovs)
+	fields := c.table.lookup()
+	for _, k := range t.order {
+		if int(k) >= n0 {
+			c.describe(&t, k, fields, marked)
+		}
+	}
+	return &t
+}
+
+// link resolves the entities' parent ids to indices and orders them
+// parents first.
+func (t *template) link() {
+	n := len(t.ents)
+	at := make(map[int32]int32, n)
+	for k := range t.ents {
+		at[t.ents[k].id] = int32(k)
+	}
 	t.parent = make([]int32, n)
-	for k := range ents {
+	for k := range t.ents {
 		t.parent[k] = -1
 		if k == int(t.root) {
 			continue
 		}
-		if j, ok := at[ents[k].parent]; ok {
+		if j, ok := at[t.ents[k].parent]; ok {
 			t.parent[k] = j
 		}
 	}
 	t.orderParentsFirst()
+}
 
-	rootOverride := map[string]bool{}
-	for _, o := range dl.ovs {
+// overrideMarks lists the components instance overrides add, by entity.
+func overrideMarks(ovs []override) map[string]bool {
+	var m map[string]bool
+	for _, o := range ovs {
 		if o.kind == "component_added" || o.kind == "component_replaced" {
-			rootOverride[o.entity+"\x00"+o.dataType] = true
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[o.entity+"\x00"+o.dataType] = true
 		}
 	}
-	t.rel = make([]scene.Affine, n)
-	t.hasT = make([]bool, n)
-	t.abs = make([]bool, n)
-	t.paths = make([]string, n)
-	t.lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
-	t.hi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
-	fields := c.table.lookup()
-	for _, k := range t.order {
-		e := &ents[k]
-		p := t.parent[k]
-		if k != t.root {
-			if p >= 0 && p != t.root && t.paths[p] != "" {
-				t.paths[k] = t.paths[p] + "/" + entName(e)
+	return m
+}
+
+// describe works out entity k of t, its parent already done: its path,
+// streaming marks, references, matrix and what it adds to the box.
+func (c *checker) describe(t *template, k int32, fields func(string) []string, marked map[string]bool) {
+	e := &t.ents[k]
+	p := t.parent[k]
+	if k != t.root {
+		if p >= 0 && p != t.root && t.paths[p] != "" {
+			t.paths[k] = t.paths[p] + "/" + entName(e)
+		} else {
+			t.paths[k] = entName(e)
+		}
+	}
+	for _, comp := range e.comps {
+		switch comp.Type {
+		case "WorldPersistent", "StreamedWorld":
+			if k == t.root {
+				t.persistent = t.persistent || comp.Type == "WorldPersistent"
+				t.streamed = t.streamed || comp.Type == "StreamedWorld"
 			} else {
-				t.paths[k] = entName(e)
+				t.marks = append(t.marks, mark{ent: k, comp: comp.Type, override: marked[e.addr+"\x00"+comp.Type]})
 			}
 		}
-		for _, comp := range e.comps {
-			switch comp.Type {
-			case "WorldPersistent", "StreamedWorld":
-				if k == t.root {
-					t.persistent = t.persistent || comp.Type == "WorldPersistent"
-					t.streamed = t.streamed || comp.Type == "StreamedWorld"
-				} else {
-					t.marks = append(t.marks, mark{ent: k, comp: comp.Type, override: rootOverride[e.addr+"\x00"+comp.Type]})
-				}
-			}
-			for _, f := range fields(comp.Type) {
-				if v, ok := scene.Field(comp.Data, f); ok {
-					t.refs = appendXrefs(t.refs, k, comp.Type, f, v)
-				}
+		for _, f := range fields(comp.Type) {
+			if v, ok := scene.Field(comp.Data, f); ok {
+				t.refs = appendXrefs(t.refs, k, comp.Type, f, v)
 			}
 		}
-		data, ok := componentOf(e.comps, "Transform")
-		if !ok {
-			continue
-		}
-		local, ok := readTRS(data)
-		if !ok {
-			var err error
-			if local, err = scene.ParseTRS(data); err != nil {
-				if k == t.root {
-					t.rootTErr = "its root Transform is malformed (" + err.Error() + ")"
-				}
-				continue
-			}
-		}
-		t.hasT[k] = true
-		switch {
-		case k == t.root:
-			t.rootT, t.rootHasT = local, true
-			t.rel[k] = scene.Identity.Matrix()
-		case p >= 0 && t.hasT[p]:
-			t.rel[k] = t.rel[p].Mul(local.Matrix())
-			t.abs[k] = t.abs[p]
-		default:
-			t.rel[k] = local.Matrix()
-			t.abs[k] = true
-		}
-		if t.abs[k] {
-			t.anyAbs = true
-			continue
-		}
-		m := &t.rel[k]
-		t.grow(m, m.Origin(), m.Origin())
-		c.localExtents(e.comps, t.file, func(lo, hi scene.Vec3) { t.grow(m, lo, hi) }, func(comp, field, ref, why string) {
-			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
-		})
 	}
-	return t
+	data, ok := componentOf(e.comps, "Transform")
+	if !ok {
+		return
+	}
+	local, ok := readTRS(data)
+	if !ok {
+		var err error
+		if local, err = scene.ParseTRS(data); err != nil {
+			if k == t.root {
+				t.rootTErr = "its root Transform is malformed (" + err.Error() + ")"
+			}
+			return
+		}
+	}
+	t.hasT[k] = true
+	switch {
+	case k == t.root:
+		t.rootT, t.rootHasT = local, true
+		t.rel[k] = scene.Identity.Matrix()
+	case p >= 0 && t.hasT[p]:
+		t.rel[k] = t.rel[p].Mul(local.Matrix())
+		t.abs[k] = t.abs[p]
+	default:
+		t.rel[k] = local.Matrix()
+		t.abs[k] = true
+	}
+	if t.abs[k] {
+		t.anyAbs = true
+		return
+	}
+	m := &t.rel[k]
+	t.grow(m, m.Origin(), m.Origin())
+	c.localExtents(e.comps, t.file, funcSink{
+		onBox: func(lo, hi scene.Vec3) { t.grow(m, lo, hi) },
+		onMiss: func(comp, field, ref, why string) {
+			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
+		},
+	})
 }
 
 // grow widens the template's box over the box lo..hi under matrix m.
