@@ -695,6 +695,9 @@ func (c *checker) placeInstances() {
 		}
 	}
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
+	// The overrides have been read into the expansions; a world of many
+	// instances need not hold them through placement.
+	c.ovs = nil
 	c.instanceRefs()
 	c.generatedIDs()
 }
