@@ -143,7 +143,12 @@ func (p *Prefabs) where() string {
 // directory ("assets/prefabs/Coin.esprefab", a leading "/" is logical
 // too), then relative to the referencing file's folder.
 func (p *Prefabs) readPath(ref, from string) (string, string) {
-	rel := filepath.FromSlash(strings.TrimPrefix(ref, "/"))
+	rel := filepath.Clean(filepath.FromSlash(strings.TrimPrefix(ref, "/")))
+	// A project path names a file inside the project, as the engine's
+	// asset catalog does; one that climbs out of it names nothing.
+	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", ref + " leaves the project folder"
+	}
 	cands := make([]string, 0, len(p.dirs)+1)
 	for _, d := range p.dirs {
 		cands = append(cands, filepath.Join(d, rel))
