@@ -37,16 +37,6 @@ type assetBox struct {
 	why    string
 }
 
-// hasAssetExtent reports whether a component type's extent comes from an
-// asset or from a light.
-func hasAssetExtent(typ string) bool {
-	switch typ {
-	case "Light2D", "TilemapLayer", "Tilemap", "MeshCollider3D":
-		return true
-	}
-	return false
-}
-
 // extentSink receives the local boxes of an entity's components and the
 // assets they name that cannot be found. It is an interface rather than
 // two funcs so that the per-entity path allocates no closures.

@@ -67,9 +67,7 @@ func naiveExpand(t *testing.T, dir, ref string, ovs []any) (ents []naiveEnt, roo
 	if base, ok := m["basePrefab"].(string); ok {
 		bm := naiveLoad(t, dir, base)
 		ents = naiveEnts(bm)
-		for _, ve := range naiveEnts(m) {
-			ents = append(ents, ve)
-		}
+		ents = append(ents, naiveEnts(m)...)
 		own = asList(m["overrides"])
 	} else {
 		for _, e := range naiveEnts(m) {
