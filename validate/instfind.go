@@ -268,7 +268,8 @@ func (c *checker) cellRoles() {
 
 // spawnCounts counts, per cell and for the persistent world, the entities
 // the engine spawns: an instance spawns its expansion, or nothing when
-// its prefab cannot be found.
+// its prefab cannot be found, and an entity with "visible": false is not
+// spawned at all.
 func (c *checker) spawnCounts() {
 	count := func(list []int32) int {
 		n := 0
@@ -279,9 +280,15 @@ func (c *checker) spawnCounts() {
 			}
 			switch {
 			case k == 0:
-				n++
+				if !c.d.Entities[i].Hidden {
+					n++
+				}
 			case c.inst[k-1].tpl != nil && !c.inst[k-1].failed:
-				n += len(c.inst[k-1].tpl.ents)
+				for _, e := range c.inst[k-1].tpl.ents {
+					if !e.hidden {
+						n++
+					}
+				}
 			}
 		}
 		return n
