@@ -24,6 +24,7 @@ type cellAcc struct {
 	sub    int32   // 1 + the template entity of that point inside an instance, 0 for none
 	roots  int
 	count  int
+	maxID  int64 // the highest id of the cell's entities
 }
 
 // isExtentType reports whether a component type has a spatial extent that

@@ -95,7 +95,9 @@ type checker struct {
 	instAt    []int32      // entity index → 1 + index in prefabIdx (streamed, with prefabs)
 	prefabs   *Prefabs     // asset index, set when a streamed world is partitioned
 	gen       []genRange   // ids the engine generates for instance internals
-	maxID     int64        // the document's highest id
+	maxID     int64        // the document's highest id (once genDone)
+	genDone   bool
+	expanded  bool // some instance is expanded
 	rootAddrs map[*pdoc]string
 	byRef     map[string]*prefabAsset
 	keyBuf    []byte
@@ -699,7 +701,12 @@ func (c *checker) placeInstances() {
 	// instances need not hold them through placement.
 	c.ovs = nil
 	c.instanceRefs()
-	c.generatedIDs()
+	for k := range c.inst {
+		if c.inst[k].tpl != nil && !c.inst[k].failed {
+			c.expanded = true
+			break
+		}
+	}
 }
 
 // prefabsFor returns the asset index of this check.
@@ -754,7 +761,7 @@ func (c *checker) buildCells() {
 	for r, k := range perm {
 		a := &c.cells[k]
 		name := CellName(c.opts.SceneName, a.x, a.z)
-		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds}
+		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
 			if a.sub > 0 {

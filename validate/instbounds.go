@@ -36,9 +36,10 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 			w.sub = k + 1
 		}
 		w.addPoint(ci, i, wm.Origin())
-		// Missing assets were reported once, with the instance.
-		w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, wm, true
-		w.c.localExtents(t.ents[k].comps, t.file, w)
+		bs := t.boxes[k]
+		for b := 0; b+1 < len(bs); b += 2 {
+			w.addBox(ci, i, &wm, bs[b], bs[b+1])
+		}
 	}
 	w.sub = 0
 }

@@ -121,8 +121,13 @@ type genRange struct {
 }
 
 // generatedIDs lays out the ids the engine generates: above the
-// document's highest id, instance after instance in authored order.
+// document's highest id, instance after instance in authored order. It is
+// worked out when first needed: most worlds never ask.
 func (c *checker) generatedIDs() {
+	if c.genDone {
+		return
+	}
+	c.genDone = true
 	for k := range c.d.Entities {
 		c.maxID = max(c.maxID, c.d.Entities[k].ID)
 	}
@@ -158,6 +163,10 @@ func (c *checker) generatedAt(id int64) (k, ent int32, ok bool) {
 // generatedRef reports a reference to an id the engine generates for an
 // instance's internal entity. It returns false when the target is not one.
 func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
+	if !c.expanded {
+		return false
+	}
+	c.generatedIDs()
 	if len(c.gen) == 0 || r.target <= c.maxID {
 		return false
 	}
@@ -187,15 +196,12 @@ func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
 // the instance's internal one, or the reverse.
 func (c *checker) cellIDConflicts() {
 	refs := c.plan.PersistentRefs
-	if len(refs) == 0 || len(c.gen) == 0 {
+	if len(refs) == 0 || !c.expanded {
 		return
 	}
 	for ci := range c.plan.Cells {
 		cell := &c.plan.Cells[ci]
-		top := int64(0)
-		for _, i := range cell.Entities {
-			top = max(top, c.d.Entities[i].ID)
-		}
+		top := cell.maxID
 		next := top
 		for _, i := range cell.Entities {
 			k := c.instAt[i]

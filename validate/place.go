@@ -175,6 +175,7 @@ func (a *cellAcc) merge(b *cellAcc) {
 		a.by, a.over, a.sub = b.by, b.over, b.sub
 	}
 	a.roots += b.roots
+	a.maxID = max(a.maxID, b.maxID)
 }
 
 // run places the entities of run, which holds whole subtrees in
@@ -236,6 +237,11 @@ func (w *placer) run(run []int32) {
 			c.doc[i] = c.doc[c.root[i]]
 		}
 		ci := c.doc[i]
+		if ci >= 0 {
+			if id := d.Entities[i].ID; id > w.cells[ci].maxID {
+				w.cells[ci].maxID = id
+			}
+		}
 		if ci < 0 || !hasT {
 			continue
 		}

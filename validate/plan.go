@@ -95,6 +95,9 @@ type Cell struct {
 	Grid       Rect
 	Bounds     Rect
 	Overhang   Overhang
+	// maxID is the highest id in the cell's document, above which the
+	// engine numbers the ids it generates for the cell's instances.
+	maxID int64
 }
 
 // Overhang names the entity that reaches farthest outside the grid square.

@@ -30,6 +30,9 @@ type template struct {
 	abs  []bool
 	// paths name the entities below the root by their names ("Wing/Door").
 	paths []string
+	// boxes holds the local boxes of each entity's extents (lo, hi pairs),
+	// so that an instance walked entity by entity reads no component data.
+	boxes [][]scene.Vec3
 	// lo..hi covers, in the root's frame, every origin and extent of the
 	// entities under the root's transform; hasBox is false when there is
 	// none. anyAbs says some entity must be placed on its own.
@@ -126,6 +129,7 @@ func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template 
 	t.hasT = make([]bool, len(ents))
 	t.abs = make([]bool, len(ents))
 	t.paths = make([]string, len(ents))
+	t.boxes = make([][]scene.Vec3, len(ents))
 	marked := overrideMarks(dl.ovs)
 	fields := c.table.lookup()
 	for _, k := range t.order {
@@ -151,6 +155,7 @@ func (c *checker) derive(base *template, added []addedEnt, ovs []override) *temp
 	t.hasT = append(make([]bool, 0, n), base.hasT...)[:n]
 	t.abs = append(make([]bool, 0, n), base.abs...)[:n]
 	t.paths = append(make([]string, 0, n), base.paths...)[:n]
+	t.boxes = append(make([][]scene.Vec3, 0, n), base.boxes...)[:n]
 	t.refs = append([]xref(nil), base.refs...)
 	t.marks = append([]mark(nil), base.marks...)
 	t.misses = append([]assetMiss(nil), base.misses...)
@@ -272,18 +277,21 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 		t.rel[k] = local.Matrix()
 		t.abs[k] = true
 	}
+	c.localExtents(e.comps, t.file, funcSink{
+		onBox: func(lo, hi scene.Vec3) { t.boxes[k] = append(t.boxes[k], lo, hi) },
+		onMiss: func(comp, field, ref, why string) {
+			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
+		},
+	})
 	if t.abs[k] {
 		t.anyAbs = true
 		return
 	}
 	m := &t.rel[k]
 	t.grow(m, m.Origin(), m.Origin())
-	c.localExtents(e.comps, t.file, funcSink{
-		onBox: func(lo, hi scene.Vec3) { t.grow(m, lo, hi) },
-		onMiss: func(comp, field, ref, why string) {
-			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
-		},
-	})
+	for b := 0; b+1 < len(t.boxes[k]); b += 2 {
+		t.grow(m, t.boxes[k][b], t.boxes[k][b+1])
+	}
 }
 
 // grow widens the template's box over the box lo..hi under matrix m.
