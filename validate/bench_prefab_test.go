@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/worldcook/worldcook/scene"
@@ -54,6 +55,49 @@ func BenchmarkCheckPrefabHeavy(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestExpansionIndependentOfExpanders checks a prefab-heavy world with one
+// and with several goroutines expanding its instances: the plans agree.
+func TestExpansionIndependentOfExpanders(t *testing.T) {
+	dir := t.TempDir()
+	o := worldgen.Options{Entities: 6000, Seed: 5, PrefabFraction: 0.5}
+	files, err := worldgen.PrefabLibrary(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := worldgen.Write(&buf, o); err != nil {
+		t.Fatal(err)
+	}
+	plan := func(parts int) *Plan {
+		old := expanderCount
+		expanderCount = func(int) int { return parts }
+		defer func() { expanderCount = old }()
+		d, err := scene.Parse(filepath.Join(dir, "world.esscene"), buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Check(d, Options{SceneName: "world"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one := plan(1)
+	for _, parts := range []int{2, 3, 7} {
+		p := plan(parts)
+		if !reflect.DeepEqual(one.Cells, p.Cells) || !reflect.DeepEqual(one.Findings, p.Findings) || one.PersistentSpawnCount != p.PersistentSpawnCount {
+			t.Fatalf("%d expanders give another plan", parts)
 		}
 	}
 }

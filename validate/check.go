@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -98,10 +100,6 @@ type checker struct {
 	maxID     int64        // the document's highest id (once genDone)
 	genDone   bool
 	expanded  bool // some instance is expanded
-	rootAddrs map[*pdoc]string
-	byRef     map[string]*prefabAsset
-	keyBuf    []byte
-	rootOvBuf []override
 
 	cellSize float64
 	cellsOK  bool
@@ -660,17 +658,39 @@ func (c *checker) placeInstances() {
 		return
 	}
 	prefabs := c.prefabsFor()
-	cache := templates{}
-	c.rootAddrs = map[*pdoc]string{}
-	c.byRef = map[string]*prefabAsset{}
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
 		c.instAt[i] = int32(k + 1)
 	}
+	// Instances are expanded by a few goroutines over contiguous runs,
+	// each with caches of its own: an expansion a run meets again is
+	// shared, and no run waits on another. What an expansion says does
+	// not depend on who made it, so neither does the plan.
+	n := len(c.prefabIdx)
+	parts := max(1, min(expanderCount(n), n))
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		lo, hi := n*p/parts, n*(p+1)/parts
+		work := func() {
+			x := newExpander()
+			for k := lo; k < hi; k++ {
+				c.inst[k] = c.resolveInstance(x, int(c.prefabIdx[k]), c.ovs[k], prefabs)
+			}
+		}
+		if parts == 1 {
+			work()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
 	for k, i := range c.prefabIdx {
-		in := c.resolveInstance(int(i), c.ovs[k], prefabs, cache)
-		c.inst[k] = in
+		in := c.inst[k]
 		c.instanceFindings(i, &in)
 		if in.persistent || in.streamed {
 			c.flags[i] |= fPersistent
@@ -707,6 +727,15 @@ func (c *checker) placeInstances() {
 			break
 		}
 	}
+}
+
+// expanderCount is how many goroutines expand n instances (a variable so
+// that tests can prove the plan does not depend on it).
+var expanderCount = func(n int) int {
+	if n < 1<<12 {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxPlacers)
 }
 
 // prefabsFor returns the asset index of this check.

@@ -140,40 +140,52 @@ type instance struct {
 	misComp    string
 }
 
-// templates caches the expansions of one Check.
-type templates map[string]*template
+// expander is what one goroutine expanding instances keeps: its cache of
+// expansions by prefab and edits, and of prefab answers by reference.
+type expander struct {
+	cache     map[string]*template
+	byRef     map[string]*prefabAsset
+	rootAddrs map[*pdoc]string
+	keyBuf    []byte
+	rootOvBuf []override
+}
+
+func newExpander() *expander {
+	return &expander{cache: map[string]*template{}, byRef: map[string]*prefabAsset{}, rootAddrs: map[*pdoc]string{}}
+}
 
 // resolveInstance expands prefab entry i. A known prefab is expanded as
 // the engine does; the root's Transform overrides then place the
 // expanded root. When the asset cannot be found, the engine drops the
 // instance, but its record still has to go somewhere: the root is guessed
 // from the overrides (see guessInstance).
-func (c *checker) resolveInstance(i int, ovs []override, prefabs *Prefabs, cache templates) instance {
+func (c *checker) resolveInstance(x *expander, i int, ovs []override, prefabs *Prefabs) instance {
 	d := c.d
 	ref, _ := d.Prefab(i)
 	// Most instances of a world name a few prefabs: the answer per
 	// reference is kept here, without the shared index's lock.
-	asset, ok := c.byRef[ref]
+	asset, ok := x.byRef[ref]
 	if !ok {
 		asset = prefabs.lookup(ref, d.Path)
-		c.byRef[ref] = asset
+		x.byRef[ref] = asset
 	}
 	if asset.doc == nil {
 		in := guessInstance(ovs, asset.err)
 		in.unresolved = asset.err
 		return in
 	}
-	rootAddr, known := c.rootAddrs[asset.doc]
+	rootAddr, known := x.rootAddrs[asset.doc]
 	if !known {
 		rootAddr = rootAddress(asset.doc, prefabs)
-		c.rootAddrs[asset.doc] = rootAddr
+		x.rootAddrs[asset.doc] = rootAddr
 	}
 	added, removed := d.PrefabEdits(i)
-	key, rootOvs, parents := appendTemplateKey(c.keyBuf[:0], c.rootOvBuf[:0], asset.file, rootAddr, ovs, removed)
-	c.rootOvBuf = rootOvs
+	key, rootOvs, parents := appendTemplateKey(x.keyBuf[:0], x.rootOvBuf[:0], asset.file, rootAddr, ovs, removed)
+	x.rootOvBuf = rootOvs
 	base := len(key)
 	key = append(append(key, 0), added...)
-	c.keyBuf = key
+	x.keyBuf = key
+	cache := x.cache
 	tpl, ok := cache[string(key)]
 	if !ok {
 		rest := ovs
