@@ -549,14 +549,17 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 			scene.Members(el, func(k, v []byte) bool {
 				switch string(k) {
 				case "prefabEntityId":
-					a.addr = idText(v)
+					a.addr = strOf(v)
 				case "name":
 					a.name = strOf(v)
 				case "visible":
 					a.hidden = string(v) == "false"
 				case "parentId":
-					if scene.KindOf(v) != scene.Null {
-						a.parentID, a.hasParent = jsText(v), true
+					// The engine looks the parent up by its string id: any
+					// other value finds nothing and puts the entity under the
+					// root.
+					if scene.KindOf(v) == scene.String {
+						a.parentID, a.hasParent = strOf(v), true
 					}
 				case "components":
 					scene.Each(v, func(c []byte) bool {
@@ -574,8 +577,9 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 	}
 	if v := removed; v != nil {
 		scene.Each(v, func(el []byte) bool {
-			if id := idText(el); id != "" {
-				dl.removed = append(dl.removed, id)
+			// Only string ids name prefab entities (see parentId).
+			if scene.KindOf(el) == scene.String {
+				dl.removed = append(dl.removed, strOf(el))
 			}
 			return true
 		})

@@ -24,6 +24,11 @@ type override struct {
 	data     []byte
 	// raw is the whole entry, for telling override sets apart.
 	raw []byte
+	// numID is set when prefabEntityId is a number. A prefab document's
+	// migration turns those into strings; in a scene's instance entry
+	// nothing does, and the engine's string-keyed lookup never matches
+	// them.
+	numID bool
 }
 
 // parseOverrides reads entity i's overrides. Elements that are not objects
@@ -53,6 +58,7 @@ func overrideList(raw []byte) []override {
 			switch string(k) {
 			case "prefabEntityId":
 				o.entity = idText(v)
+				o.numID = scene.KindOf(v) == scene.Number
 			case "type":
 				o.kind = strOf(v)
 			case "componentType":
@@ -188,13 +194,10 @@ func (c *checker) resolveInstance(x *expander, i int, ovs []override, prefabs *P
 	cache := x.cache
 	tpl, ok := cache[string(key)]
 	if !ok {
-		rest := ovs
-		if len(rootOvs) > 0 {
-			rest = make([]override, 0, len(ovs)-len(rootOvs))
-			for _, o := range ovs {
-				if !isRootTRS(&o, rootAddr) {
-					rest = append(rest, o)
-				}
+		rest := make([]override, 0, len(ovs))
+		for _, o := range ovs {
+			if !o.numID && !(len(rootOvs) > 0 && isRootTRS(&o, rootAddr)) {
+				rest = append(rest, o)
 			}
 		}
 		dl := parseDelta(d, i, rest)

@@ -90,7 +90,7 @@ func appendTemplateKey(buf []byte, rootOvs []override, file, rootAddr string, ov
 	}
 	for k := range ovs {
 		o := &ovs[k]
-		if strip && isRootTRS(o, rootAddr) {
+		if strip && !o.numID && isRootTRS(o, rootAddr) {
 			rootOvs = append(rootOvs, *o)
 			continue
 		}
