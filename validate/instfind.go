@@ -23,7 +23,7 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 		c.add(i, Finding{
 			Code:     CodeUnresolvedPrefab,
 			Severity: c.warn(),
-			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be found (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.unresolved),
+			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be loaded (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.unresolved),
 			Field:    "prefab",
 			Hint:     "add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference",
 		})
@@ -53,7 +53,11 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 		})
 	}
 	for _, ms := range t.misses {
-		c.add(i, c.missingAsset(i, c.instancePath(i)+"/"+t.paths[ms.ent], ms.comp, ms.field, ms.ref, ms.why))
+		path := c.instancePath(i)
+		if ms.ent != t.root {
+			path += "/" + t.paths[ms.ent]
+		}
+		c.add(i, c.missingAsset(i, path, ms.comp, ms.field, ms.ref, ms.why))
 	}
 }
 
