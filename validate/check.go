@@ -91,13 +91,12 @@ type checker struct {
 	canvas  int32
 	ppu     float64
 
-	prefabIdx []int32      // prefab-instance entries, authored order
-	ovs       [][]override // their overrides, parallel to prefabIdx
-	inst      []instance   // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32      // entity index → 1 + index in prefabIdx (streamed, with prefabs)
-	prefabs   *Prefabs     // asset index, set when a streamed world is partitioned
-	gen       []genRange   // ids the engine generates for instance internals
-	maxID     int64        // the document's highest id (once genDone)
+	prefabIdx []int32    // prefab-instance entries, authored order
+	inst      []instance // their placement, parallel to prefabIdx (streamed only)
+	instAt    []int32    // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs   // asset index, set when a streamed world is partitioned
+	gen       []genRange // ids the engine generates for instance internals
+	maxID     int64      // the document's highest id (once genDone)
 	genDone   bool
 	expanded  bool // some instance is expanded
 
@@ -472,25 +471,22 @@ func (c *checker) classify() error {
 			block = block[1:]
 		}
 		if fl&fPrefab != 0 {
-			ovs, err := parseOverrides(d, i)
-			if err != nil {
-				return err
-			}
 			c.prefabIdx = append(c.prefabIdx, int32(i))
-			c.ovs = append(c.ovs, ovs)
-			for _, o := range ovs {
-				if o.kind != "property" || !contains(fields(o.comp), o.prop) {
-					continue
-				}
-				from := len(c.refs)
-				c.refs = refValue(c.refs, int32(i), o.comp, o.prop, o.value, o.entity)
-				for k := from; k < len(c.refs); k++ {
-					c.refs[k].ov = true
-				}
-			}
 		}
 	}
 	c.blockRefs = nil
+	// A streamed world reads each instance's overrides as it expands it
+	// (placeInstances); elsewhere the references they hold are checked as
+	// written.
+	if len(c.worlds) == 0 {
+		for _, i := range c.prefabIdx {
+			ovs, err := parseOverrides(d, int(i))
+			if err != nil {
+				return err
+			}
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+		}
+	}
 	// A reference wants the positions of both of its ends.
 	for k := range c.refs {
 		r := &c.refs[k]
@@ -587,7 +583,9 @@ func (c *checker) partition() error {
 			c.persistentNotRoot(int32(i), "")
 		}
 	}
-	c.placeInstances()
+	if err := c.placeInstances(); err != nil {
+		return err
+	}
 
 	if err := c.place(); err != nil {
 		return err
@@ -652,10 +650,11 @@ func (c *checker) persistentNotRoot(i int32, peid string) {
 	})
 }
 
-// placeInstances expands every prefab instance as the engine will.
-func (c *checker) placeInstances() {
+// placeInstances expands every prefab instance as the engine will. The
+// error is for an overrides list that is not a list.
+func (c *checker) placeInstances() error {
 	if len(c.prefabIdx) == 0 {
-		return
+		return nil
 	}
 	prefabs := c.prefabsFor()
 	c.instAt = make([]int32, len(c.flags))
@@ -670,12 +669,20 @@ func (c *checker) placeInstances() {
 	n := len(c.prefabIdx)
 	parts := max(1, min(expanderCount(n), n))
 	var wg sync.WaitGroup
+	errs := make([]error, parts)
 	for p := 0; p < parts; p++ {
 		lo, hi := n*p/parts, n*(p+1)/parts
 		work := func() {
 			x := newExpander()
 			for k := lo; k < hi; k++ {
-				c.inst[k] = c.resolveInstance(x, int(c.prefabIdx[k]), c.ovs[k], prefabs)
+				i := int(c.prefabIdx[k])
+				ovs, err := parseOverridesInto(x.ovBuf[:0], c.d, i)
+				if err != nil {
+					errs[p] = err // the first of this run: runs are in authored order
+					return
+				}
+				x.ovBuf = ovs
+				c.inst[k] = c.resolveInstance(x, i, ovs, prefabs)
 			}
 		}
 		if parts == 1 {
@@ -689,8 +696,29 @@ func (c *checker) placeInstances() {
 		}()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	fields := c.table.lookup()
 	for k, i := range c.prefabIdx {
 		in := c.inst[k]
+		if in.tpl == nil || in.failed {
+			// Not expanded: the references its overrides hold are checked
+			// as written.
+			ovs, _ := parseOverrides(c.d, int(i))
+			from := len(c.refs)
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+			for _, r := range c.refs[from:] {
+				c.flags[r.from] |= fNeedPos
+				if r.bad == nil {
+					if j, ok := c.d.Lookup(r.target); ok {
+						c.flags[j] |= fNeedPos
+					}
+				}
+			}
+		}
 		c.instanceFindings(i, &in)
 		if in.persistent || in.streamed {
 			c.flags[i] |= fPersistent
@@ -717,9 +745,6 @@ func (c *checker) placeInstances() {
 		}
 	}
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
-	// The overrides have been read into the expansions; a world of many
-	// instances need not hold them through placement.
-	c.ovs = nil
 	c.instanceRefs()
 	for k := range c.inst {
 		if c.inst[k].tpl != nil && !c.inst[k].failed {
@@ -727,6 +752,23 @@ func (c *checker) placeInstances() {
 			break
 		}
 	}
+	return nil
+}
+
+// overrideRefs appends the references an instance's property overrides
+// hold as written.
+func overrideRefs(refs []ref, i int32, ovs []override, fields func(string) []string) []ref {
+	for _, o := range ovs {
+		if o.kind != "property" || !contains(fields(o.comp), o.prop) {
+			continue
+		}
+		from := len(refs)
+		refs = refValue(refs, i, o.comp, o.prop, o.value, o.entity)
+		for k := from; k < len(refs); k++ {
+			refs[k].ov = true
+		}
+	}
+	return refs
 }
 
 // expanderCount is how many goroutines expand n instances (a variable so

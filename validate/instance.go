@@ -35,6 +35,11 @@ type override struct {
 // are skipped (the editor never writes them); a list that is not a list is
 // an input error, because the engine iterates it unguarded and would fail.
 func parseOverrides(d *scene.Document, i int) ([]override, error) {
+	return parseOverridesInto(nil, d, i)
+}
+
+// parseOverridesInto is parseOverrides appending to buf.
+func parseOverridesInto(buf []override, d *scene.Document, i int) ([]override, error) {
 	_, raw := d.Prefab(i)
 	switch scene.KindOf(raw) {
 	case scene.Invalid, scene.Null:
@@ -43,12 +48,14 @@ func parseOverrides(d *scene.Document, i int) ([]override, error) {
 	default:
 		return nil, d.EntityError(i, "overrides", "is "+scene.KindOf(raw).String()+", not a list of overrides", "write overrides as a list, [] when the instance changes nothing")
 	}
-	return overrideList(raw), nil
+	return appendOverrides(buf, raw), nil
 }
 
 // overrideList reads a validated JSON list of overrides.
-func overrideList(raw []byte) []override {
-	var out []override
+func overrideList(raw []byte) []override { return appendOverrides(nil, raw) }
+
+// appendOverrides appends the overrides of a validated JSON list to out.
+func appendOverrides(out []override, raw []byte) []override {
 	scene.Each(raw, func(el []byte) bool {
 		if scene.KindOf(el) != scene.Object {
 			return true
@@ -154,6 +161,7 @@ type expander struct {
 	rootAddrs map[*pdoc]string
 	keyBuf    []byte
 	rootOvBuf []override
+	ovBuf     []override
 }
 
 func newExpander() *expander {

@@ -77,22 +77,11 @@ func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Find
 	}
 }
 
-// instanceRefs replaces the references read from the overrides of every
-// expanded instance by those its expansion holds: an override on a
-// component the entity lacks binds nothing, and component data, added
-// entities and prefab assets hold references too.
+// instanceRefs adds the references every expanded instance's expansion
+// holds: not the overrides as written (an override on a component the
+// entity lacks binds nothing), but what the engine spawns, component
+// data, added entities and prefab assets included.
 func (c *checker) instanceRefs() {
-	expanded := func(i int32) bool {
-		k := c.instAt[i]
-		return k > 0 && c.inst[k-1].tpl != nil && !c.inst[k-1].failed
-	}
-	kept := c.refs[:0]
-	for _, r := range c.refs {
-		if !(r.ov && expanded(r.from)) {
-			kept = append(kept, r)
-		}
-	}
-	c.refs = kept
 	for k, i := range c.prefabIdx {
 		in := &c.inst[k]
 		if in.tpl == nil || in.failed || len(in.tpl.refs) == 0 {
