@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,10 +57,8 @@ type ref struct {
 	peid string
 	// bad holds a value that is not an entity id (5.5, 1e400).
 	bad []byte
-	// ov is set for a reference an instance's override holds; path names
-	// the expanded instance entity that holds the reference
+	// path names the expanded instance entity that holds the reference
 	// ("House#12/Wing").
-	ov   bool
 	path string
 }
 
@@ -753,31 +750,6 @@ func (c *checker) placeInstances() error {
 		}
 	}
 	return nil
-}
-
-// overrideRefs appends the references an instance's property overrides
-// hold as written.
-func overrideRefs(refs []ref, i int32, ovs []override, fields func(string) []string) []ref {
-	for _, o := range ovs {
-		if o.kind != "property" || !contains(fields(o.comp), o.prop) {
-			continue
-		}
-		from := len(refs)
-		refs = refValue(refs, i, o.comp, o.prop, o.value, o.entity)
-		for k := from; k < len(refs); k++ {
-			refs[k].ov = true
-		}
-	}
-	return refs
-}
-
-// expanderCount is how many goroutines expand n instances (a variable so
-// that tests can prove the plan does not depend on it).
-var expanderCount = func(n int) int {
-	if n < 1<<12 {
-		return 1
-	}
-	return min(runtime.GOMAXPROCS(0), maxPlacers)
 }
 
 // prefabsFor returns the asset index of this check.

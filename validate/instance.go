@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -473,4 +474,25 @@ func (in *instance) field(typ, key string) ([]byte, bool) {
 		return scene.Field(in.comps[k].Data, key)
 	}
 	return nil, false
+}
+
+// overrideRefs appends the references an instance's property overrides
+// hold as written.
+func overrideRefs(refs []ref, i int32, ovs []override, fields func(string) []string) []ref {
+	for _, o := range ovs {
+		if o.kind != "property" || !contains(fields(o.comp), o.prop) {
+			continue
+		}
+		refs = refValue(refs, i, o.comp, o.prop, o.value, o.entity)
+	}
+	return refs
+}
+
+// expanderCount is how many goroutines expand n instances (a variable so
+// that tests can prove the plan does not depend on it).
+var expanderCount = func(n int) int {
+	if n < 1<<12 {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxPlacers)
 }
