@@ -113,6 +113,9 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 	if m.Sources == nil {
 		m.Sources = []manifest.Source{}
 	}
+	if plan.Instances {
+		m.Persistent.SpawnCount = &plan.PersistentSpawnCount
+	}
 	// The total reads every record's length, scattered over the arenas:
 	// tens of milliseconds on one core for a large world, spent only when
 	// someone watches the bar.
@@ -166,6 +169,9 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 				MinX: c.Bounds.MinX, MinZ: c.Bounds.MinZ, MaxX: c.Bounds.MaxX, MaxZ: c.Bounds.MaxZ,
 				EntityCount: len(c.Entities), RootCount: c.Roots,
 				Bytes: int64(len(buf)), Blake3: f.Digest,
+			}
+			if plan.Instances {
+				m.Cells[k-1].SpawnCount = &c.SpawnCount
 			}
 			progress(int64(size))
 		}

@@ -94,6 +94,10 @@ type Persistent struct {
 	Bytes       int64  `json:"bytes"`
 	Blake3      string `json:"blake3"`
 	EntityCount int    `json:"entityCount"`
+	// SpawnCount is how many entities the engine spawns for the document,
+	// prefab instances expanded; written only for worlds with instances
+	// (it equals EntityCount otherwise).
+	SpawnCount *int `json:"spawnCount,omitempty"`
 }
 
 // Vec3 is a world-space position.
@@ -131,6 +135,8 @@ type Cell struct {
 	Bytes       int64   `json:"bytes"`
 	Blake3      string  `json:"blake3"`
 	ProxyBytes  *int64  `json:"proxyBytes,omitempty"`
+	// SpawnCount is as Persistent.SpawnCount, for the cell.
+	SpawnCount *int `json:"spawnCount,omitempty"`
 }
 
 // Encode renders m as 2-space-indented JSON followed by a newline. The

@@ -88,8 +88,9 @@ type Entity struct {
 
 // prefabEntry is what a prefab-instance entry adds to an entity record.
 type prefabEntry struct {
-	asset     string
-	overrides []byte
+	asset          string
+	overrides      []byte
+	added, removed []byte
 }
 
 // Duplicate records an id that appears on more than one entry.
@@ -109,6 +110,16 @@ func (d *Document) Prefab(i int) (asset string, overrides []byte) {
 		return p.asset, p.overrides
 	}
 	return "", nil
+}
+
+// PrefabEdits returns the raw added and removed lists of entity i when it
+// is a prefab-instance entry (nil when absent or for other entities).
+func (d *Document) PrefabEdits(i int) (added, removed []byte) {
+	if k := d.Entities[i].prefab; k != 0 {
+		p := &d.prefabs[k-1]
+		return p.added, p.removed
+	}
+	return nil, nil
 }
 
 // Components returns entity i's components in authored order.

@@ -109,7 +109,9 @@ func sameDocument(a, b *Document) bool {
 	for i := range a.Entities {
 		pa, oa := a.Prefab(i)
 		pb, ob := b.Prefab(i)
-		if pa != pb || !bytes.Equal(oa, ob) {
+		aa, ar := a.PrefabEdits(i)
+		ba, br := b.PrefabEdits(i)
+		if pa != pb || !bytes.Equal(oa, ob) || !bytes.Equal(aa, ba) || !bytes.Equal(ar, br) {
 			return false
 		}
 	}
@@ -171,7 +173,7 @@ func TestParallelParseMatchesSequential(t *testing.T) {
 		if i%7 == 0 {
 			// A prefab instance, whose asset and overrides the document
 			// keeps apart from the records.
-			tricky.WriteString(`{"id":` + itoa(i) + `,"parent":null,"prefab":"@uuid:p` + itoa(i) + `","overrides":[{"path":"","propertyName":"position","value":{"x":` + itoa(i) + `}}]}`)
+			tricky.WriteString(`{"id":` + itoa(i) + `,"parent":null,"prefab":"@uuid:p` + itoa(i) + `","overrides":[{"path":"","propertyName":"position","value":{"x":` + itoa(i) + `}}],"added":[{"prefabEntityId":"a` + itoa(i) + `"}],"removed":["r` + itoa(i) + `"]}`)
 			continue
 		}
 		tricky.WriteString(rec(i, ""))

@@ -811,7 +811,7 @@ func (p *parser) entity(i int) (int, error) {
 	i = p.s.space(i + 1)
 	hasID := false
 	var prefab string
-	var overrides []byte
+	var overrides, added, removed []byte
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
@@ -873,6 +873,10 @@ func (p *parser) entity(i int) (int, error) {
 				}
 			case "overrides":
 				overrides = p.s.compact(cvs, ve)
+			case "added":
+				added = p.s.compact(cvs, ve)
+			case "removed":
+				removed = p.s.compact(cvs, ve)
 			case "visible":
 				e.Hidden = KindOf(v) == Bool && v[0] == 'f'
 			}
@@ -888,7 +892,7 @@ func (p *parser) entity(i int) (int, error) {
 	e.Raw = p.s.compact(cstart, i)
 	p.s.pend = -1
 	if prefab != "" {
-		d.prefabs = append(d.prefabs, prefabEntry{asset: prefab, overrides: overrides})
+		d.prefabs = append(d.prefabs, prefabEntry{asset: prefab, overrides: overrides, added: added, removed: removed})
 		e.prefab = int32(len(d.prefabs))
 	}
 	e.srcLen = int32(min(i-start, 1<<31-1))

@@ -21,8 +21,10 @@ type cellAcc struct {
 	bounds Rect
 	by     float64 // farthest any point lies outside grid
 	over   int32   // entity index of that point, -1 when nothing overhangs
+	sub    int32   // 1 + the template entity of that point inside an instance, 0 for none
 	roots  int
 	count  int
+	maxID  int64 // the highest id of the cell's entities
 }
 
 // isExtentType reports whether a component type has a spatial extent that
@@ -31,84 +33,37 @@ func isExtentType(typ string) bool {
 	switch typ {
 	case "Sprite", "ShapeRenderer", "BoxCollider", "CircleCollider", "CapsuleCollider",
 		"BoxCollider3D", "SphereCollider3D", "CapsuleCollider3D", "CharacterController3D",
-		"Mesh2D", "MeshRenderer":
+		"Mesh2D", "MeshRenderer", "MeshCollider3D", "Light2D", "TilemapLayer", "Tilemap":
 		return true
 	}
 	return false
 }
 
 // extents grows cell ci by the component extents of entity i under its
-// world matrix m. comps are its components; in is set for a prefab
-// instance, whose property overrides win over component data.
+// world matrix m. comps are its components; in is set for an instance
+// whose prefab could not be found, whose root property overrides win
+// over the component data the overrides added.
 func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, in *instance) {
-	ppu := w.c.ppu
-	for k := range comps {
-		typ := comps[k].Type
-		if !isExtentType(typ) {
-			continue
-		}
-		// Read every field a component needs in one pass over its data.
-		get := func(k1, k2, k3 string) (v1, v2, v3 []byte) {
-			if in != nil {
-				v1, _ = in.field(typ, k1)
-				v2, _ = in.field(typ, k2)
-				v3, _ = in.field(typ, k3)
-				return
-			}
-			return members3(comps[k].Data, k1, k2, k3)
-		}
-		switch typ {
-		case "Sprite":
-			sv, pv, _ := get("size", "pivot", "")
-			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
-			w.addBox(ci, i, m,
-				scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
-				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
-		case "ShapeRenderer":
-			sv, _, _ := get("size", "", "")
-			size := vec2(sv, 100, 100)
-			w.addBox(ci, i, m, scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
-		case "BoxCollider":
-			// 2D collider fields are physics metres: pixelsPerUnit world
-			// units each.
-			hv, ov, _ := get("halfExtents", "offset", "")
-			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
-			w.addBox(ci, i, m,
-				scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
-				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
-		case "CircleCollider":
-			rv, ov, _ := get("radius", "offset", "")
-			r, off := num(rv, 0.5), vec2(ov, 0, 0)
-			w.addBox(ci, i, m,
-				scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
-		case "CapsuleCollider":
-			rv, hv, ov := get("radius", "halfHeight", "offset")
-			r, off := num(rv, 0.25), vec2(ov, 0, 0)
-			h := num(hv, 0.5) + r
-			w.addBox(ci, i, m,
-				scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
-		case "BoxCollider3D":
-			// 3D collider fields are world units.
-			hv, _, _ := get("halfExtents", "", "")
-			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
-			w.addBox(ci, i, m, scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
-		case "SphereCollider3D":
-			rv, _, _ := get("radius", "", "")
-			r := num(rv, 0.5)
-			w.addBox(ci, i, m, scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
-		case "CapsuleCollider3D", "CharacterController3D":
-			rv, hv, _ := get("radius", "halfHeight", "")
-			r := num(rv, 0.3)
-			h := num(hv, 0.5) + r
-			w.addBox(ci, i, m, scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
-		case "Mesh2D", "MeshRenderer":
-			mv, _, _ := get("mesh", "", "")
-			if lo, hi, ok := builtinMesh(mv); ok {
-				w.addBox(ci, i, m, lo, hi)
+	if in != nil && len(in.props) > 0 {
+		eff := make([]scene.Component, len(comps))
+		copy(eff, comps)
+		for _, o := range in.props {
+			if k := compIndex(eff, o.comp); k >= 0 && o.prop != "" {
+				eff[k].Data = setMember(eff[k].Data, o.prop, o.value)
 			}
 		}
+		comps = eff
+	}
+	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
+	w.c.localExtents(comps, w.c.d.Path, w)
+}
+
+// box and miss make a placer the sink of the entity being bounded.
+func (w *placer) box(lo, hi scene.Vec3) { w.addBox(w.sinkCI, w.sinkI, &w.sinkM, lo, hi) }
+
+func (w *placer) miss(comp, field, ref, why string) {
+	if !w.sinkQuiet {
+		w.add(w.sinkI, w.c.missingAsset(w.sinkI, "", comp, field, ref, why))
 	}
 }
 

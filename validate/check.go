@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -40,7 +41,8 @@ const (
 	fNeedPos                          // its world position is wanted (sources, reference ends)
 	fPrefab                           // a prefab-instance entry
 	fNonFinite                        // a non-finite world point was already reported
-	fCanvas                           // carries Canvas
+	fCanvas                           // carries Canvas or UICanvas
+	fCamera                           // carries Camera
 )
 
 // ref is one entity reference: a single field's value or one list element.
@@ -55,6 +57,9 @@ type ref struct {
 	peid string
 	// bad holds a value that is not an entity id (5.5, 1e400).
 	bad []byte
+	// path names the expanded instance entity that holds the reference
+	// ("House#12/Wing").
+	path string
 }
 
 // checker holds the state of one Check call.
@@ -83,10 +88,14 @@ type checker struct {
 	canvas  int32
 	ppu     float64
 
-	prefabIdx []int32      // prefab-instance entries, authored order
-	ovs       [][]override // their overrides, parallel to prefabIdx
-	inst      []instance   // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32      // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabIdx []int32    // prefab-instance entries, authored order
+	inst      []instance // their placement, parallel to prefabIdx (streamed only)
+	instAt    []int32    // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs   // asset index, set when a streamed world is partitioned
+	gen       []genRange // ids the engine generates for instance internals
+	maxID     int64      // the document's highest id (once genDone)
+	genDone   bool
+	expanded  bool // some instance is expanded
 
 	cellSize float64
 	cellsOK  bool
@@ -175,6 +184,9 @@ func (c *checker) run() error {
 	}
 	c.checkRefs()
 	if c.plan.Streamed {
+		c.cellIDConflicts()
+		c.cellRoles()
+		c.spawnCounts()
 		c.collectSources()
 	}
 	c.finish()
@@ -393,8 +405,10 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 					fl |= fStreamedWorld
 				case "WorldStreamingSource":
 					fl |= fSource | fNeedPos
-				case "Canvas":
+				case "Canvas", "UICanvas":
 					fl |= fCanvas
+				case "Camera":
+					fl |= fCamera
 				default:
 					switch {
 					case isExtentType(comp.Type):
@@ -454,21 +468,22 @@ func (c *checker) classify() error {
 			block = block[1:]
 		}
 		if fl&fPrefab != 0 {
-			ovs, err := parseOverrides(d, i)
-			if err != nil {
-				return err
-			}
 			c.prefabIdx = append(c.prefabIdx, int32(i))
-			c.ovs = append(c.ovs, ovs)
-			for _, o := range ovs {
-				if o.kind != "property" || !contains(fields(o.comp), o.prop) {
-					continue
-				}
-				c.refs = refValue(c.refs, int32(i), o.comp, o.prop, o.value, o.entity)
-			}
 		}
 	}
 	c.blockRefs = nil
+	// A streamed world reads each instance's overrides as it expands it
+	// (placeInstances); elsewhere the references they hold are checked as
+	// written.
+	if len(c.worlds) == 0 {
+		for _, i := range c.prefabIdx {
+			ovs, err := parseOverrides(d, int(i))
+			if err != nil {
+				return err
+			}
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+		}
+	}
 	// A reference wants the positions of both of its ends.
 	for k := range c.refs {
 		r := &c.refs[k]
@@ -559,12 +574,15 @@ func (c *checker) partition() error {
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
+	c.prefabsFor() // before the placers share it
 	for i := range d.Entities {
 		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
 			c.persistentNotRoot(int32(i), "")
 		}
 	}
-	c.placeInstances()
+	if err := c.placeInstances(); err != nil {
+		return err
+	}
 
 	if err := c.place(); err != nil {
 		return err
@@ -630,26 +648,77 @@ func (c *checker) persistentNotRoot(i int32, peid string) {
 	})
 }
 
-// placeInstances expands what placement needs of every prefab instance.
-func (c *checker) placeInstances() {
+// placeInstances expands every prefab instance as the engine will. The
+// error is for an overrides list that is not a list.
+func (c *checker) placeInstances() error {
 	if len(c.prefabIdx) == 0 {
-		return
+		return nil
 	}
-	prefabs := c.opts.Prefabs
-	if prefabs == nil {
-		dirs := c.opts.Assets
-		if len(dirs) == 0 {
-			dirs = DefaultAssetDirs(c.d.Path)
-		}
-		prefabs = NewPrefabs(dirs)
-	}
+	prefabs := c.prefabsFor()
 	defer func() { c.plan.PrefabFiles = prefabs.Files() }()
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
 		c.instAt[i] = int32(k + 1)
-		in := resolveInstance(c.d, int(i), c.ovs[k], prefabs)
-		c.inst[k] = in
+	}
+	// Instances are expanded by a few goroutines over contiguous runs,
+	// each with caches of its own: an expansion a run meets again is
+	// shared, and no run waits on another. What an expansion says does
+	// not depend on who made it, so neither does the plan.
+	n := len(c.prefabIdx)
+	parts := max(1, min(expanderCount(n), n))
+	var wg sync.WaitGroup
+	errs := make([]error, parts)
+	for p := 0; p < parts; p++ {
+		lo, hi := n*p/parts, n*(p+1)/parts
+		work := func() {
+			x := newExpander()
+			for k := lo; k < hi; k++ {
+				i := int(c.prefabIdx[k])
+				ovs, err := parseOverridesInto(x.ovBuf[:0], c.d, i)
+				if err != nil {
+					errs[p] = err // the first of this run: runs are in authored order
+					return
+				}
+				x.ovBuf = ovs
+				c.inst[k] = c.resolveInstance(x, i, ovs, prefabs)
+			}
+		}
+		if parts == 1 {
+			work()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	fields := c.table.lookup()
+	for k, i := range c.prefabIdx {
+		in := c.inst[k]
+		if in.tpl == nil || in.failed {
+			// Not expanded: the references its overrides hold are checked
+			// as written.
+			ovs, _ := parseOverrides(c.d, int(i))
+			from := len(c.refs)
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+			for _, r := range c.refs[from:] {
+				c.flags[r.from] |= fNeedPos
+				if r.bad == nil {
+					if j, ok := c.d.Lookup(r.target); ok {
+						c.flags[j] |= fNeedPos
+					}
+				}
+			}
+		}
+		c.instanceFindings(i, &in)
 		if in.persistent || in.streamed {
 			c.flags[i] |= fPersistent
 			if c.parent[i] >= 0 {
@@ -665,8 +734,39 @@ func (c *checker) placeInstances() {
 			}
 			c.flags[i] |= fSource | fNeedPos
 		}
+		for _, comp := range in.comps {
+			switch comp.Type {
+			case "Camera":
+				c.flags[i] |= fCamera
+			case "Canvas", "UICanvas":
+				c.flags[i] |= fCanvas
+			}
+		}
 	}
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
+	c.instanceRefs()
+	for k := range c.inst {
+		if c.inst[k].tpl != nil && !c.inst[k].failed {
+			c.expanded = true
+			break
+		}
+	}
+	return nil
+}
+
+// prefabsFor returns the asset index of this check.
+func (c *checker) prefabsFor() *Prefabs {
+	if c.prefabs == nil {
+		c.prefabs = c.opts.Prefabs
+		if c.prefabs == nil {
+			dirs := c.opts.Assets
+			if len(dirs) == 0 {
+				dirs = DefaultAssetDirs(c.d.Path)
+			}
+			c.prefabs = NewPrefabs(dirs)
+		}
+	}
+	return c.prefabs
 }
 
 // buildCells sorts the cells by x then z, lists their entities in authored
@@ -706,9 +806,13 @@ func (c *checker) buildCells() {
 	for r, k := range perm {
 		a := &c.cells[k]
 		name := CellName(c.opts.SceneName, a.x, a.z)
-		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds}
+		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
+			if a.sub > 0 {
+				t := c.inst[c.instAt[a.over]-1].tpl
+				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.paths[a.sub-1]
+			}
 		}
 		c.plan.Cells[r] = cell
 		off += a.count
@@ -736,7 +840,9 @@ func (c *checker) checkRefs() {
 			field += "[" + strconv.Itoa(int(r.elem)) + "]"
 		}
 		from = c.who(r.from)
-		if r.peid != "" {
+		if r.path != "" {
+			from += " (prefab entity " + r.path + ")"
+		} else if r.peid != "" {
 			from += fmt.Sprintf(" (override on prefab entity %q)", r.peid)
 		}
 		return field, from
@@ -746,6 +852,9 @@ func (c *checker) checkRefs() {
 		j, ok := int(-1), false
 		if r.bad == nil {
 			j, ok = d.Lookup(r.target)
+		}
+		if !ok && r.bad == nil && c.generatedRef(r, names) {
+			continue
 		}
 		if !ok {
 			field, from := names(r)

@@ -26,7 +26,13 @@ func FuzzCheck(f *testing.F) {
 	if src, err := os.ReadFile(filepath.Join("..", "testdata", "validate", "errors.esscene")); err == nil {
 		f.Add(src)
 	}
-	prefabs := NewPrefabs(nil)
+	f.Add([]byte(sceneJSON(
+		E{ID: 1, C: []string{sw("500")}},
+		E{ID: 2, Raw: `{"id": 2, "parent": null, "prefab": "@uuid:0c0c0c0c-0000-4000-8000-000000000000", "overrides": [{"prefabEntityId": "w", "type": "parent", "value": "x"}, {"prefabEntityId": "w", "type": "component_added", "componentData": {"type": "HingeJoint3D", "data": {"connectedEntity": 5}}}], "added": [{"prefabEntityId": "x", "parentId": "w", "components": [{"type": "Transform", "data": {}}]}], "removed": ["q"]}`},
+		E{ID: 3, C: []string{tr(700, 0, 700), joint("5")}},
+	)))
+	// The golden scene's prefab library, so that instances are expanded.
+	prefabs := NewPrefabs([]string{filepath.Join("..", "testdata", "validate")})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d, err := scene.Parse("fuzz.esscene", src)
 		if err != nil {

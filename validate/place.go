@@ -41,6 +41,13 @@ type placer struct {
 	findings []Finding
 	fents    []int32
 	failed   bool
+	// sub is 1 + the template entity being bounded inside an instance, 0
+	// outside instances.
+	sub int32
+	// The entity whose extents are being taken (see box).
+	sinkCI, sinkI int32
+	sinkM         scene.Affine
+	sinkQuiet     bool
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -165,9 +172,10 @@ func (a *cellAcc) merge(b *cellAcc) {
 	a.bounds.MaxX = math.Max(a.bounds.MaxX, b.bounds.MaxX)
 	a.bounds.MaxZ = math.Max(a.bounds.MaxZ, b.bounds.MaxZ)
 	if b.over >= 0 && (b.by > a.by || (b.by == a.by && (a.over < 0 || b.over < a.over))) {
-		a.by, a.over = b.by, b.over
+		a.by, a.over, a.sub = b.by, b.over, b.sub
 	}
 	a.roots += b.roots
+	a.maxID = max(a.maxID, b.maxID)
 }
 
 // run places the entities of run, which holds whole subtrees in
@@ -229,13 +237,21 @@ func (w *placer) run(run []int32) {
 			c.doc[i] = c.doc[c.root[i]]
 		}
 		ci := c.doc[i]
+		if ci >= 0 {
+			if id := d.Entities[i].ID; id > w.cells[ci].maxID {
+				w.cells[ci].maxID = id
+			}
+		}
 		if ci < 0 || !hasT {
 			continue
 		}
-		w.addPoint(ci, i, m.Origin())
+		if in == nil {
+			w.addPoint(ci, i, m.Origin())
+		}
 		switch {
 		case in != nil:
-			w.extents(ci, i, &m, in.comps, in)
+			w.instanceBounds(ci, i, &m, in)
+			continue
 		case fl&fExtent != 0:
 			w.extents(ci, i, &m, d.Components(int(i)), nil)
 		}
@@ -248,6 +264,9 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	c := w.c
 	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
 		return -1
+	}
+	if in != nil && in.failed {
+		return -1 // reported when it was expanded
 	}
 	if in != nil && !in.placed {
 		w.add(i, Finding{
@@ -363,8 +382,8 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	}
 	g := &a.grid
 	out := max(g.MinX-u0, u1-g.MaxX, g.MinZ-v0, v1-g.MaxZ)
-	if out > a.by || (out == a.by && out > 0 && i < a.over) {
-		a.by, a.over = out, i
+	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.sub < a.sub)) {
+		a.by, a.over, a.sub = out, i, w.sub
 	}
 }
 

@@ -72,6 +72,11 @@ type Plan struct {
 	// PrefabFiles are the prefab documents read to place instances (with
 	// a shared Options.Prefabs, every one it has read so far).
 	PrefabFiles []string
+	// Instances is set when the scene holds prefab instances; spawn
+	// counts are then worth reporting. PersistentSpawnCount counts the
+	// entities the engine spawns for the persistent world.
+	Instances            bool
+	PersistentSpawnCount int
 
 	// cut[i] is true when entity i's parent is not in the document that
 	// holds entity i (a missing parent), so writers emit null.
@@ -87,9 +92,15 @@ type Cell struct {
 	// Entities are the cell's entity indices in authored order.
 	Entities []int32
 	Roots    int
-	Grid     Rect
-	Bounds   Rect
-	Overhang Overhang
+	// SpawnCount is how many entities the engine spawns for the cell:
+	// prefab instances expanded, those whose prefab is missing dropped.
+	SpawnCount int
+	Grid       Rect
+	Bounds     Rect
+	Overhang   Overhang
+	// maxID is the highest id in the cell's document, above which the
+	// engine numbers the ids it generates for the cell's instances.
+	maxID int64
 }
 
 // Overhang names the entity that reaches farthest outside the grid square.

@@ -1,19 +1,18 @@
 package validate
 
 import (
-	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // ProjectFile marks the root of an Estella project.
@@ -22,10 +21,6 @@ const ProjectFile = "project.esproject"
 // maxMetaBytes bounds the .meta files read while indexing: a sidecar is a
 // few hundred bytes, and anything much larger is not one.
 const maxMetaBytes = 1 << 20
-
-// maxPrefabDepth bounds how many variant prefabs (basePrefab) are followed
-// to find a root entity, so a variant cycle costs bounded work.
-const maxPrefabDepth = 8
 
 // Prefabs finds prefab assets for prefab-instance entries: by uuid through
 // the .meta sidecars under its directories, or by project-relative path.
@@ -38,6 +33,7 @@ type Prefabs struct {
 	indexed bool
 	uuids   map[string]string // lower-case uuid → prefab file
 	assets  map[string]*prefabAsset
+	boxes   map[string]assetBox // asset file → its local box
 	// files are the prefab documents read, in the order they were.
 	files []string
 }
@@ -78,52 +74,77 @@ func DefaultAssetDirs(file string) []string {
 	return []string{dir}
 }
 
-// prefabAsset is what placing an instance needs from a prefab document:
-// its root entity's id and components.
+// prefabAsset is a prefab document found for a reference, or why none was.
 type prefabAsset struct {
-	file   string
-	rootID string
-	comps  []scene.Component
-	// err says why the asset could not be used; the rest is then empty.
+	file string
+	doc  *pdoc
+	// err says why the asset could not be used; doc is then nil.
 	err string
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// lookup resolves an instance's prefab reference, relative to the scene
-// file for plain relative paths.
-func (p *Prefabs) lookup(ref, sceneFile string) *prefabAsset {
+// lookup resolves a prefab reference, relative to the file that makes it
+// (the scene, or the prefab naming a base or nested prefab) for plain
+// relative paths.
+func (p *Prefabs) lookup(ref, from string) *prefabAsset {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.lookupLocked(ref, sceneFile, 0)
-}
-
-func (p *Prefabs) lookupLocked(ref, sceneFile string, depth int) *prefabAsset {
-	key := ref
-	id, isUUID := strings.CutPrefix(ref, "@uuid:")
-	if !isUUID && uuidRE.MatchString(ref) {
-		id, isUUID = ref, true
-	}
-	if !isUUID {
-		// Relative paths may depend on the referencing scene's folder.
-		key = filepath.Dir(sceneFile) + "\x00" + ref
-	}
+	key := p.key(ref, from)
 	if a, ok := p.assets[key]; ok {
 		return a
 	}
-	var a *prefabAsset
-	if isUUID {
-		p.index()
-		if file, ok := p.uuids[strings.ToLower(id)]; ok {
-			a = p.read(file, sceneFile, depth)
-		} else {
-			a = &prefabAsset{err: "no .meta with uuid " + id + " under " + p.where()}
-		}
+	a := &prefabAsset{}
+	file, why := p.resolveLocked(ref, from)
+	if why == "" {
+		// Read, or tried: an input of the run either way.
+		p.files = append(p.files, file)
+	}
+	if why != "" {
+		a.err = why
+	} else if doc, why := readPrefabDoc(file); why != "" {
+		a.file, a.err = file, why
 	} else {
-		a = p.readPath(ref, sceneFile, depth)
+		a.file, a.doc = file, doc
 	}
 	p.assets[key] = a
 	return a
+}
+
+// key is the cache key of a reference: uuids are global, relative paths
+// may depend on the referencing file's folder.
+func (p *Prefabs) key(ref, from string) string {
+	if _, ok := assetUUID(ref); ok {
+		return strings.ToLower(ref)
+	}
+	return filepath.Dir(from) + "\x00" + ref
+}
+
+// assetUUID returns the uuid of an "@uuid:" reference or a bare uuid.
+func assetUUID(ref string) (string, bool) {
+	if id, ok := strings.CutPrefix(ref, "@uuid:"); ok {
+		return id, true
+	}
+	return ref, uuidRE.MatchString(ref)
+}
+
+// resolve finds the file an asset reference names: by uuid through the
+// .meta sidecars, else as a project path. why says what is missing.
+func (p *Prefabs) resolve(ref, from string) (file, why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveLocked(ref, from)
+}
+
+func (p *Prefabs) resolveLocked(ref, from string) (file, why string) {
+	if id, ok := assetUUID(ref); ok {
+		p.index()
+		if file, ok := p.uuids[strings.ToLower(id)]; ok {
+			return file, ""
+		}
+		return "", "no .meta with uuid " + id + " under " + p.where()
+	}
+	return p.readPath(ref, from)
 }
 
 func (p *Prefabs) where() string {
@@ -135,20 +156,25 @@ func (p *Prefabs) where() string {
 
 // readPath resolves a logical path: project-relative under each asset
 // directory ("assets/prefabs/Coin.esprefab", a leading "/" is logical
-// too), then relative to the scene's folder.
-func (p *Prefabs) readPath(ref, sceneFile string, depth int) *prefabAsset {
-	rel := filepath.FromSlash(strings.TrimPrefix(ref, "/"))
+// too), then relative to the referencing file's folder.
+func (p *Prefabs) readPath(ref, from string) (string, string) {
+	rel := filepath.Clean(filepath.FromSlash(strings.TrimPrefix(ref, "/")))
+	// A project path names a file inside the project, as the engine's
+	// asset catalog does; one that climbs out of it names nothing.
+	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", ref + " leaves the project folder"
+	}
 	cands := make([]string, 0, len(p.dirs)+1)
 	for _, d := range p.dirs {
 		cands = append(cands, filepath.Join(d, rel))
 	}
-	cands = append(cands, filepath.Join(filepath.Dir(sceneFile), rel))
+	cands = append(cands, filepath.Join(filepath.Dir(from), rel))
 	for _, f := range cands {
 		if st, err := os.Stat(f); err == nil && !st.IsDir() {
-			return p.read(f, sceneFile, depth)
+			return f, ""
 		}
 	}
-	return &prefabAsset{err: "prefab " + ref + " not found under " + p.where()}
+	return "", ref + " not found under " + p.where()
 }
 
 // index maps every .meta uuid under the directories to its document. Hidden
@@ -178,11 +204,15 @@ func (p *Prefabs) index() {
 			if !strings.HasSuffix(name, ".meta") {
 				return nil
 			}
-			if info, err := de.Info(); err != nil || info.Size() > maxMetaBytes {
+			// A sidecar that is a link to a pipe or a device, or far too
+			// large, is not one: it is skipped, never opened to block.
+			f, size, err := regular.Open(path, "meta")
+			if err != nil {
 				return nil
 			}
-			data, err := os.ReadFile(path)
-			if err != nil {
+			data, err := io.ReadAll(io.LimitReader(f, maxMetaBytes))
+			f.Close()
+			if err != nil || size > maxMetaBytes {
 				return nil
 			}
 			var meta struct {
@@ -199,60 +229,6 @@ func (p *Prefabs) index() {
 		})
 	}
 }
-
-type prefabDoc struct {
-	RootEntityID json.RawMessage `json:"rootEntityId"`
-	BasePrefab   json.RawMessage `json:"basePrefab"`
-	Entities     []struct {
-		PrefabEntityID json.RawMessage `json:"prefabEntityId"`
-		Components     []struct {
-			Type string          `json:"type"`
-			Data json.RawMessage `json:"data"`
-		} `json:"components"`
-	} `json:"entities"`
-}
-
-// read parses a prefab document and keeps its root entity's components. A
-// variant whose root lives in its base prefab follows basePrefab.
-func (p *Prefabs) read(file, sceneFile string, depth int) *prefabAsset {
-	p.files = append(p.files, file)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return &prefabAsset{file: file, err: "cannot read prefab " + file + ": " + errText(err)}
-	}
-	var doc prefabDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return &prefabAsset{file: file, err: "prefab " + file + " is not valid JSON: " + err.Error()}
-	}
-	root := rawID(doc.RootEntityID)
-	if root == "" {
-		return &prefabAsset{file: file, err: "prefab " + file + " has no rootEntityId"}
-	}
-	for _, e := range doc.Entities {
-		if rawID(e.PrefabEntityID) != root {
-			continue
-		}
-		a := &prefabAsset{file: file, rootID: root}
-		for _, c := range e.Components {
-			if c.Type == "" {
-				continue
-			}
-			a.comps = append(a.comps, scene.Component{Type: c.Type, Data: bytes.TrimSpace(c.Data)})
-		}
-		return a
-	}
-	if base := rawID(doc.BasePrefab); base != "" && depth < maxPrefabDepth {
-		a := p.lookupLocked(base, sceneFile, depth+1)
-		if a.err == "" {
-			return &prefabAsset{file: file, rootID: root, comps: a.comps}
-		}
-		return &prefabAsset{file: file, err: "base prefab of " + file + ": " + a.err}
-	}
-	return &prefabAsset{file: file, err: "prefab " + file + " has no entity with its rootEntityId " + strconv.Quote(root)}
-}
-
-// rawID reads an id written as a string or (legacy) a number.
-func rawID(v json.RawMessage) string { return idText(bytes.TrimSpace(v)) }
 
 func errText(err error) string {
 	var pe *fs.PathError

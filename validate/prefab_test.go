@@ -84,7 +84,7 @@ func TestPrefabPlacement(t *testing.T) {
 		codes []string
 	}{
 		{name: "position override without the asset", file: "/nowhere/main.esscene",
-			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, posOverride(`{"x": 250, "y": 0, "z": 130}`))}, id: 2, want: "test.cell_2_1"},
+			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, posOverride(`{"x": 250, "y": 0, "z": 130}`))}, id: 2, want: "test.cell_2_1", codes: []string{"unresolved-prefab@2:prefab"}},
 		{name: "override axis missing is 0, not the asset's", file: sceneFile,
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, posOverride(`{"x": 250}`))}, id: 2, want: "test.cell_2_0"},
 		{name: "asset by uuid from the project", file: sceneFile,
@@ -98,15 +98,15 @@ func TestPrefabPlacement(t *testing.T) {
 		{name: "shared index", file: "/elsewhere/main.esscene", opts: Options{Prefabs: NewPrefabs([]string{filepath.Join(root, "assets")})},
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "test.cell_5_5"},
 		{name: "asset not found", file: "/elsewhere/main.esscene",
-			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "persistent", codes: []string{"unplaceable-prefab@2:prefab"}},
+			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "persistent", codes: []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}},
 		{name: "ambiguous root without the asset", file: "/elsewhere/main.esscene",
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[
 				{"prefabEntityId": "0", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 1}},
 				{"prefabEntityId": "1", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 1}}]`)},
-			id: 2, want: "persistent", codes: []string{"unplaceable-prefab@2:prefab"}},
+			id: 2, want: "persistent", codes: []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}},
 		{name: "WorldPersistent added by override", file: "/elsewhere/main.esscene",
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[{"prefabEntityId": "0", "type": "component_added", "componentData": {"type": "WorldPersistent", "data": {}}}]`)},
-			id: 2, want: "persistent"},
+			id: 2, want: "persistent", codes: []string{"unresolved-prefab@2:prefab"}},
 		{name: "WorldPersistent removed by override", file: sceneFile,
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[{"prefabEntityId": "0", "type": "component_added", "componentData": {"type": "WorldPersistent", "data": {}}},
 				{"prefabEntityId": "0", "type": "component_removed", "componentType": "WorldPersistent"}]`)},
@@ -116,7 +116,7 @@ func TestPrefabPlacement(t *testing.T) {
 			id: 2, want: "test.cell_5_5", codes: []string{"persistent-not-root@2:overrides"}},
 		{name: "instance below the top level goes with its root", file: "/elsewhere/main.esscene",
 			es: []E{settings, {ID: 3, C: []string{tr(10, 0, 10)}, Kids: []int64{2}}, inst(2, "3", "@uuid:"+coinUUID, `[]`)},
-			id: 2, want: "test.cell_0_0"},
+			id: 2, want: "test.cell_0_0", codes: []string{"unresolved-prefab@2:prefab"}},
 		{name: "scene child of an instance uses the instance transform", file: sceneFile,
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, posOverride(`{"x": 10, "z": 10}`)),
 				{ID: 3, Parent: at(2), C: []string{tr(300, 0, 0)}}},
@@ -180,12 +180,12 @@ func TestPrefabOverrideReferences(t *testing.T) {
 		value string
 		want  []string
 	}{
-		{"3", []string{}},
-		{"5", []string{}},
-		{"4", []string{"cross-cell-ref@2:RevoluteJoint.connectedEntity"}},
-		{`"1"`, []string{}},
-		{"0", []string{}},
-		{"77", []string{"dangling-ref@2:RevoluteJoint.connectedEntity"}},
+		{"3", []string{"unresolved-prefab@2:prefab"}},
+		{"5", []string{"unresolved-prefab@2:prefab"}},
+		{"4", []string{"cross-cell-ref@2:RevoluteJoint.connectedEntity", "unresolved-prefab@2:prefab"}},
+		{`"1"`, []string{"unresolved-prefab@2:prefab"}},
+		{"0", []string{"unresolved-prefab@2:prefab"}},
+		{"77", []string{"dangling-ref@2:RevoluteJoint.connectedEntity", "unresolved-prefab@2:prefab"}},
 	}
 	for _, tc := range cases {
 		p := checkAt(t, "/elsewhere/main.esscene", Options{}, base(tc.value)...)
@@ -217,8 +217,8 @@ func TestPrefabSource(t *testing.T) {
 	if len(p.Sources) != 1 || p.Sources[0].LoadRadius != 100 || p.Sources[0].UnloadRadius != 150 || p.Sources[0].Position.Y != 2 {
 		t.Fatalf("sources %+v", p.Sources)
 	}
-	if len(p.Findings) != 0 {
-		t.Errorf("findings %v", codes(p))
+	if got := codes(p); !slices.Equal(got, []string{"unresolved-prefab@2:prefab"}) {
+		t.Errorf("findings %v", got)
 	}
 }
 

@@ -251,14 +251,16 @@ type jsonReport struct {
 }
 
 type jsonCell struct {
-	Name        string    `json:"name"`
-	X           int32     `json:"x"`
-	Z           int32     `json:"z"`
-	Grid        Rect      `json:"grid"`
-	Bounds      Rect      `json:"bounds"`
-	EntityCount int       `json:"entityCount"`
-	RootCount   int       `json:"rootCount"`
-	Overhang    *Overhang `json:"overhang,omitempty"`
+	Name        string `json:"name"`
+	X           int32  `json:"x"`
+	Z           int32  `json:"z"`
+	Grid        Rect   `json:"grid"`
+	Bounds      Rect   `json:"bounds"`
+	EntityCount int    `json:"entityCount"`
+	RootCount   int    `json:"rootCount"`
+	// SpawnCount is written for worlds with prefab instances.
+	SpawnCount *int      `json:"spawnCount,omitempty"`
+	Overhang   *Overhang `json:"overhang,omitempty"`
 }
 
 func writeJSON(w *bufio.Writer, plans []*Plan) error {
@@ -290,6 +292,10 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 		}
 		for _, c := range p.Cells {
 			jc := jsonCell{Name: c.Name, X: c.X, Z: c.Z, Grid: c.Grid, Bounds: c.Bounds, EntityCount: len(c.Entities), RootCount: c.Roots}
+			if p.Instances {
+				n := c.SpawnCount
+				jc.SpawnCount = &n
+			}
 			if c.Overhang.By > 0 {
 				o := c.Overhang
 				jc.Overhang = &o

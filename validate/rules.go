@@ -15,6 +15,12 @@ const (
 	CodeInconsistentTopology  = "inconsistent-topology"
 	CodeUnplaceablePrefab     = "unplaceable-prefab"
 	CodeBadSourceRadii        = "bad-source-radii"
+	CodeRefToGeneratedID      = "ref-to-generated-id"
+	CodeGeneratedIDConflict   = "generated-id-conflict"
+	CodeUnresolvedPrefab      = "unresolved-prefab"
+	CodeMissingAsset          = "missing-asset"
+	CodeUIRootInCell          = "ui-root-in-cell"
+	CodeCameraInCell          = "camera-in-cell"
 	CodePlaneMismatch         = "plane-mismatch"
 )
 
@@ -79,6 +85,30 @@ var Rules = []Rule{
 		"A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
 		"Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start.",
 		SeverityError},
+	{CodeRefToGeneratedID, "Entity reference names an id the engine generates inside a prefab instance",
+		"The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
+		"Reference the instance root (its id is stable), or unpack the prefab so the target is an authored entity with its own id.",
+		SeverityError},
+	{CodeGeneratedIDConflict, "A cell's generated instance ids collide with a persistent entity's id",
+		"Loading a cell document, the engine gives its prefab instances' internal entities ids above the cell's highest id. When one of those equals the id of a persistent entity that cells reference (persistentRefs), one id names two entities while the cell loads, and a reference may bind to the wrong one.",
+		"Give the persistent entity an id below the cell's highest id (renumber it), or mark the instance WorldPersistent.",
+		SeverityError},
+	{CodeUnresolvedPrefab, "Prefab instance names no prefab asset",
+		"The instance's prefab reference (an @uuid: through the .meta sidecars, or a project path) names no prefab file. The engine skips the instance with a warning: nothing of it spawns.",
+		"Add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference.",
+		SeverityWarning},
+	{CodeMissingAsset, "Mesh, tileset or map file is missing",
+		"A mesh, tileset or tile map that an entity names cannot be found or read, so its extent is unknown and the cell's bounds do not cover it; the engine loads the entity without it.",
+		"Add the asset (and its .meta) to the project, or fix the reference.",
+		SeverityWarning},
+	{CodeUIRootInCell, "UI root placed in a cell",
+		"A top-level entity carrying Canvas or UICanvas is placed in a grid cell, so the HUD unloads when the streaming sources move away from that cell.",
+		"Mark it WorldPersistent.",
+		SeverityWarning},
+	{CodeCameraInCell, "Camera placed in a cell",
+		"A top-level entity carrying Camera is placed in a grid cell, so the camera unloads when the streaming sources move away from that cell.",
+		"Mark it WorldPersistent.",
+		SeverityWarning},
 	{CodePlaneMismatch, "The world is laid out on the other plane than it is cut on",
 		"Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
 		"Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one.",

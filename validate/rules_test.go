@@ -84,7 +84,7 @@ func TestRules(t *testing.T) {
 			{ID: 2, C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{"prefetchRadius": 2000, "loadRadius": 2000, "unloadRadius": 5000}`)}}}},
 		{name: "unplaceable-prefab", es: []E{settings,
 			{ID: 2, Raw: `{"id": 2, "name": "Coin", "parent": null, "prefab": "@uuid:00000000-0000-0000-0000-000000000000", "overrides": [], "added": [], "removed": []}`}},
-			want: []string{"unplaceable-prefab@2:prefab"}},
+			want: []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

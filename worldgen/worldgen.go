@@ -63,6 +63,12 @@ type Options struct {
 	Plane string
 	// Name is the document's display name. Default "Generated World".
 	Name string
+	// PrefabFraction is the share of props written as prefab-instance
+	// entries (one record each) of the library PrefabLibrary returns.
+	// Default 0: none, and the world is exactly as without the field.
+	PrefabFraction float64
+	// Prefabs is the size of that library. Default 50.
+	Prefabs int
 }
 
 // Defaults used for zero-valued Options fields.
@@ -158,6 +164,15 @@ func (o Options) normalize() (Options, error) {
 	if o.Name == "" {
 		o.Name = DefaultName
 	}
+	if !(o.PrefabFraction >= 0 && o.PrefabFraction <= 1) {
+		return o, fmt.Errorf("worldgen: prefab fraction %v must be between 0 and 1", o.PrefabFraction)
+	}
+	switch {
+	case o.Prefabs == 0:
+		o.Prefabs = DefaultPrefabs
+	case o.Prefabs < 5 || o.Prefabs > maxPrefabs:
+		return o, fmt.Errorf("worldgen: prefab library size %d must be between 5 and %d", o.Prefabs, maxPrefabs)
+	}
 	return o, nil
 }
 
@@ -207,6 +222,9 @@ type generator struct {
 	o   Options
 	e   *emitter
 	rng *rand.Rand
+	// prng draws the prefab instances; a stream of its own, so that a
+	// world without instances is exactly what it was before they existed.
+	prng *rand.Rand
 
 	extent int64 // hundredths
 	cell   int64 // hundredths
@@ -224,7 +242,7 @@ type generator struct {
 }
 
 func newGenerator(w io.Writer, o Options) *generator {
-	return &generator{
+	g := &generator{
 		o: o,
 		e: newEmitter(w, o.Pretty),
 		// The second PCG word is a fixed constant so that the whole stream
@@ -238,6 +256,10 @@ func newGenerator(w io.Writer, o Options) *generator {
 		group:     make([]member, 0, maxGroupChildren+1),
 		ids:       make([]int64, 0, maxGroupChildren+1),
 	}
+	if o.PrefabFraction > 0 {
+		g.prng = rand.New(rand.NewPCG(o.Seed, 0x5052_4546_4142_0000))
+	}
+	return g
 }
 
 func (g *generator) run() {
@@ -364,6 +386,10 @@ func (g *generator) persistentSource(prefetch, load, unload int64) {
 // group is decided before the first record is written because a parent's
 // children list must name ids that come after it in the file.
 func (g *generator) writeGroup() {
+	if g.prng != nil && g.prng.Float64() < g.o.PrefabFraction {
+		g.writeInstance()
+		return
+	}
 	rng := g.rng
 	children := 0
 	for children < maxGroupChildren && children < g.remaining-1 && rng.Float64() < g.o.ChildFraction {

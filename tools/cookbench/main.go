@@ -65,6 +65,7 @@ const (
 	validateVsParse = 0.8 // validate ≤ 0.8× parse-only
 	stepScaling     = 1.5 // a frame on 1024² cells ≤ 1.5× a frame on 32²
 	referenceFaster = 50  // ≥ 50× faster than the reference scheduler
+	prefabVsPlain   = 1.3 // a prefab-heavy world cooks in ≤ 1.3× the plain one's time
 )
 
 // step is one command measured runs times.
@@ -129,6 +130,7 @@ func main() {
 	simulate := flag.Bool("simulate", true, "also run the scheduler benchmarks (go test ./streaming)")
 	benchOut := flag.String("o", "", "also write every run in Go benchmark format to `FILE`, for benchstat")
 	parseOnly := flag.String("parse-only", "", "internal: run the parse-only floor on FILE")
+	prefabs := flag.Float64("prefabs", 0.3, "also cook a prefab-heavy world (this share of props as prefab instances) beside the plain one of each size; 0 skips it")
 	flag.Parse()
 	if *parseOnly != "" {
 		if err := parseFloor(*parseOnly); err != nil {
@@ -169,6 +171,11 @@ func main() {
 	fmt.Fprintf(&results, "goos: %s\ngoarch: %s\npkg: github.com/worldcook/worldcook/tools/cookbench\ncpu: %s\n", runtime.GOOS, runtime.GOARCH, cpuModel())
 	for _, n := range worlds {
 		cookWorld(&results, tmp, *bin, self, n, *runs)
+	}
+	if *prefabs > 0 {
+		for _, n := range worlds {
+			prefabWorld(&results, tmp, *bin, n, *runs, *prefabs)
+		}
 	}
 	if *benchOut != "" {
 		check(os.WriteFile(*benchOut, results.Bytes(), 0o644))
@@ -280,6 +287,78 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	if ok(validate, parse) {
 		r := ratio(validate, parse)
 		target(fmt.Sprintf("%s: validate ≤ %.1f× parse-only", short(n), validateVsParse), r <= validateVsParse, counted, fmt.Sprintf("%.2f×", r))
+	}
+}
+
+// genWorld writes a world of options o to dir/main.esscene, with its
+// prefab library beside it, and returns the scene's path and size.
+func genWorld(dir string, o worldgen.Options) (string, int64) {
+	check(os.MkdirAll(dir, 0o755))
+	files, err := worldgen.PrefabLibrary(o)
+	check(err)
+	for _, lf := range files {
+		p := filepath.Join(dir, filepath.FromSlash(lf.Path))
+		check(os.MkdirAll(filepath.Dir(p), 0o755))
+		check(os.WriteFile(p, lf.Data, 0o644))
+	}
+	scene := filepath.Join(dir, "main.esscene")
+	f, err := os.Create(scene)
+	check(err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	check(worldgen.Write(w, o))
+	check(w.Flush())
+	check(f.Close())
+	st, err := os.Stat(scene)
+	check(err)
+	return scene, st.Size()
+}
+
+// prefabWorld cooks and validates a plain world and a prefab-heavy world
+// of n records each (a share frac of the props are instances of a
+// 50-prefab library: nested, variants, edits), interleaved, and checks
+// that the prefab-heavy cook takes at most prefabVsPlain × the plain one.
+func prefabWorld(results io.Writer, tmp, bin string, n, runs int, frac float64) {
+	plainDir, heavyDir := filepath.Join(tmp, "plain"), filepath.Join(tmp, "prefab-heavy")
+	defer os.RemoveAll(plainDir)
+	defer os.RemoveAll(heavyDir)
+	o := worldgen.DefaultOptions(n, 1)
+	plain, ps := genWorld(plainDir, o)
+	o.PrefabFraction = frac
+	heavy, hs := genWorld(heavyDir, o)
+	fmt.Printf("\nprefab-heavy world: %d records, %g of the props prefab instances, %.1f MB (plain: %.1f MB)\n", n, frac, float64(hs)/1e6, float64(ps)/1e6)
+	mk := func(key, name, scene, dir string) (*step, *step) {
+		out := filepath.Join(dir, "out")
+		return &step{key: key, name: name + " cook", prep: func() { os.RemoveAll(out) }, argv: []string{bin, "--quiet", "cook", scene, "--out", out}},
+			&step{key: key + "-validate", name: name + " validate", argv: []string{bin, "--quiet", "validate", scene, "--format", "json"}}
+	}
+	pc, pv := mk("cook-plain", "plain", plain, plainDir)
+	hc, hv := mk("cook-prefab-heavy", "prefab-heavy", heavy, heavyDir)
+	steps := []*step{pc, hc, pv, hv}
+	for i := 0; i < runs; i++ {
+		for _, s := range steps {
+			run(s)
+		}
+	}
+	for _, s := range steps {
+		for _, w := range s.walls {
+			fmt.Fprintf(results, "BenchmarkCommand/%s/entities=%d 1 %d ns/op\n", s.key, n, w.Nanoseconds())
+		}
+	}
+	fmt.Printf("  median of %d interleaved runs\n", runs)
+	for _, s := range steps {
+		if s.err != nil {
+			fmt.Printf("  %-24s failed: %v\n", s.name, s.err)
+			continue
+		}
+		fmt.Printf("  %-24s %8.3fs %6.0f%% spread %6.0f MB peak RSS\n", s.name, s.median().Seconds(), 100*s.spread(), float64(s.maxRSS())/1e6)
+	}
+	if ok(pc, hc) {
+		r := ratio(hc, pc)
+		target(fmt.Sprintf("%s: prefab-heavy cook ≤ %.1f× plain cook", short(n), prefabVsPlain), r <= prefabVsPlain, n >= targetEntities, fmt.Sprintf("%.2f×", r))
+	}
+	if ok(pv, hv) {
+		r := ratio(hv, pv)
+		target(fmt.Sprintf("%s: prefab-heavy validate ≤ %.1f× plain validate", short(n), prefabVsPlain), r <= prefabVsPlain, n >= targetEntities, fmt.Sprintf("%.2f×", r))
 	}
 }
 

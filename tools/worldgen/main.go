@@ -50,6 +50,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Sources, "sources", d.Sources, "number of persistent streaming sources (negative: none)")
 	fs.StringVar(&o.Plane, "plane", d.Plane, "plane the props spread over: xz or xy")
 	fs.StringVar(&o.Name, "name", d.Name, "scene display name")
+	fs.Float64Var(&o.PrefabFraction, "prefab-fraction", 0, "share of props written as prefab instances (0.3 for a prefab-heavy world); the prefab library goes to -prefab-dir")
+	fs.IntVar(&o.Prefabs, "prefabs", worldgen.DefaultPrefabs, "number of prefabs in the library of a prefab-heavy world")
+	var prefabDir string
+	fs.StringVar(&prefabDir, "prefab-dir", "", "folder the prefab library is written under (default: the output file's folder)")
 	fs.StringVar(&out, "o", "-", "output file (- for standard output)")
 	fs.BoolVar(&demo, "demo", false, "write the fixed demo world instead of a generated one")
 	if err := fs.Parse(args); err != nil {
@@ -66,6 +70,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := o.Check(); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
+	}
+	if o.PrefabFraction > 0 && !demo {
+		if prefabDir == "" && out == "-" {
+			fmt.Fprintln(stderr, "worldgen: a prefab-heavy world written to standard output needs -prefab-dir for its prefab library")
+			return 2
+		}
+		if prefabDir == "" {
+			prefabDir = filepath.Dir(out)
+		}
+		files, err := worldgen.PrefabLibrary(o)
+		if err == nil {
+			err = writeLibrary(prefabDir, files)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "worldgen: %v\n", err)
+			return 1
+		}
 	}
 
 	write := func(w io.Writer) error {
@@ -91,6 +112,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeLibrary writes the prefab library's files under dir.
+func writeLibrary(dir string, files []worldgen.File) error {
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := writeFile(p, func(w io.Writer) error { _, err := w.Write(f.Data); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFile writes through a temporary file in the destination directory and

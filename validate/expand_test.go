@@ -1,0 +1,178 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// expansionProject writes a project with a house prefab, its variants and
+// prefabs that nest it, and returns the scene file to check scenes as.
+func expansionProject(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"project.esproject": `{}`,
+		// House: a root with a wing 1500 to its +x, the wing carrying a
+		// 20-wide box collider.
+		"assets/House.esprefab": `{"version": "2", "name": "House", "rootEntityId": "h", "entities": [
+			{"prefabEntityId": "h", "name": "House", "parent": null, "children": ["wing"], "components": [{"type": "Transform", "data": {}}]},
+			{"prefabEntityId": "wing", "name": "Wing", "parent": "h", "children": [], "components": [
+				{"type": "Transform", "data": {"position": {"x": 1500, "y": 0, "z": 0}}},
+				{"type": "BoxCollider3D", "data": {"halfExtents": {"x": 10, "y": 10, "z": 10}}}]}]}`,
+		// Far: a variant that moves its root to x=5000.
+		"assets/Far.esprefab": `{"version": "2", "name": "Far", "rootEntityId": "h", "basePrefab": "assets/House.esprefab", "entities": [],
+			"overrides": [{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 5000, "y": 0, "z": 0}}]}`,
+		// Kept: a variant that adds WorldPersistent to its root.
+		"assets/Kept.esprefab": `{"version": "2", "name": "Kept", "rootEntityId": "h", "basePrefab": "assets/House.esprefab", "entities": [],
+			"overrides": [{"prefabEntityId": "h", "type": "component_added", "componentData": {"type": "WorldPersistent", "data": {}}}]}`,
+		// Tall: a variant of Far adding a tower 300 along z. The engine
+		// merges the chain's entities but applies only the outermost
+		// variant's overrides, so Far's move does not apply here.
+		"assets/Tall.esprefab": `{"version": "2", "name": "Tall", "rootEntityId": "h", "basePrefab": "assets/Far.esprefab", "entities": [
+			{"prefabEntityId": "tower", "name": "Tower", "parent": "h", "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 300}}}]}]}`,
+		// Town: a root with a house mounted 100 to its +x.
+		"assets/Town.esprefab": `{"version": "2", "name": "Town", "rootEntityId": "t", "entities": [
+			{"prefabEntityId": "t", "name": "Town", "parent": null, "children": ["s"], "components": [{"type": "Transform", "data": {}}]},
+			{"prefabEntityId": "s", "name": "", "parent": "t", "children": [], "components": [],
+			 "nestedPrefab": {"prefabPath": "assets/House.esprefab", "overrides": [
+				{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 100, "y": 0, "z": 0}}]}}]}`,
+		// Porch: its root is a mounted house, moved to x=300.
+		"assets/Porch.esprefab": `{"version": "2", "name": "Porch", "rootEntityId": "n", "entities": [
+			{"prefabEntityId": "n", "name": "", "parent": null, "children": [], "components": [],
+			 "nestedPrefab": {"prefabPath": "assets/House.esprefab", "overrides": [
+				{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 300, "y": 0, "z": 0}}]}}]}`,
+	}
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(root, "assets", "main.esscene")
+}
+
+// entry is a prefab-instance entry of id 2 at (x, 0, z) unless overrides
+// say otherwise.
+func entry(prefab, overrides, added, removed string) E {
+	return E{ID: 2, Raw: `{"id": 2, "name": "Inst", "parent": null, "prefab": "` + prefab + `", "overrides": ` + overrides + `, "added": ` + added + `, "removed": ` + removed + `}`}
+}
+
+func rootAt(x, z string) string {
+	return `{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": ` + x + `, "y": 0, "z": ` + z + `}}`
+}
+
+func TestExpansionRules(t *testing.T) {
+	file := expansionProject(t)
+	settings := E{ID: 1, C: []string{sw("1000")}}
+	far := E{ID: 9, Name: "Far Post", C: []string{tr(5500, 0, 500)}}
+	cases := []struct {
+		name   string
+		es     []E
+		cell   string // cell of entity 2
+		bounds Rect   // that cell's bounds
+		over   string // the entity overhanging most
+		spawn  int
+		codes  []string
+	}{
+		{name: "children", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "variant's own root override places it", es: []E{settings, entry("assets/Far.esprefab", `[]`, `[]`, `[]`)},
+			cell: "test.cell_5_0", bounds: Rect{5000, -10, 6510, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "instance override wins over the variant's", es: []E{settings, entry("assets/Far.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "variant adding WorldPersistent", es: []E{settings, entry("assets/Kept.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
+			cell: "persistent"},
+		{name: "variant chain applies the outermost overrides only", es: []E{settings, entry("assets/Tall.esprefab", `[]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, -10, 1510, 1000}, over: "Inst#2/Wing", spawn: 3},
+		{name: "nested slot", es: []E{settings, entry("assets/Town.esprefab", `[{"prefabEntityId": "t", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 0, "y": 0, "z": 2100}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_2", bounds: Rect{0, 2000, 1610, 3000}, over: "Inst#2/House/Wing", spawn: 3},
+		{name: "nested prefab as root", es: []E{settings, entry("assets/Porch.esprefab", `[]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, -10, 1810, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "nested root moved by an instance override on its address", es: []E{settings, entry("assets/Porch.esprefab",
+			`[{"prefabEntityId": "n/h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 2100, "y": 0, "z": 0}}]`, `[]`, `[]`)},
+			cell: "test.cell_2_0", bounds: Rect{2000, -10, 3610, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "removed", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `["wing"]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 1},
+		{name: "added under a prefab entity", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`,
+			`[{"prefabEntityId": "x", "name": "Shed", "parentId": "wing", "visible": true, "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 1200}}}]}]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1300}, over: "Inst#2/Wing", spawn: 3},
+		{name: "property override", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 200}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 2},
+		{name: "component_added", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "SphereCollider3D", "data": {"radius": 50}}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1650, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "component_added keeps an existing component", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "BoxCollider3D", "data": {"halfExtents": {"x": 300, "y": 1, "z": 1}}}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "component_replaced", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "component_replaced", "componentData": {"type": "BoxCollider3D", "data": {"halfExtents": {"x": 300, "y": 1, "z": 1}}}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1900, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "visibility override: the entity is not spawned", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "visibility", "value": false}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 1},
+		{name: "name override names the entity", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "name", "value": "East Wing"}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/East Wing", spawn: 2},
+		{name: "parent override moves an entity", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "parent", "value": "x"}]`,
+			`[{"prefabEntityId": "x", "name": "Annex", "parentId": null, "visible": true, "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 1200}}}]}]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1310}, over: "Inst#2/Annex/Wing", spawn: 3},
+		{name: "component_removed", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "component_removed", "componentType": "BoxCollider3D"}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1600, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "added entity's joint into another cell", es: []E{settings, far, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`,
+			`[{"prefabEntityId": "j", "name": "Chain", "parentId": null, "visible": true, "components": [{"type": "Transform", "data": {}}, {"type": "RevoluteJoint", "data": {"connectedEntity": 9}}]}]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 3,
+			codes: []string{"cross-cell-ref@2:RevoluteJoint.connectedEntity"}},
+		{name: "override data's joint into another cell", es: []E{settings, far, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "HingeJoint3D", "data": {"connectedEntity": 9}}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2,
+			codes: []string{"cross-cell-ref@2:HingeJoint3D.connectedEntity"}},
+		{name: "property override on a component the entity lacks binds nothing", es: []E{settings, far, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
+			{"prefabEntityId": "wing", "type": "property", "componentType": "RevoluteJoint", "propertyName": "connectedEntity", "value": 9}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2},
+		{name: "reference to a generated id", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`),
+			{ID: 3, C: []string{tr(50, 0, 50), joint("5")}}},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2,
+			codes: []string{"ref-to-generated-id@3:RevoluteJoint.connectedEntity"}},
+		{name: "unresolved prefab", es: []E{settings, entry("assets/Gone.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 0,
+			codes: []string{"unresolved-prefab@2:prefab"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := checkAt(t, file, Options{}, tc.es...)
+			want := tc.codes
+			if want == nil {
+				want = []string{}
+			}
+			if got := codes(p); !slices.Equal(got, want) {
+				t.Errorf("findings\n got %v\nwant %v", got, want)
+			}
+			got := cellOf(t, p, 2)
+			if got != tc.cell {
+				t.Fatalf("instance in %s, want %s", got, tc.cell)
+			}
+			for _, c := range p.Cells {
+				if c.Name != tc.cell {
+					continue
+				}
+				if !nearRect(c.Bounds, tc.bounds) {
+					t.Errorf("bounds %+v, want %+v", c.Bounds, tc.bounds)
+				}
+				if c.Overhang.Name != tc.over && !(tc.over == "" && c.Overhang.By == 0) {
+					t.Errorf("overhang %+v, want %q", c.Overhang, tc.over)
+				}
+				if c.SpawnCount != tc.spawn+len(c.Entities)-1 {
+					t.Errorf("spawn count %d for %d entities, want %d", c.SpawnCount, len(c.Entities), tc.spawn+len(c.Entities)-1)
+				}
+			}
+		})
+	}
+}

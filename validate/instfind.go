@@ -1,0 +1,300 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Findings from the expansion of prefab instances: what the engine will
+// drop, refuse, fail to find or bind to the wrong entity.
+
+// warn is the severity of a finding that --strict makes an error.
+func (c *checker) warn() string {
+	if c.opts.Strict {
+		return SeverityError
+	}
+	return SeverityWarning
+}
+
+// instanceFindings reports what expanding instance entry i found.
+func (c *checker) instanceFindings(i int32, in *instance) {
+	ref := prefabRef(c.d, i)
+	if in.unresolved != "" {
+		c.add(i, Finding{
+			Code:     CodeUnresolvedPrefab,
+			Severity: c.warn(),
+			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be loaded (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.unresolved),
+			Field:    "prefab",
+			Hint:     "add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference",
+		})
+		return
+	}
+	t := in.tpl
+	if in.failed {
+		c.add(i, Finding{
+			Code:    CodeUnplaceablePrefab,
+			Message: fmt.Sprintf("prefab instance %s of %s cannot be expanded: %s; the engine refuses to load the scene", c.who(i), ref, in.why),
+			Field:   "prefab",
+			Hint:    "fix the prefab (or the instance's overrides) so that the editor opens it, then re-save",
+		})
+		return
+	}
+	for _, m := range t.marks {
+		field := "prefab"
+		why := "in its prefab " + t.file
+		if m.override {
+			field, why = "overrides", "by an override"
+		}
+		c.add(i, Finding{
+			Code:    CodePersistentNotRoot,
+			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.ents[m.ent].addr, c.instancePath(i)+"/"+t.paths[m.ent], c.who(i), m.comp, why),
+			Field:   field,
+			Hint:    fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.comp),
+		})
+	}
+	for _, ms := range t.misses {
+		path := c.instancePath(i)
+		if ms.ent != t.root {
+			path += "/" + t.paths[ms.ent]
+		}
+		c.add(i, c.missingAsset(i, path, ms.comp, ms.field, ms.ref, ms.why))
+	}
+}
+
+// missingAsset is the finding for an asset reference of entity i (or of
+// the instance entity at path) whose file cannot be found or read.
+func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Finding {
+	who := c.who(i)
+	if path != "" {
+		who += " (prefab entity " + path + ")"
+	}
+	return Finding{
+		Code:     CodeMissingAsset,
+		Severity: c.warn(),
+		Message:  fmt.Sprintf("%s %s.%s names %s: %s", who, comp, field, ref, why),
+		Field:    comp + "." + field,
+		Hint:     "add the asset (and its .meta) to the project or fix the reference; until then the cell's bounds do not cover it",
+	}
+}
+
+// instanceRefs adds the references every expanded instance's expansion
+// holds: not the overrides as written (an override on a component the
+// entity lacks binds nothing), but what the engine spawns, component
+// data, added entities and prefab assets included.
+func (c *checker) instanceRefs() {
+	for k, i := range c.prefabIdx {
+		in := &c.inst[k]
+		if in.tpl == nil || in.failed || len(in.tpl.refs) == 0 {
+			continue
+		}
+		t := in.tpl
+		prefix := c.instancePath(i)
+		c.flags[i] |= fNeedPos
+		for _, x := range t.refs {
+			path := prefix
+			if x.ent != t.root {
+				path += "/" + t.paths[x.ent]
+			}
+			c.refs = append(c.refs, ref{from: i, elem: x.elem, target: x.target, comp: x.comp, field: x.field, bad: x.bad, path: path})
+			if x.bad == nil {
+				if j, ok := c.d.Lookup(x.target); ok {
+					c.flags[j] |= fNeedPos
+				}
+			}
+		}
+	}
+}
+
+// genRange is the ids the engine allocates for one instance's internal
+// entities when it loads the whole scene: base+1 .. base+n.
+type genRange struct {
+	base int64
+	n    int32
+	k    int32 // index in prefabIdx
+}
+
+// generatedIDs lays out the ids the engine generates: above the
+// document's highest id, instance after instance in authored order. It is
+// worked out when first needed: most worlds never ask.
+func (c *checker) generatedIDs() {
+	if c.genDone {
+		return
+	}
+	c.genDone = true
+	for k := range c.d.Entities {
+		c.maxID = max(c.maxID, c.d.Entities[k].ID)
+	}
+	next := c.maxID
+	for k := range c.prefabIdx {
+		in := &c.inst[k]
+		if in.tpl == nil || in.failed || in.tpl.allocs == 0 {
+			continue
+		}
+		c.gen = append(c.gen, genRange{base: next, n: in.tpl.allocs, k: int32(k)})
+		next += int64(in.tpl.allocs)
+	}
+}
+
+// generatedAt returns the instance and entity the engine gives id when
+// it loads the whole scene.
+func (c *checker) generatedAt(id int64) (k, ent int32, ok bool) {
+	g := sort.Search(len(c.gen), func(a int) bool { return c.gen[a].base+int64(c.gen[a].n) >= id })
+	if g == len(c.gen) || id <= c.gen[g].base {
+		return 0, 0, false
+	}
+	r := &c.gen[g]
+	t := c.inst[r.k].tpl
+	alloc := int32(id - r.base)
+	for e := range t.ents {
+		if t.ents[e].id == alloc && int32(e) != t.root {
+			return r.k, int32(e), true
+		}
+	}
+	return 0, 0, false
+}
+
+// generatedRef reports a reference to an id the engine generates for an
+// instance's internal entity. It returns false when the target is not one.
+func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
+	if !c.expanded {
+		return false
+	}
+	c.generatedIDs()
+	if len(c.gen) == 0 || r.target <= c.maxID {
+		return false
+	}
+	k, e, ok := c.generatedAt(r.target)
+	if !ok {
+		return false
+	}
+	i := c.prefabIdx[k]
+	t := c.inst[k].tpl
+	field, from := names(r)
+	target := r.target
+	c.add(r.from, Finding{
+		Code:       CodeRefToGeneratedID,
+		Message:    fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.target, c.instancePath(i), t.paths[e]),
+		Field:      field,
+		Target:     &target,
+		TargetName: t.paths[e],
+		Hint:       fmt.Sprintf("reference the instance root %s instead, or unpack the prefab so %s is an authored entity with its own id", c.who(i), t.paths[e]),
+	})
+	return true
+}
+
+// cellIDConflicts finds ids a cell document generates for its instances'
+// internal entities that equal a persistent entity's id the world binds
+// through persistentRefs: loading the cell, one id would name two
+// entities, and a reference meant for the persistent entity may bind to
+// the instance's internal one, or the reverse.
+func (c *checker) cellIDConflicts() {
+	refs := c.plan.PersistentRefs
+	if len(refs) == 0 || !c.expanded {
+		return
+	}
+	for ci := range c.plan.Cells {
+		cell := &c.plan.Cells[ci]
+		top := cell.maxID
+		next := top
+		for _, i := range cell.Entities {
+			k := c.instAt[i]
+			if k == 0 {
+				continue
+			}
+			in := &c.inst[k-1]
+			if in.tpl == nil || in.failed {
+				continue
+			}
+			t := in.tpl
+			lo, hi := next, next+int64(t.allocs)
+			next = hi
+			for a := sort.Search(len(refs), func(a int) bool { return refs[a] > lo }); a < len(refs) && refs[a] <= hi; a++ {
+				alloc := int32(refs[a] - lo)
+				for e := range t.ents {
+					if t.ents[e].id != alloc || int32(e) == t.root {
+						continue
+					}
+					j, _ := c.d.Lookup(refs[a])
+					target := refs[a]
+					c.add(i, Finding{
+						Code:       CodeGeneratedIDConflict,
+						Message:    fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.paths[e], c.who(int32(j))),
+						Field:      "prefab",
+						Target:     &target,
+						TargetName: c.d.Entities[j].Name,
+						FromCell:   cell.Name,
+						ToCell:     "persistent",
+						Hint:       fmt.Sprintf("give %s an id below %d (the highest id in cell %s), or mark the instance WorldPersistent", c.who(int32(j)), top, cell.Name),
+					})
+				}
+			}
+		}
+	}
+}
+
+// cellRoles reports cameras and UI roots placed in cells.
+func (c *checker) cellRoles() {
+	for ci := range c.plan.Cells {
+		cell := &c.plan.Cells[ci]
+		for _, i := range cell.Entities {
+			if c.parent[i] >= 0 {
+				continue
+			}
+			fl := c.flags[i]
+			if fl&fCamera != 0 {
+				c.add(i, Finding{
+					Code:     CodeCameraInCell,
+					Severity: SeverityWarning,
+					Message:  fmt.Sprintf("%s carries a Camera and is placed in cell %s; the camera unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
+					Field:    "Camera",
+					FromCell: cell.Name,
+					Hint:     "mark it WorldPersistent",
+				})
+			}
+			if fl&fCanvas != 0 {
+				c.add(i, Finding{
+					Code:     CodeUIRootInCell,
+					Severity: SeverityWarning,
+					Message:  fmt.Sprintf("%s is a UI root placed in cell %s; the UI unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
+					Field:    "Canvas",
+					FromCell: cell.Name,
+					Hint:     "mark it WorldPersistent",
+				})
+			}
+		}
+	}
+}
+
+// spawnCounts counts, per cell and for the persistent world, the entities
+// the engine spawns: an instance spawns its expansion, or nothing when
+// its prefab cannot be found, and an entity with "visible": false is not
+// spawned at all.
+func (c *checker) spawnCounts() {
+	count := func(list []int32) int {
+		n := 0
+		for _, i := range list {
+			k := int32(0)
+			if c.instAt != nil {
+				k = c.instAt[i]
+			}
+			switch {
+			case k == 0:
+				if !c.d.Entities[i].Hidden {
+					n++
+				}
+			case c.inst[k-1].tpl != nil && !c.inst[k-1].failed:
+				for _, e := range c.inst[k-1].tpl.ents {
+					if !e.hidden {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	c.plan.PersistentSpawnCount = count(c.plan.Persistent)
+	for ci := range c.plan.Cells {
+		c.plan.Cells[ci].SpawnCount = count(c.plan.Cells[ci].Entities)
+	}
+	c.plan.Instances = len(c.prefabIdx) > 0
+}
