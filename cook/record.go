@@ -153,6 +153,7 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 			break
 		}
 	}
+	r.Prefabs = r.Prefabs || dependsOnAssets(plan)
 	add := func(path string, size int64) {
 		r.Files = append(r.Files, path)
 		r.Sizes = append(r.Sizes, size)

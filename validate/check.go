@@ -176,6 +176,7 @@ func (c *checker) run() error {
 	c.checkRefs()
 	if c.plan.Streamed {
 		c.collectSources()
+		c.collectAssets()
 	}
 	c.finish()
 	return nil
@@ -641,6 +642,7 @@ func (c *checker) placeInstances() {
 			dirs = DefaultAssetDirs(c.d.Path)
 		}
 		prefabs = NewPrefabs(dirs)
+		c.opts.Prefabs = prefabs // the asset graph shares its .meta index
 	}
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))

@@ -5,6 +5,7 @@
 package validate
 
 import (
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -27,6 +28,12 @@ type Options struct {
 	// Estella project holding the scene (the nearest parent directory with
 	// a project.esproject), else the scene's own directory.
 	Assets []string
+	// AssetRules extend the default asset reference rules (worldcook.yaml).
+	AssetRules assets.Rules
+	// AssetGraph, when set, resolves asset references (a cook of many
+	// scenes of one project reads each asset once); nil builds one per
+	// Check over the scene's project.
+	AssetGraph *assets.Graph
 	// Prefabs, when set, is a prefab asset index shared between Check
 	// calls (a cook of many scenes reads each prefab once); it replaces
 	// Assets. Nil builds one per call, lazily, only if a prefab is placed.
@@ -69,6 +76,9 @@ type Plan struct {
 	Sources []manifest.Source
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
+	// Assets are the asset files each cell and the persistent world
+	// load; nil for a scene that is not a streamed world.
+	Assets *AssetPlan
 
 	// cut[i] is true when entity i's parent is not in the document that
 	// holds entity i (a missing parent), so writers emit null.

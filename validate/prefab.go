@@ -6,22 +6,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/scene"
 )
 
 // ProjectFile marks the root of an Estella project.
-const ProjectFile = "project.esproject"
-
-// maxMetaBytes bounds the .meta files read while indexing: a sidecar is a
-// few hundred bytes, and anything much larger is not one.
-const maxMetaBytes = 1 << 20
+const ProjectFile = assets.ProjectFile
 
 // maxPrefabDepth bounds how many variant prefabs (basePrefab) are followed
 // to find a root entity, so a variant cycle costs bounded work.
@@ -34,38 +30,31 @@ const maxPrefabDepth = 8
 type Prefabs struct {
 	dirs []string
 
-	mu      sync.Mutex
-	indexed bool
-	uuids   map[string]string // lower-case uuid → prefab file
-	assets  map[string]*prefabAsset
+	// meta is the uuid index of the folders, shared with the asset graph
+	// so that each .meta is read once.
+	meta *assets.Index
+
+	mu     sync.Mutex
+	assets map[string]*prefabAsset
 }
 
 // NewPrefabs returns a Prefabs searching dirs (recursively for .meta files).
 func NewPrefabs(dirs []string) *Prefabs {
-	return &Prefabs{dirs: append([]string(nil), dirs...), assets: make(map[string]*prefabAsset)}
+	return &Prefabs{dirs: append([]string(nil), dirs...), meta: assets.NewIndex(dirs), assets: make(map[string]*prefabAsset)}
 }
+
+// Index is the .meta uuid index of the folders.
+func (p *Prefabs) Index() *assets.Index { return p.meta }
 
 // DefaultAssetDirs returns where prefab assets of the scene at file are
 // looked for when no directory is configured: the Estella project holding
 // the scene (the nearest parent directory with a project.esproject), else
 // the scene's own directory.
 func DefaultAssetDirs(file string) []string {
-	dir := filepath.Dir(file)
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return []string{dir}
+	if root, ok := assets.FindProject(file); ok {
+		return []string{root}
 	}
-	for d := abs; ; {
-		if st, err := os.Stat(filepath.Join(d, ProjectFile)); err == nil && !st.IsDir() {
-			return []string{d}
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
-	}
-	return []string{dir}
+	return []string{filepath.Dir(file)}
 }
 
 // prefabAsset is what placing an instance needs from a prefab document:
@@ -78,8 +67,6 @@ type prefabAsset struct {
 	err string
 }
 
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // lookup resolves an instance's prefab reference, relative to the scene
 // file for plain relative paths.
 func (p *Prefabs) lookup(ref, sceneFile string) *prefabAsset {
@@ -91,7 +78,7 @@ func (p *Prefabs) lookup(ref, sceneFile string) *prefabAsset {
 func (p *Prefabs) lookupLocked(ref, sceneFile string, depth int) *prefabAsset {
 	key := ref
 	id, isUUID := strings.CutPrefix(ref, "@uuid:")
-	if !isUUID && uuidRE.MatchString(ref) {
+	if !isUUID && assets.IsUUID(ref) {
 		id, isUUID = ref, true
 	}
 	if !isUUID {
@@ -103,8 +90,7 @@ func (p *Prefabs) lookupLocked(ref, sceneFile string, depth int) *prefabAsset {
 	}
 	var a *prefabAsset
 	if isUUID {
-		p.index()
-		if file, ok := p.uuids[strings.ToLower(id)]; ok {
+		if file, ok := p.meta.Lookup(id); ok {
 			a = p.read(file, sceneFile, depth)
 		} else {
 			a = &prefabAsset{err: "no .meta with uuid " + id + " under " + p.where()}
@@ -139,55 +125,6 @@ func (p *Prefabs) readPath(ref, sceneFile string, depth int) *prefabAsset {
 		}
 	}
 	return &prefabAsset{err: "prefab " + ref + " not found under " + p.where()}
-}
-
-// index maps every .meta uuid under the directories to its document. Hidden
-// folders and node_modules are skipped: they hold no authored assets and can
-// be huge.
-func (p *Prefabs) index() {
-	if p.indexed {
-		return
-	}
-	p.indexed = true
-	p.uuids = make(map[string]string)
-	for _, root := range p.dirs {
-		_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-			if err != nil {
-				if de != nil && de.IsDir() && path != root {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := de.Name()
-			if de.IsDir() {
-				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(name, ".meta") {
-				return nil
-			}
-			if info, err := de.Info(); err != nil || info.Size() > maxMetaBytes {
-				return nil
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return nil
-			}
-			var meta struct {
-				UUID string `json:"uuid"`
-			}
-			if json.Unmarshal(data, &meta) != nil || meta.UUID == "" {
-				return nil
-			}
-			u := strings.ToLower(meta.UUID)
-			if _, dup := p.uuids[u]; !dup {
-				p.uuids[u] = strings.TrimSuffix(path, ".meta")
-			}
-			return nil
-		})
-	}
 }
 
 type prefabDoc struct {

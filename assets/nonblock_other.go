@@ -1,0 +1,5 @@
+//go:build !unix
+
+package assets
+
+const openNonBlock = 0

@@ -1,0 +1,31 @@
+package cook
+
+import (
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/validate"
+)
+
+// addAssets records in m what each cell and the persistent world load
+// besides their documents. A world that references no asset gets no
+// asset fields at all, so its manifest is what it was before assets
+// were counted.
+func addAssets(m *manifest.Manifest, plan *validate.Plan) {
+	ap := plan.Assets
+	if ap == nil || len(ap.All) == 0 {
+		return
+	}
+	m.Assets = make([]manifest.Asset, len(ap.All))
+	for i, a := range ap.All {
+		m.Assets[i] = manifest.Asset{Path: a.Path, Bytes: a.Bytes, Blake3: a.Blake3}
+	}
+	m.Persistent.SetAssets(ap.Persistent.Paths, ap.Persistent.Bytes)
+	for k := range m.Cells {
+		m.Cells[k].SetAssets(ap.Cells[k].Paths, ap.Cells[k].Bytes)
+	}
+}
+
+// dependsOnAssets reports whether the cooked world may depend on files
+// besides the scene: a scene cooked inside a project, whose assets (and
+// their .meta files) the cook record does not cover. Such a world is never
+// confirmed from its record; the cook reads its assets again.
+func dependsOnAssets(plan *validate.Plan) bool { return plan.Assets != nil }

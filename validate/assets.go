@@ -1,0 +1,154 @@
+package validate
+
+import (
+	"path/filepath"
+	"sort"
+
+	"github.com/worldcook/worldcook/assets"
+)
+
+// CodeMissingAsset is an asset reference that leads to no file.
+const CodeMissingAsset = "missing-asset"
+
+func init() {
+	Rules = append(Rules, Rule{CodeMissingAsset, "Asset reference leads to no file",
+		"A component field, prefab instance or referenced asset (a prefab's meshes, a material's textures, a tileset's texture, a map's tilesets and images) names an asset that is not a regular file inside the project: an @uuid: with no .meta, a path that does not exist, or one that leaves the project. The runtime fails to load it; the manifest counts it as 0 bytes.",
+		"Fix the reference, add the file (and its .meta for an @uuid: reference), or pass --assets with the folders that hold it.",
+		SeverityWarning})
+}
+
+// AssetSet is what one cell, or the persistent world, loads besides its
+// entity document: the project paths of the asset files its entities
+// reference, directly and transitively, sorted, and their total size.
+type AssetSet struct {
+	Paths []string
+	Bytes int64
+}
+
+// AssetPlan is the asset side of a streamed world.
+type AssetPlan struct {
+	Persistent AssetSet
+	// Cells are in the order of Plan.Cells.
+	Cells []AssetSet
+	// All is every distinct asset of the world, sorted by path.
+	All []assets.Asset
+	// Refs is true when some entity references an asset, found or not: the
+	// cooked world then depends on files besides the scene.
+	Refs bool
+	// Root is the project folder the paths are relative to.
+	Root string
+}
+
+// assetGraph returns the graph that resolves this scene's references: the
+// one given, or one over the project holding the scene (else the first
+// asset folder), sharing the prefab index. A scene outside any project
+// and without asset folders has no asset database to resolve against: it
+// gets no graph, and its world no asset lists.
+func (c *checker) assetGraph() *assets.Graph {
+	if c.opts.AssetGraph != nil {
+		return c.opts.AssetGraph
+	}
+	root, ok := assets.FindProject(c.d.Path)
+	if !ok && len(c.opts.Assets) == 0 {
+		return nil
+	}
+	dirs := c.opts.Assets
+	if len(dirs) == 0 {
+		dirs = []string{root}
+	}
+	if !ok {
+		root = dirs[0]
+	}
+	var index *assets.Index
+	if c.opts.Prefabs != nil {
+		index = c.opts.Prefabs.Index()
+	} else {
+		index = assets.NewIndex(dirs)
+	}
+	return assets.New(root, index, c.opts.AssetRules)
+}
+
+// collectAssets lists each cell's and the persistent world's assets and
+// reports references that lead nowhere: a reference the entity holds
+// itself on that entity and field, one inside an asset once per scene,
+// on the first entity that pulls it in.
+func (c *checker) collectAssets() {
+	g := c.assetGraph()
+	if g == nil {
+		return
+	}
+	ap := &AssetPlan{Cells: make([]AssetSet, len(c.plan.Cells)), Root: g.Root()}
+	all := map[string]bool{}
+	reported := map[assets.Miss]bool{}
+	set := func(ents []int32) AssetSet {
+		paths := map[string]bool{}
+		for _, i := range ents {
+			raw := c.d.Entities[i].Raw
+			if !g.MayRefer(raw) {
+				continue
+			}
+			found, err := g.Refs(raw)
+			if err != nil {
+				continue
+			}
+			for _, f := range found {
+				p, reason, ok := g.Resolve(f.Value, "")
+				if !ok {
+					continue
+				}
+				ap.Refs = true
+				if reason == "" {
+					if a := g.Asset(p); a.Missing != "" {
+						reason = a.Missing
+					}
+				}
+				// A prefab that cannot be found is the placement's to report
+				// (unplaceable-prefab): it is not reported twice.
+				if reason != "" && f.Field != "prefab" {
+					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
+						Message: c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
+						Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root())})
+				}
+				if reason != "" {
+					continue
+				}
+				closure, misses := g.ClosureOf(p)
+				for _, q := range closure {
+					paths[q] = true
+				}
+				for _, m := range misses {
+					if reported[m] {
+						continue
+					}
+					reported[m] = true
+					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
+						Message: c.who(i) + " " + f.Field + ": " + m.Message(),
+						Hint:    "fix the reference in " + m.Via + " or add the file it names"})
+				}
+			}
+		}
+		s := AssetSet{Paths: sortedKeys(paths)}
+		for _, p := range s.Paths {
+			s.Bytes += g.Asset(p).Bytes
+			all[p] = true
+		}
+		return s
+	}
+	ap.Persistent = set(c.plan.Persistent)
+	for k := range c.plan.Cells {
+		ap.Cells[k] = set(c.plan.Cells[k].Entities)
+	}
+	for _, p := range sortedKeys(all) {
+		ap.All = append(ap.All, g.Asset(p))
+	}
+	c.plan.Assets = ap
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,211 @@
+package validate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+const projectsDir = "../../shared/estella-projects"
+
+// streamed returns the scene at file made a streamed world: a StreamedWorld
+// root with cellSize is put first in its entities list. The document keeps
+// the file's path, so its project resolves as it would in place.
+func streamed(t *testing.T, file string, cellSize string) *scene.Document {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Skipf("the Estella projects are not beside the repository (%v)", err)
+	}
+	at := bytes.Index(src, []byte(`"entities": [`))
+	if at < 0 {
+		t.Fatalf("%s has no entities list", file)
+	}
+	at += len(`"entities": [`)
+	root := `{"id": 90001, "name": "World", "parent": null, "children": [], "components": [{"type": "StreamedWorld", "data": {"cellSize": ` + cellSize + `}}]},`
+	src = append(append(append([]byte(nil), src[:at]...), root...), src[at:]...)
+	d, err := scene.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func assetSets(p *Plan) map[string][]string {
+	out := map[string][]string{"persistent": p.Assets.Persistent.Paths}
+	for k, c := range p.Cells {
+		out[c.Name] = p.Assets.Cells[k].Paths
+	}
+	return out
+}
+
+func TestAssetsOfRealProjects(t *testing.T) {
+	for _, tc := range []struct {
+		scene    string
+		cellSize string
+		want     map[string][]string
+	}{
+		{"examples/lighting-3d/assets/scenes/main.esscene", "100", map[string][]string{
+			"persistent":    {},
+			"main.cell_0_0": {"assets/env/sky.esenv", "assets/env/sky_env.png", "assets/models/waver.esprefab", "assets/models/waver_0_0.esmesh", "assets/models/waver_1_0.esmesh", "assets/models/waver_Wave.estimeline", "assets/models/waver_m0.esmaterial", "assets/models/waver_m1.esmaterial"},
+			"main.cell_0_3": {},
+		}},
+		{"examples/platformer/assets/scenes/main.esscene", "400", map[string][]string{
+			"persistent":     {},
+			"main.cell_-2_0": {},
+			"main.cell_-1_0": {"assets/prefabs/Coin.esprefab", "assets/textures/block-guard.ktx2", "assets/textures/coin.png", "assets/textures/platform.png", "assets/textures/player.png"},
+			"main.cell_0_0":  {"assets/prefabs/Coin.esprefab", "assets/textures/coin.png", "assets/textures/ground.png", "assets/textures/platform.png", "assets/textures/sky.png"},
+			"main.cell_1_0":  {},
+		}},
+		{"examples/tilemap-demo/assets/scenes/tiled-map.esscene", "200", map[string][]string{
+			"persistent":         {},
+			"tiled-map.cell_0_0": {"assets/maps/level.tmj", "assets/textures/player.png", "assets/textures/props.png", "assets/textures/tileset.png"},
+			"tiled-map.cell_1_0": {},
+		}},
+		{"examples/tilemap-demo/assets/scenes/wang-map.esscene", "200", map[string][]string{
+			"persistent":        {},
+			"wang-map.cell_0_0": {"assets/tilesets/wang-tiles.png", "assets/tilesets/wang.estileset"},
+			"wang-map.cell_1_0": {},
+		}},
+		{"examples/sprite-rendering/assets/scenes/main.esscene", "300", map[string][]string{
+			"persistent":     {},
+			"main.cell_-1_0": {"assets/textures/arrow.png"},
+			"main.cell_0_0":  {"assets/textures/arrow.png", "assets/textures/star.png"},
+		}},
+	} {
+		t.Run(tc.scene, func(t *testing.T) {
+			d := streamed(t, filepath.Join(projectsDir, tc.scene), tc.cellSize)
+			p, err := Check(d, Options{SceneName: strings.TrimSuffix(filepath.Base(tc.scene), SceneExt)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Assets == nil {
+				t.Fatal("no asset plan")
+			}
+			got := assetSets(p)
+			if len(got) != len(tc.want) {
+				t.Errorf("asset sets of %d cells and the persistent world, want %d: %q", len(got)-1, len(tc.want)-1, got)
+			}
+			for name, want := range tc.want {
+				if !slices.Equal(got[name], want) {
+					t.Errorf("%s: assets %q, want %q", name, got[name], want)
+				}
+			}
+			for _, f := range p.Findings {
+				t.Errorf("unexpected finding %s", f)
+			}
+		})
+	}
+}
+
+// synthetic writes a project with every reference form and returns its
+// root.
+func synthetic(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	meta := func(rel, uuid string) { write(rel+".meta", `{"uuid": "`+uuid+`", "type": "x"}`) }
+	write("project.esproject", `{}`)
+	write("assets/textures/grass.png", "PNG-grass")
+	meta("assets/textures/grass.png", "00000000-0000-4000-8000-000000000001")
+	write("assets/textures/rock.png", "PNG-rock!")
+	write("assets/textures/tiles.png", "PNG-tiles")
+	meta("assets/textures/tiles.png", "00000000-0000-4000-8000-000000000003")
+	write("assets/textures/props.png", "PNG-props")
+	write("assets/materials/rock.esmaterial", `{"type": "material", "shader": "builtin:model", "properties": {"texture": "assets/textures/rock.png"}}`)
+	meta("assets/materials/rock.esmaterial", "00000000-0000-4000-8000-000000000002")
+	write("assets/materials/broken.esmaterial", `{"texture": "assets/textures/gone.png"}`)
+	write("assets/models/rock.esmesh", "ESMH....")
+	write("assets/prefabs/Rock.esprefab", `{"version": "2", "rootEntityId": "r", "entities": [{"prefabEntityId": "r", "components": [
+		{"type": "Transform", "data": {}},
+		{"type": "Mesh2D", "data": {"mesh": "assets/models/rock.esmesh", "material": "@uuid:00000000-0000-4000-8000-000000000002"}}]}]}`)
+	meta("assets/prefabs/Rock.esprefab", "00000000-0000-4000-8000-000000000004")
+	write("assets/tilesets/ground.estileset", `{"texture": "@uuid:00000000-0000-4000-8000-000000000003", "tileWidth": 16}`)
+	meta("assets/tilesets/ground.estileset", "00000000-0000-4000-8000-000000000005")
+	write("assets/maps/level.tmj", `{"tilesets": [{"firstgid": 1, "source": "ground.tsj"}, {"firstgid": 99, "image": "../textures/props.png"}]}`)
+	write("assets/maps/ground.tsj", `{"image": "../textures/tiles.png"}`)
+	return root
+}
+
+func TestAssetsOfSyntheticProject(t *testing.T) {
+	root := synthetic(t)
+	sprite := func(tex string) string { return comp("Sprite", `{"texture": "`+tex+`"}`) }
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		// Cell 0_0: a uuid texture, a prefab by path (mesh, material by uuid,
+		// its texture by path), a builtin mesh.
+		E{ID: 2, C: []string{tr(10, 0, 10), sprite("@uuid:00000000-0000-4000-8000-000000000001"), comp("Mesh2D", `{"mesh": "builtin:cube"}`)}},
+		inst(3, "null", "assets/prefabs/Rock.esprefab", `[{"prefabEntityId": "r", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 20, "y": 0, "z": 20}}]`),
+		// Cell 1_0: the same texture (shared), a tileset by uuid in a list,
+		// a Tiled map by path with an external tileset.
+		E{ID: 4, C: []string{tr(110, 0, 10), sprite("assets/textures/grass.png"),
+			comp("TilemapLayer", `{"tilesetAssets": ["@uuid:00000000-0000-4000-8000-000000000005"]}`),
+			comp("Tilemap", `{"source": "assets/maps/level.tmj"}`)}},
+		// Cell 2_0: missing files: a path, a uuid and one inside a material.
+		E{ID: 5, C: []string{tr(210, 0, 10), sprite("assets/textures/none.png")}},
+		E{ID: 6, C: []string{tr(220, 0, 10), sprite("@uuid:00000000-0000-4000-8000-0000000000ff")}},
+		E{ID: 7, C: []string{tr(230, 0, 10), comp("Mesh2D", `{"material": "assets/materials/broken.esmaterial"}`)}},
+	)
+	got := assetSets(p)
+	want := map[string][]string{
+		"persistent":    {},
+		"test.cell_0_0": {"assets/materials/rock.esmaterial", "assets/models/rock.esmesh", "assets/prefabs/Rock.esprefab", "assets/textures/grass.png", "assets/textures/rock.png"},
+		"test.cell_1_0": {"assets/maps/ground.tsj", "assets/maps/level.tmj", "assets/textures/grass.png", "assets/textures/props.png", "assets/textures/tiles.png", "assets/tilesets/ground.estileset"},
+		"test.cell_2_0": {"assets/materials/broken.esmaterial"},
+	}
+	if len(got) != len(want) {
+		t.Errorf("sets %q, want %q", got, want)
+	}
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
+	}
+	size := func(rel string) int64 {
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	for k, c := range p.Cells {
+		var sum int64
+		for _, a := range got[c.Name] {
+			sum += size(a)
+		}
+		if p.Assets.Cells[k].Bytes != sum {
+			t.Errorf("%s: %d asset bytes, want %d", c.Name, p.Assets.Cells[k].Bytes, sum)
+		}
+	}
+	if n := len(p.Assets.All); n != 11 {
+		t.Errorf("%d distinct assets, want 11 (the shared texture once)", n)
+	}
+	var missing []string
+	for _, f := range p.Findings {
+		if f.Code == CodeMissingAsset {
+			msg, _ := strings.CutPrefix(f.Message, quoteName(f.EntityName)+" ("+itoa(*f.Entity)+") ")
+			missing = append(missing, itoa(*f.Entity)+":"+msg)
+		}
+	}
+	wantMissing := []string{
+		`5:Sprite.texture: "assets/textures/none.png" does not exist`,
+		`6:Sprite.texture: "@uuid:00000000-0000-4000-8000-0000000000ff" has no .meta with that uuid under ` + root,
+		`7:Mesh2D.material: "assets/textures/gone.png", referenced by assets/materials/broken.esmaterial, does not exist`,
+	}
+	if !slices.Equal(missing, wantMissing) {
+		t.Errorf("missing-asset findings\n%q\nwant\n%q", missing, wantMissing)
+	}
+}
