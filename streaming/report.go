@@ -43,6 +43,13 @@ type FrameReport struct {
 
 	// Timing is set by real (disk) IO only.
 	Timing *FrameTiming `json:"timing,omitempty"`
+
+	// In a world with assets: the bytes of the resident assets (part of
+	// ResidentBytes), and how many assets became resident and were freed
+	// this frame. Absent (0) for a world without assets.
+	ResidentAssetBytes int64 `json:"residentAssetBytes,omitempty"`
+	AssetLoads         int   `json:"assetLoads,omitempty"`
+	AssetUnloads       int   `json:"assetUnloads,omitempty"`
 }
 
 // FrameTiming is the real time a frame spent applying finished loads.
@@ -107,6 +114,8 @@ type Summary struct {
 	Residency ResidencyReport `json:"residency"`
 	// IO is set by real (disk) IO only.
 	IO *IOStats `json:"io,omitempty"`
+	// Assets is set for a world with assets whose costs are counted.
+	Assets *AssetSummary `json:"assets,omitempty"`
 }
 
 // GaveUp is a cell given up after its retries.
@@ -255,6 +264,9 @@ func (s *Scheduler) Summary() Summary {
 		sum.GaveUp = []GaveUp{}
 	}
 	sum.Residency = s.Residency()
+	if s.book != nil {
+		sum.Assets = s.book.summary()
+	}
 	if st := &s.stats; st.reads > 0 || st.frameT != nil {
 		sum.IO = &IOStats{
 			Reads:                st.reads,
