@@ -61,6 +61,7 @@ func (m Miss) Message() string {
 // concurrent use.
 type Graph struct {
 	root  string // absolute project root
+	shown string // the root as given, for messages
 	index *Index
 	rules compiled
 
@@ -78,6 +79,7 @@ type node struct {
 // New returns the graph of the project at root, resolving uuids through
 // index (nil: no uuid resolves) by rules.
 func New(root string, index *Index, rules Rules) *Graph {
+	shown := root
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -88,11 +90,11 @@ func New(root string, index *Index, rules Rules) *Graph {
 	if err != nil {
 		full = DefaultRules()
 	}
-	return &Graph{root: root, index: index, rules: full.compile(), nodes: make(map[string]*node)}
+	return &Graph{root: root, shown: shown, index: index, rules: full.compile(), nodes: make(map[string]*node)}
 }
 
-// Root is the project folder paths are relative to.
-func (g *Graph) Root() string { return g.root }
+// Root is the project folder paths are relative to, as it was given.
+func (g *Graph) Root() string { return g.shown }
 
 // Resolve turns a reference written in the document at from (a project
 // path, or "" for a scene) into a project path. A reason is returned
@@ -113,7 +115,7 @@ func (g *Graph) Resolve(ref, from string) (p, reason string, ok bool) {
 		}
 		rel, inside := g.relative(file)
 		if !inside {
-			return "", "resolves to " + file + ", outside the project " + g.root, true
+			return "", "resolves to " + file + ", outside the project " + g.shown, true
 		}
 		return rel, "", true
 	}
@@ -146,7 +148,7 @@ func (g *Graph) Resolve(ref, from string) (p, reason string, ok bool) {
 		}
 	}
 	if pick == "" {
-		return cands[0], "is outside the project " + g.root, true
+		return cands[0], "is outside the project " + g.shown, true
 	}
 	return pick, "", true
 }
@@ -214,7 +216,7 @@ func (g *Graph) load(p string) *node {
 	fail := func(reason string) *node { n.Missing = reason; return n }
 	r, err := os.OpenRoot(g.root)
 	if err != nil {
-		return fail("cannot be read: the project " + g.root + " cannot be opened: " + errText(err))
+		return fail("cannot be read: the project " + g.shown + " cannot be opened: " + errText(err))
 	}
 	defer r.Close()
 	name := filepath.FromSlash(p)

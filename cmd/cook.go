@@ -28,6 +28,7 @@ type cookOptions struct {
 	Scenes      []string
 	Cfg         config.Cook
 	Components  map[string]config.Component
+	AssetRefs   config.AssetRefs
 	Quiet       bool
 	JSON        bool
 	LockTimeout time.Duration

@@ -31,6 +31,7 @@ type simulateOptions struct {
 	World      string
 	Cfg        config.Simulate
 	Components map[string]config.Component
+	AssetRefs  config.AssetRefs
 	Quiet      bool
 	JSON       bool
 }
@@ -104,6 +105,7 @@ EXIT STATUS
 			}
 			opts.Cfg = cfg.Simulate
 			opts.Components = cfg.Components
+			opts.AssetRefs = cfg.AssetRefs
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
 			return runSimulate(cmd.Context(), opts)
@@ -137,7 +139,8 @@ EXIT STATUS
 	f.String("map", "", "write the cell grid, grown bounds, the route and each cell's loads to this SVG")
 	f.String("plane", "xz", "scene input: partition plane, xz or xy")
 	f.String("scenes-root", "", "scene input: folder that scene names are relative to")
-	f.StringSlice("assets", nil, "scene input: folders searched for prefab assets")
+	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files; the first is the project whose asset files --io disk reads (default: the project holding the world)")
+	f.String("asset-costs", "on", "on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only")
 	return cmd
 }
 
@@ -161,6 +164,13 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(fmt.Errorf("--format: %v", err))
 	}
+	switch c.AssetCosts {
+	case "", "on":
+	case "off":
+		set.IgnoreAssets = true
+	default:
+		return inputErr(fmt.Errorf("--asset-costs %q: use on or off", c.AssetCosts))
+	}
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
@@ -176,7 +186,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	var loader streaming.Loader = streaming.NewModelLoader(model)
 	pace := time.Duration(0)
 	if c.IO == "disk" {
+		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {
+			return inputErr(errors.New("--io disk reads the world's assets, but no project holds it: pass --assets with the project folder, or --asset-costs off"))
+		}
 		loader, err = streaming.NewDiskLoader(streaming.DiskIO{
+			Assets:      world.AssetFiles,
 			Files:       world.Files,
 			Concurrency: c.Concurrency,
 			FrameBudget: time.Duration(c.FrameBudgetMS * float64(time.Millisecond)),
@@ -191,6 +205,9 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		loader.Close()
 		return inputErr(err)
+	}
+	if sched.HasAssets() {
+		report, _ = streaming.NewReportWriter(format, opts.IO.Out, streaming.WithAssets())
 	}
 	each := func(r *streaming.FrameReport) error { return report.Frame(r) }
 	if opts.Quiet {
@@ -384,7 +401,11 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if err := cook.Verify(root, m); err != nil {
 		return nil, err
 	}
-	return streaming.WorldFromManifest(m, os.DirFS(root)), nil
+	w := streaming.WorldFromManifest(m, os.DirFS(root))
+	if len(w.Assets) > 0 {
+		w.AssetFiles = projectFiles(opts.Cfg.Assets, filepath.Join(root, "world"))
+	}
+	return w, nil
 }
 
 // findManifest finds the one world manifest of a cooked directory (or of
@@ -422,6 +443,9 @@ func sceneWorld(ctx context.Context, file string, opts *simulateOptions) (*strea
 	if err != nil {
 		return nil, err
 	}
+	if vopts.AssetRules, err = assetRules(opts.AssetRefs); err != nil {
+		return nil, err
+	}
 	plan, err := cook.Load(file, vopts, opts.Cfg.ScenesRoot, nil)
 	if err != nil {
 		return nil, err
@@ -440,7 +464,11 @@ func sceneWorld(ctx context.Context, file string, opts *simulateOptions) (*strea
 	for _, f := range cooked.Files {
 		files[f.Path] = f.Bytes
 	}
-	return streaming.WorldFromManifest(cooked.Manifest, files), nil
+	w := streaming.WorldFromManifest(cooked.Manifest, files)
+	if plan.Assets != nil && len(w.Assets) > 0 {
+		w.AssetFiles = projectFiles([]string{plan.Assets.Root}, "")
+	}
+	return w, nil
 }
 
 // describe is the drawings' subtitle: the settings that shaped the run.

@@ -30,6 +30,10 @@ type Config struct {
 	// ids, so that validation checks them like the engine's own.
 	Components map[string]Component `mapstructure:"components"`
 
+	// AssetRefs extends which fields and files reference assets, for the
+	// asset lists of the manifest and simulate's asset costs.
+	AssetRefs AssetRefs `mapstructure:"assetRefs"`
+
 	// File is the configuration file that was read, if any.
 	File string `mapstructure:"-"`
 }
@@ -40,6 +44,25 @@ type Component struct {
 	// SoftFields are entity fields the game resolves itself and tolerates
 	// missing: they are not checked against residency boundaries.
 	SoftFields []string `mapstructure:"softFields"`
+}
+
+// AssetRefs extends the built-in asset reference rules.
+type AssetRefs struct {
+	// Fields are more keys whose string values name assets.
+	Fields []string `mapstructure:"fields"`
+	// Kinds are keyed by file extension (".esdialog"); a listed kind
+	// replaces the built-in one for its extension.
+	Kinds map[string]AssetKind `mapstructure:"kinds"`
+}
+
+// AssetKind says how the asset files with one extension are read.
+type AssetKind struct {
+	// Follow: the file is JSON whose references are assets too.
+	Follow bool `mapstructure:"follow"`
+	// FileRelative: plain paths inside it are relative to its folder.
+	FileRelative bool `mapstructure:"fileRelative"`
+	// Fields are reference fields of this kind only.
+	Fields []string `mapstructure:"fields"`
 }
 
 // Cook holds the cook and partition settings (validate shares the partition ones).
@@ -96,6 +119,7 @@ type Simulate struct {
 	Plane            string   `mapstructure:"plane"`
 	ScenesRoot       string   `mapstructure:"scenesRoot"`
 	Assets           []string `mapstructure:"assets"`
+	AssetCosts       string   `mapstructure:"assetCosts"`
 }
 
 // Loader binds command-line flags to configuration keys and resolves them.

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,31 +31,43 @@ type ReportWriter interface {
 }
 
 // NewReportWriter returns a writer for format (table, jsonl or csv).
-func NewReportWriter(format string, w io.Writer) (ReportWriter, error) {
+func NewReportWriter(format string, w io.Writer, opts ...WriterOption) (ReportWriter, error) {
+	var o writerOptions
+	for _, f := range opts {
+		f(&o)
+	}
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "", FormatTable:
-		return &tableWriter{w: bw}, nil
+		return &tableWriter{w: bw, assets: o.assets}, nil
 	case FormatJSONL:
 		return &jsonlWriter{w: bw}, nil
 	case FormatCSV:
-		return &csvWriter{w: csv.NewWriter(bw), bw: bw}, nil
+		return &csvWriter{w: csv.NewWriter(bw), bw: bw, assets: o.assets}, nil
 	}
 	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
 }
 
 type tableWriter struct {
-	w    *bufio.Writer
-	rows int
+	w      *bufio.Writer
+	rows   int
+	assets bool
 }
 
 const tableHeader = "frame   req  done   pub  prep  drop  cncl  unld  evct  fail  resident  inflight  resident B  request B  holes\n"
 
 func (t *tableWriter) Frame(r *FrameReport) error {
 	if t.rows == 0 {
-		t.w.WriteString(tableHeader)
+		t.w.WriteString(tableHeader[:len(tableHeader)-1])
+		if t.assets {
+			t.w.WriteString(tableAssetHeader)
+		}
+		t.w.WriteString("\n")
 	}
 	t.rows++
+	if t.assets {
+		return t.assetRow(r)
+	}
 	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d\n",
 		r.Frame, len(r.Requested), len(r.Completed), len(r.Published), len(r.Prepared), len(r.Dropped),
 		len(r.Cancelled), len(r.Unloaded), len(r.Evicted), len(r.Failed),
@@ -111,9 +124,10 @@ func (r *FrameReport) lists() []*[]string {
 }
 
 type csvWriter struct {
-	w    *csv.Writer
-	bw   *bufio.Writer
-	rows int
+	w      *csv.Writer
+	bw     *bufio.Writer
+	rows   int
+	assets bool
 }
 
 var csvHeader = []string{"frame", "requested", "completed", "prepared", "published", "cancelled",
@@ -123,15 +137,23 @@ var csvHeader = []string{"frame", "requested", "completed", "prepared", "publish
 // Lists in a CSV cell are joined with ';', which cell names do not use.
 func (c *csvWriter) Frame(r *FrameReport) error {
 	if c.rows == 0 {
-		c.w.Write(csvHeader)
+		if c.assets {
+			c.w.Write(append(slices.Clone(csvHeader), csvAssetHeader...))
+		} else {
+			c.w.Write(csvHeader)
+		}
 	}
 	c.rows++
 	j := func(xs []string) string { return strings.Join(xs, ";") }
 	i := strconv.Itoa
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
-	return c.w.Write([]string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
+	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
 		j(r.Cancelled), j(r.Unloaded), j(r.Evicted), j(r.Dropped), j(r.Failed), i(r.Resident), i(r.InFlight),
-		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes)})
+		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes)}
+	if c.assets {
+		row = append(row, assetCells(r)...)
+	}
+	return c.w.Write(row)
 }
 
 func (c *csvWriter) Summary(*Summary) error { return nil }
@@ -192,6 +214,9 @@ func WriteSummary(w io.Writer, s *Summary) error {
 	}
 	line("resident at the end", "%d cells, %d entities%s", len(rr.ResidentCells), entities, nameList(rr.ResidentCells, 8))
 	line("load count", "%d", rr.LoadCount)
+	if s.Assets != nil {
+		writeAssetSummary(line, s.Assets)
+	}
 	if io := s.IO; io != nil {
 		line("disk reads", "%d, %s", io.Reads, byteSize(io.BytesRead))
 		line("read", "%s", io.Read.String())

@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/worldcook/worldcook/assets"
 )
@@ -151,4 +154,115 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// How many cells and assets the reports name at most.
+const (
+	heaviestCells = 5
+	sharedAssets  = 10
+)
+
+// CellAssetCost is one cell's asset count and bytes, for reports.
+type CellAssetCost struct {
+	Cell   string `json:"cell"`
+	Assets int    `json:"assets"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// SharedAsset is an asset listed by more than one cell.
+type SharedAsset struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+	Cells int    `json:"cells"`
+}
+
+// AssetReport summarises a world's assets for validate's reports.
+type AssetReport struct {
+	Distinct   int           `json:"distinct"`
+	Bytes      int64         `json:"bytes"`
+	Persistent CellAssetCost `json:"persistent"`
+	// Heaviest are the cells with the most asset bytes, heaviest first
+	// (then by name), at most five.
+	Heaviest []CellAssetCost `json:"heaviest"`
+	// Shared are the assets the most cells share, most first (then by
+	// path), at most ten, each listed by two cells or more.
+	Shared []SharedAsset `json:"shared"`
+}
+
+// AssetSummary returns the world's asset report, or nil for a world
+// without assets.
+func (p *Plan) AssetSummary() *AssetReport {
+	ap := p.Assets
+	if ap == nil || len(ap.All) == 0 {
+		return nil
+	}
+	r := &AssetReport{Distinct: len(ap.All), Heaviest: []CellAssetCost{}, Shared: []SharedAsset{},
+		Persistent: CellAssetCost{Cell: "persistent", Assets: len(ap.Persistent.Paths), Bytes: ap.Persistent.Bytes}}
+	users := map[string]int{}
+	for k, c := range p.Cells {
+		s := ap.Cells[k]
+		for _, path := range s.Paths {
+			users[path]++
+		}
+		if len(s.Paths) > 0 {
+			r.Heaviest = append(r.Heaviest, CellAssetCost{Cell: c.Name, Assets: len(s.Paths), Bytes: s.Bytes})
+		}
+	}
+	sort.SliceStable(r.Heaviest, func(a, b int) bool {
+		x, y := r.Heaviest[a], r.Heaviest[b]
+		if x.Bytes != y.Bytes {
+			return x.Bytes > y.Bytes
+		}
+		return x.Cell < y.Cell
+	})
+	r.Heaviest = r.Heaviest[:min(len(r.Heaviest), heaviestCells)]
+	for _, a := range ap.All {
+		r.Bytes += a.Bytes
+		if n := users[a.Path]; n > 1 {
+			r.Shared = append(r.Shared, SharedAsset{Path: a.Path, Bytes: a.Bytes, Cells: n})
+		}
+	}
+	sort.SliceStable(r.Shared, func(a, b int) bool {
+		if r.Shared[a].Cells != r.Shared[b].Cells {
+			return r.Shared[a].Cells > r.Shared[b].Cells
+		}
+		return r.Shared[a].Path < r.Shared[b].Path
+	})
+	r.Shared = r.Shared[:min(len(r.Shared), sharedAssets)]
+	return r
+}
+
+// cellAssetCost returns cell k's asset count and bytes for the JSON
+// report; nil for a world without assets.
+func (p *Plan) cellAssetCost(k int) (*int, *int64) {
+	if p.Assets == nil || len(p.Assets.All) == 0 {
+		return nil, nil
+	}
+	s := p.Assets.Cells[k]
+	n, b := len(s.Paths), s.Bytes
+	return &n, &b
+}
+
+// writeAssetText writes the asset lines of a world's text summary.
+func writeAssetText(w io.Writer, p *Plan) {
+	r := p.AssetSummary()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "  assets: %s, %d B; the persistent world holds %s (%d B)\n",
+		plural(r.Distinct, "distinct asset"), r.Bytes, plural(r.Persistent.Assets, "asset"), r.Persistent.Bytes)
+	if len(r.Heaviest) > 0 {
+		parts := make([]string, len(r.Heaviest))
+		for i, c := range r.Heaviest {
+			parts[i] = fmt.Sprintf("%s (%s, %d B)", c.Cell, plural(c.Assets, "asset"), c.Bytes)
+		}
+		fmt.Fprintf(w, "  heaviest cells by assets: %s\n", strings.Join(parts, ", "))
+	}
+	if len(r.Shared) > 0 {
+		parts := make([]string, len(r.Shared))
+		for i, a := range r.Shared {
+			parts[i] = fmt.Sprintf("%s (%d B, %d cells)", a.Path, a.Bytes, a.Cells)
+		}
+		fmt.Fprintf(w, "  most shared assets: %s\n", strings.Join(parts, ", "))
+	}
 }
