@@ -28,8 +28,8 @@ type DemoFile struct {
 }
 
 type demoTexture struct {
-	file   string
-	uuid   string // "" for a texture referenced by path only
+	file    string
+	uuid    string // "" for a texture referenced by path only
 	r, g, b byte
 	// pattern: 0 solid with a border, 1 stripes, 2 checks
 	pattern int
