@@ -68,6 +68,7 @@ type Graph struct {
 	mu       sync.Mutex
 	nodes    map[string]*node
 	closures map[string]closure
+	resolved map[string]resolution
 }
 
 type node struct {
@@ -101,6 +102,32 @@ func (g *Graph) Root() string { return g.shown }
 // when it leads nowhere; ok is false when the text is not a file
 // reference at all (a builtin: name, a URL, empty).
 func (g *Graph) Resolve(ref, from string) (p, reason string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.resolveLocked(ref, from)
+}
+
+// resolveLocked is Resolve, remembered, with g.mu held (a document being
+// followed resolves its references while the graph is locked).
+func (g *Graph) resolveLocked(ref, from string) (p, reason string, ok bool) {
+	key := from + "\x00" + ref
+	if r, hit := g.resolved[key]; hit {
+		return r.p, r.reason, r.ok
+	}
+	p, reason, ok = g.resolve(ref, from)
+	if g.resolved == nil {
+		g.resolved = make(map[string]resolution)
+	}
+	g.resolved[key] = resolution{p, reason, ok}
+	return p, reason, ok
+}
+
+type resolution struct {
+	p, reason string
+	ok        bool
+}
+
+func (g *Graph) resolve(ref, from string) (p, reason string, ok bool) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return "", "", false
@@ -271,7 +298,7 @@ func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
 	}
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		p, reason, ok := g.Resolve(ref.Value, n.Path)
+		p, reason, ok := g.resolveLocked(ref.Value, n.Path)
 		if !ok {
 			continue
 		}
@@ -346,7 +373,9 @@ func dedupMisses(ms []Miss) []Miss {
 // reference: it holds "@uuid:" or a key that is a reference field. It
 // lets a cook skip decoding the records of a large world that reference
 // nothing; a false positive costs only that decoding.
-func (g *Graph) MayRefer(raw []byte) bool {
+func (g *Graph) MayRefer(raw []byte) bool { return mayRefer(raw, g.rules.fields) }
+
+func mayRefer(raw []byte, fields map[string]bool) bool {
 	if bytes.Contains(raw, uuidMark) {
 		return true
 	}
@@ -356,8 +385,8 @@ func (g *Graph) MayRefer(raw []byte) bool {
 			return false
 		}
 		end := i + j
-		start := bytes.LastIndexByte(raw[:end], '"')
-		if start >= 0 && g.rules.fields[string(raw[start+1:end])] {
+		start := bytes.LastIndexByte(raw[i:end], '"')
+		if start >= 0 && fields[string(raw[i+start+1:end])] {
 			return true
 		}
 		i = end + len(keyEnd)
@@ -372,7 +401,7 @@ var (
 // Refs lists the references in an entity record or component data by the
 // graph's rules (see Extract).
 func (g *Graph) Refs(data []byte) ([]Found, error) {
-	return Extract(data, g.rules.fields, nil)
+	return extractValid(data, g.rules.fields, nil), nil
 }
 
 // ClosureOf is Closure of one path, remembered: a world of many cells

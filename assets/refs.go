@@ -1,10 +1,13 @@
 package assets
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 
-	"encoding/json"
+	"github.com/worldcook/worldcook/scene"
 )
 
 // Found is one reference in a JSON document: the text and the field that
@@ -26,33 +29,148 @@ const maxDepth = 256
 // reference in v when P's last part is a reference field. The list is
 // sorted by field, then value, without repeats.
 func Extract(data []byte, fields, extra map[string]bool) ([]Found, error) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
+	if !json.Valid(data) {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("not valid JSON")
 	}
+	return extractValid(data, fields, extra), nil
+}
+
+// extractValid is Extract of a value already known to be valid JSON (a
+// parsed entity record): it walks the bytes in place, allocating only for
+// what it finds.
+func extractValid(data []byte, fields, extra map[string]bool) []Found {
 	x := extractor{fields: fields, extra: extra}
-	x.walk(v, "", "", 0)
+	x.walk(bytes.TrimSpace(data), nil, 0)
+	if len(x.out) < 2 {
+		return x.out
+	}
 	sort.Slice(x.out, func(a, b int) bool {
 		if x.out[a].Field != x.out[b].Field {
 			return x.out[a].Field < x.out[b].Field
 		}
 		return x.out[a].Value < x.out[b].Value
 	})
-	out := x.out[:0]
-	for i, f := range x.out {
-		if i == 0 || f != x.out[i-1] {
+	out := x.out[:1]
+	for _, f := range x.out[1:] {
+		if f != out[len(out)-1] {
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	return out
 }
 
 type extractor struct {
 	fields, extra map[string]bool
-	out           []Found
+	// path holds the field path's parts; the last is the key whose value
+	// is being walked ("" inside a list or at the top).
+	path [][]byte
+	out  []Found
 }
 
-func (x *extractor) isField(key string) bool { return x.fields[key] || x.extra[key] }
+func (x *extractor) isField(key []byte) bool {
+	return len(key) > 0 && (x.fields[string(key)] || x.extra[string(key)])
+}
+
+func (x *extractor) at() string {
+	var parts []string
+	for _, p := range x.path {
+		if len(p) > 0 {
+			parts = append(parts, string(p))
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+var uuidQuote = []byte(`"@uuid:`)
+
+// walk visits value v, held by key (nil inside a list or at the top).
+func (x *extractor) walk(v, key []byte, depth int) {
+	if depth > maxDepth || len(v) == 0 {
+		return
+	}
+	switch v[0] {
+	case '"':
+		if bytes.HasPrefix(v, uuidQuote) || x.isField(key) {
+			if s, err := scene.Str(v); err == nil && s != "" {
+				x.out = append(x.out, Found{Field: x.at(), Value: s})
+			}
+		}
+	case '[':
+		scene.Each(v, func(el []byte) bool {
+			if string(key) == "components" && scene.KindOf(el) == scene.Object {
+				if x.component(el, depth) {
+					return true
+				}
+			}
+			x.walk(el, key, depth+1)
+			return true
+		})
+	case '{':
+		if p, ok := scene.Field(v, "propertyName"); ok {
+			x.override(v, p)
+		}
+		scene.Members(v, func(k, val []byte) bool {
+			x.path = append(x.path, k)
+			x.walk(val, k, depth+1)
+			x.path = x.path[:len(x.path)-1]
+			return true
+		})
+	}
+}
+
+// component walks a {"type": T, "data": {...}} element, naming its fields
+// after T; false when el is not one.
+func (x *extractor) component(el []byte, depth int) bool {
+	t, ok := scene.Field(el, "type")
+	if !ok || scene.KindOf(t) != scene.String {
+		return false
+	}
+	data, ok := scene.Field(el, "data")
+	if !ok || scene.KindOf(data) != scene.Object {
+		return false
+	}
+	if !mayRefer(data, x.fields) && !mayRefer(data, x.extra) {
+		return true // a Transform, a collider: nothing to walk
+	}
+	// The component's type (its raw text) replaces "components" in the
+	// path.
+	saved := x.path[len(x.path)-1]
+	x.path[len(x.path)-1] = t[1 : len(t)-1]
+	x.walk(data, nil, depth+1)
+	x.path[len(x.path)-1] = saved
+	return true
+}
+
+// override records a property override's value that a reference field
+// takes (the value's own key is "value", which is no reference field).
+func (x *extractor) override(obj, prop []byte) {
+	val, ok := scene.Field(obj, "value")
+	if !ok || scene.KindOf(val) != scene.String || bytes.HasPrefix(val, uuidQuote) {
+		return
+	}
+	name, err := scene.Str(prop)
+	if err != nil {
+		return
+	}
+	if !x.isField([]byte(name[strings.LastIndexByte(name, '.')+1:])) {
+		return
+	}
+	s, err := scene.Str(val)
+	if err != nil || s == "" {
+		return
+	}
+	field := x.at()
+	if c, ok := scene.Field(obj, "componentType"); ok {
+		if comp, err := scene.Str(c); err == nil && comp != "" {
+			field = join(field, comp)
+		}
+	}
+	x.out = append(x.out, Found{Field: join(field, name), Value: s})
+}
 
 func join(p, k string) string {
 	if p == "" {
@@ -61,47 +179,15 @@ func join(p, k string) string {
 	return p + "." + k
 }
 
-func (x *extractor) walk(v any, key, at string, depth int) {
-	if depth > maxDepth {
-		return
+// ComponentRefs lists the references in one component's data (valid
+// JSON, as a parsed scene holds it), its fields named "typ.field". A
+// record is cheaper to read component by component than as a whole: the
+// parser has already found its components, and most hold no reference.
+func (g *Graph) ComponentRefs(typ string, data []byte) []Found {
+	if !mayRefer(data, g.rules.fields) {
+		return nil
 	}
-	switch t := v.(type) {
-	case string:
-		if strings.HasPrefix(t, "@uuid:") || (key != "" && x.isField(key) && t != "") {
-			x.out = append(x.out, Found{Field: at, Value: t})
-		}
-	case []any:
-		for _, e := range t {
-			x.walk(e, key, at, depth+1)
-		}
-	case map[string]any:
-		typ, hasType := t["type"].(string)
-		data, hasData := t["data"].(map[string]any)
-		if hasType && hasData && key == "components" {
-			// A component: its fields are named after its type.
-			base := typ
-			if at != "components" {
-				base = join(strings.TrimSuffix(at, ".components"), typ)
-			}
-			x.walk(data, "", base, depth+1)
-			return
-		}
-		if prop, ok := t["propertyName"].(string); ok {
-			if s, ok := t["value"].(string); ok && s != "" {
-				last := prop[strings.LastIndexByte(prop, '.')+1:]
-				comp, _ := t["componentType"].(string)
-				if x.isField(last) && !strings.HasPrefix(s, "@uuid:") {
-					x.out = append(x.out, Found{Field: join(join(at, comp), prop), Value: s})
-				}
-			}
-		}
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			x.walk(t[k], k, join(at, k), depth+1)
-		}
-	}
+	x := extractor{fields: g.rules.fields, path: [][]byte{[]byte(typ)}}
+	x.walk(bytes.TrimSpace(data), nil, 0)
+	return x.out
 }

@@ -85,14 +85,21 @@ func (c *checker) collectAssets() {
 	reported := map[assets.Miss]bool{}
 	set := func(ents []int32) AssetSet {
 		paths := map[string]bool{}
+		var found []assets.Found
 		for _, i := range ents {
-			raw := c.d.Entities[i].Raw
-			if !g.MayRefer(raw) {
+			e := &c.d.Entities[i]
+			if !g.MayRefer(e.Raw) {
 				continue
 			}
-			found, err := g.Refs(raw)
-			if err != nil {
-				continue
+			if e.IsPrefab() {
+				// An instance entry: its asset, overrides and added
+				// entities are read from the whole record.
+				found, _ = g.Refs(e.Raw)
+			} else {
+				found = found[:0]
+				for _, comp := range c.d.Components(int(i)) {
+					found = append(found, g.ComponentRefs(comp.Type, comp.Data)...)
+				}
 			}
 			for _, f := range found {
 				p, reason, ok := g.Resolve(f.Value, "")
