@@ -209,3 +209,44 @@ func TestAssetsOfSyntheticProject(t *testing.T) {
 		t.Errorf("missing-asset findings\n%q\nwant\n%q", missing, wantMissing)
 	}
 }
+
+func TestAssetReports(t *testing.T) {
+	root := synthetic(t)
+	sprite := func(tex string) string { return comp("Sprite", `{"texture": "`+tex+`"}`) }
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		E{ID: 2, C: []string{tr(10, 0, 10), sprite("assets/textures/grass.png"), comp("Mesh2D", `{"material": "assets/materials/rock.esmaterial"}`)}},
+		E{ID: 3, C: []string{tr(110, 0, 10), sprite("assets/textures/grass.png")}},
+		E{ID: 4, C: []string{tr(210, 0, 10), sprite("assets/textures/grass.png"), sprite("assets/textures/props.png")}},
+	)
+	r := p.AssetSummary()
+	if r == nil {
+		t.Fatal("no asset report")
+	}
+	if r.Distinct != 4 || r.Bytes != 9+9+9+int64(len(`{"type": "material", "shader": "builtin:model", "properties": {"texture": "assets/textures/rock.png"}}`)) {
+		t.Errorf("report %+v", r)
+	}
+	if len(r.Heaviest) != 3 || r.Heaviest[0].Cell != "test.cell_0_0" || r.Heaviest[1].Cell != "test.cell_2_0" || r.Heaviest[1].Assets != 2 {
+		t.Errorf("heaviest %+v", r.Heaviest)
+	}
+	if len(r.Shared) != 1 || r.Shared[0] != (SharedAsset{Path: "assets/textures/grass.png", Bytes: 9, Cells: 3}) {
+		t.Errorf("shared %+v", r.Shared)
+	}
+	var text, js bytes.Buffer
+	if err := Write(&text, FormatText, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&js, FormatJSON, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"assets: 4 distinct assets", "heaviest cells by assets: test.cell_0_0 (3 assets, ", "most shared assets: assets/textures/grass.png (9 B, 3 cells)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{`"assetCount":3,"assetBytes":`, `"shared":[{"path":"assets/textures/grass.png","bytes":9,"cells":3}]`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON report lacks %q:\n%s", want, js.String())
+		}
+	}
+}
