@@ -97,6 +97,9 @@ func New(root string, index *Index, rules Rules) *Graph {
 // Root is the project folder paths are relative to, as it was given.
 func (g *Graph) Root() string { return g.shown }
 
+// File is the path in the file system of the asset at project path p.
+func (g *Graph) File(p string) string { return filepath.Join(g.root, filepath.FromSlash(p)) }
+
 // Resolve turns a reference written in the document at from (a project
 // path, or "" for a scene) into a project path. A reason is returned
 // when it leads nowhere; ok is false when the text is not a file

@@ -2,9 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/worldcook/worldcook/assets"
@@ -27,27 +24,4 @@ func assetRules(c config.AssetRefs) (assets.Rules, error) {
 		return assets.Rules{}, fmt.Errorf("assetRefs in worldcook.yaml: %v", err)
 	}
 	return r, nil
-}
-
-// projectFiles opens the project whose asset files a world loads: the
-// first asset folder given, else the project above near (a folder with
-// project.esproject). The files are served through an os.Root, so no path
-// or symbolic link leads out of the project. Nil when there is none.
-func projectFiles(dirs []string, near string) fs.FS {
-	root := ""
-	if len(dirs) > 0 {
-		root = dirs[0]
-	} else if near != "" {
-		if p, ok := assets.FindProject(filepath.Join(near, "x")); ok {
-			root = p
-		}
-	}
-	if root == "" {
-		return nil
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil
-	}
-	return r.FS()
 }

@@ -101,7 +101,7 @@ func TestSimulateDiskReadsAssets(t *testing.T) {
 	go func() {
 		defer close(done)
 		code, out2, errs := run(t, "--config", cfg, "simulate", "--path", route, "--io", "disk", "--retries", "0", out)
-		if code != 0 || !strings.Contains(out2, "assets/textures/grass.png is not a regular file") {
+		if code != 0 || !strings.Contains(out2, "cannot read asset assets/textures/grass.png: not a regular file") {
 			t.Errorf("FIFO asset: exit %d, %s\n%s", code, errs, summaryOf(out2))
 		}
 	}()

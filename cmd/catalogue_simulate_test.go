@@ -6,8 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/worldcook/worldcook/cook"
 )
 
 // hostileWorld is one way a cooked world or a route can be bad when
@@ -44,7 +42,7 @@ func rewrite(t *testing.T, p string, edit func([]byte) []byte) {
 func interrupt(t *testing.T, out string) {
 	t.Helper()
 	_, edited := demoPair(t, t.TempDir())
-	fsys := &faultFS{errno: syscall.EIO, ops: map[string]bool{"rename": true}, after: 3}
+	fsys := &faultFS{FS: openOut(t, out), errno: syscall.EIO, ops: map[string]bool{"rename": true}, after: 3}
 	if code, stderr := cookThrough(t, fsys, edited, out); code != ExitInput || !strings.Contains(stderr, "the next cook into") {
 		t.Fatalf("the interrupted cook: exit %d: %s", code, stderr)
 	}
@@ -150,7 +148,7 @@ func simulateCatalogue() []hostileWorld {
 func TestSimulateHostileWorlds(t *testing.T) {
 	demo, _ := demoPair(t, t.TempDir())
 	good := filepath.Join(t.TempDir(), "good")
-	if code, stderr := cookThrough(t, cook.OSFS{}, demo, good); code != 0 {
+	if code, stderr := cookThrough(t, nil, demo, good); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := run(t, "--config", demoConfig, "simulate", "-q", "--path", demoRoute, good); code != 0 {
@@ -159,7 +157,7 @@ func TestSimulateHostileWorlds(t *testing.T) {
 	for _, tc := range simulateCatalogue() {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if code, stderr := cookThrough(t, cook.OSFS{}, demo, out); code != 0 {
+			if code, stderr := cookThrough(t, nil, demo, out); code != 0 {
 				t.Fatalf("cook: exit %d: %s", code, stderr)
 			}
 			world, named, route := out, "", demoRoute
@@ -204,7 +202,7 @@ func TestSimulateAfterTheInterruptedCookIsFinished(t *testing.T) {
 		t.Fatalf("simulate mid-commit: exit %d, want %d", code, ExitInput)
 	}
 	_, edited := demoPair(t, t.TempDir())
-	if code, stderr := cookThrough(t, cook.OSFS{}, edited, out); code != 0 {
+	if code, stderr := cookThrough(t, nil, edited, out); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := run(t, "--config", demoConfig, "simulate", "-q", "--path", demoRoute, out); code != 0 {

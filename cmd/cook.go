@@ -4,21 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
+	"io"
 	"runtime/pprof"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -34,6 +30,8 @@ type cookOptions struct {
 	LockTimeout time.Duration
 	CPUProfile  string
 	MemProfile  string
+	// ConfigFile is the configuration file read, an input of the run.
+	ConfigFile string
 	// FS replaces the real file system in tests.
 	FS cook.FS
 }
@@ -53,7 +51,18 @@ Cook validates first and writes nothing when validation finds errors. It
 writes atomically: files are staged and renamed into place, so a failed or
 killed cook leaves the previous world intact. Files whose bytes did not
 change are not rewritten, cells that disappeared are removed, and nothing
-else in the output directory is touched.
+else in the output directory is touched. It refuses, before writing
+anything, an output directory where it would replace one of its inputs
+(--out naming the scenes' own folder, in any spelling) and scenes whose
+files would collide ("a b" and "a_b"); it never writes outside OUT,
+whatever links OUT holds. --check hashes every file on disk.
+
+--package-config FILE writes each cooked world into the worlds list of the
+game configuration the packaged Estella runtime reads (game.config.json):
+{scene, manifest}; FILE must sit in the output folder, the package root
+the runtime reads the cells from. Every other key keeps its text and order; an
+up-to-date file is not rewritten. With --plane xy cook warns: Estella's
+runtime samples streaming sources on X and Z only.
 
 EXIT STATUS
   0  cooked (or, with --check, already up to date)
@@ -61,6 +70,10 @@ EXIT STATUS
   2  unreadable or malformed input, bad usage, or the output could not be written`,
 		Example: `  # cook the demo world into ./cooked
   worldcook cook testdata/demo/main.esscene
+
+  # cook straight into a game's build folder and list the world in its
+  # game.config.json, as the packaged Estella runtime reads it
+  worldcook cook levels/main.esscene --out build/web --package-config build/web/game.config.json
 
   # in CI: fail when the committed cooked world is stale
   worldcook cook --check --out build/world levels/`,
@@ -76,86 +89,14 @@ EXIT STATUS
 			opts.Components = cfg.Components
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
+			opts.LockTimeout = cfg.Cook.LockTimeout
+			opts.CPUProfile, opts.MemProfile = cfg.Cook.CPUProfile, cfg.Cook.MemProfile
+			opts.ConfigFile = cfg.File
 			return runCook(cmd.Context(), opts)
 		},
 	}
-	f := cmd.Flags()
-	f.StringP("out", "o", "cooked", "output directory")
-	f.Bool("check", false, "write nothing; exit 1 if the output would change")
-	f.String("plane", "xz", "partition plane: xz (3D worlds) or xy (2D worlds)")
-	f.String("scenes-root", "", "folder that scene names are relative to (default: each scene's folder)")
-	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)")
-	f.Int("jobs", 0, "scenes and cells cooked in parallel (default: number of CPUs)")
-	f.Bool("timings", false, "print how long each phase took")
-	f.Bool("strict", false, "treat validation warnings as errors")
-	f.DurationVar(&opts.LockTimeout, "lock-timeout", time.Minute, "how long to wait for another cook writing the same output directory")
-	f.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile to `file`")
-	f.StringVar(&opts.MemProfile, "memprofile", "", "write a heap profile to `file` at the end")
+	settings(cmd, "cook", cmd.Flags())
 	return cmd
-}
-
-// sceneArg is one scene to process and the folder its runtime name is
-// relative to.
-type sceneArg struct {
-	File string
-	Root string
-}
-
-// scenePaths expands directory arguments into the .esscene files under
-// them, sorted, so that a run's order never depends on the file system.
-// A scene found under a directory argument is named relative to that
-// directory (levels/town/market.esscene under levels/ is "town/market"),
-// one given as a file relative to its own folder, unless root (from
-// --scenes-root) is set. Two scenes with one name would overwrite each
-// other's output, so that is refused.
-func scenePaths(args []string, root string) ([]sceneArg, error) {
-	var out []sceneArg
-	for _, arg := range args {
-		st, err := os.Stat(arg)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %v", arg, errors.Unwrap(err))
-		}
-		if !st.IsDir() {
-			out = append(out, sceneArg{File: arg, Root: root})
-			continue
-		}
-		dirRoot := root
-		if dirRoot == "" {
-			dirRoot = arg
-		}
-		var found []string
-		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".esscene") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%s holds no .esscene files", arg)
-		}
-		sort.Strings(found)
-		for _, f := range found {
-			out = append(out, sceneArg{File: f, Root: dirRoot})
-		}
-	}
-	seen := map[string]string{}
-	for _, s := range out {
-		name, err := validate.SceneName(s.File, s.Root)
-		if err != nil {
-			return nil, err
-		}
-		if other, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s and %s are both named %q and would overwrite each other's output; pass --scenes-root with a folder that holds both", other, s.File, name)
-		}
-		seen[name] = s.File
-	}
-	return out, nil
 }
 
 // validateOptions maps the configuration onto the partition options.
@@ -179,93 +120,84 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opts.CPUProfile != "" {
-		f, err := os.Create(opts.CPUProfile)
-		if err != nil {
-			return inputErr(err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return inputErr(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if opts.MemProfile != "" {
-		defer func() {
-			f, ferr := os.Create(opts.MemProfile)
-			if ferr == nil {
-				pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-		}()
-	}
-	scenes, err := scenePaths(opts.Scenes, opts.Cfg.ScenesRoot)
-	if err != nil {
-		return inputErr(err)
-	}
-	files := make([]string, len(scenes))
-	for i, s := range scenes {
-		files[i] = s.File
-	}
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, opts.Cfg.Strict, opts.Components)
 	if err != nil {
 		return inputErr(err)
 	}
-	if !opts.Cfg.Check {
-		lock, err := cook.LockDir(opts.Cfg.Out, opts.LockTimeout, func() {
-			if !opts.Quiet {
-				fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)
-			}
-		})
+	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	// Profiles are files besides the world: written to a temporary file
+	// and put in place at the end, never over an input of the run.
+	side := sideout.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
+	if opts.CPUProfile != "" {
+		f, err := side.Create(opts.CPUProfile, "--cpuprofile")
 		if err != nil {
 			return inputErr(err)
 		}
-		defer lock.Unlock()
-	}
-
-	bar := newProgress(opts, len(files))
-	jobs := opts.Cfg.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	reports := make([]*cook.Report, len(files))
-	errs := make([]error, len(files))
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	for i, sc := range scenes {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			reports[i], errs[i] = cook.Run(ctx, cook.Job{
-				File:       sc.File,
-				Out:        opts.Cfg.Out,
-				ScenesRoot: sc.Root,
-				Validate:   vopts,
-				Check:      opts.Cfg.Check,
-				Workers:    jobs,
-				Progress:   bar.add(i),
-				Starting:   bar.phase(sc.File),
-				FS:         opts.FS,
-			})
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
+			return inputErr(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if cerr := f.Commit(); cerr != nil && err == nil {
+				err = inputErr(cerr)
+			}
 		}()
 	}
-	wg.Wait()
+	if opts.MemProfile != "" {
+		defer func() {
+			if werr := side.WriteFile(opts.MemProfile, "--memprofile", heapProfile); werr != nil && err == nil {
+				err = inputErr(werr)
+			}
+		}()
+	}
+	bar := newProgress(opts, func() {
+		if !opts.Quiet {
+			fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)
+		}
+	})
+	out, err := cook.Cook(ctx, cook.Batch{
+		Args:          opts.Scenes,
+		Out:           opts.Cfg.Out,
+		ScenesRoot:    opts.Cfg.ScenesRoot,
+		Validate:      vopts,
+		Check:         opts.Cfg.Check,
+		Jobs:          opts.Cfg.Jobs,
+		LockTimeout:   opts.LockTimeout,
+		FS:            opts.FS,
+		GC:            gcpause.Job,
+		Events:        bar.events(),
+		PackageConfig: opts.Cfg.PackageConfig,
+	})
 	bar.finish()
-	return reportCook(opts, files, reports, errs)
+	if err != nil {
+		return inputErr(err)
+	}
+	side.Inputs(out.Files()...)
+	if err := reportCook(opts, out); err != nil {
+		return err
+	}
+	return writePackageConfig(opts, out.Reports)
 }
+
+func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }
 
 // reportCook prints what happened to each scene, in argument order, and
 // picks the exit status: input problems (2) outrank findings and stale
 // output (1).
-func reportCook(opts *cookOptions, files []string, reports []*cook.Report, errs []error) error {
+func reportCook(opts *cookOptions, out *cook.Outcome) error {
 	code := ExitOK
-	var summaries []cookSummary
-	for i, file := range files {
-		rep, err := reports[i], errs[i]
+	for i, sc := range out.Scenes {
+		file := sc.File
+		rep, err := out.Reports[i], out.Errs[i]
 		if rep != nil && rep.Plan != nil && (err == nil || errors.Is(err, cook.ErrFindings)) {
-			printFindings(opts.IO, rep.Plan, opts.Quiet && err == nil)
+			if opts.JSON {
+				if err := writeFindingLines(opts.IO.Out, rep.Plan); err != nil {
+					return err
+				}
+			} else {
+				printFindings(opts.IO, rep.Plan, opts.Quiet && err == nil)
+			}
 		}
 		switch {
 		case err == nil:
@@ -277,16 +209,12 @@ func reportCook(opts *cookOptions, files []string, reports []*cook.Report, errs 
 			code = ExitInput
 		}
 		s := summarize(file, opts.Cfg.Out, rep, err)
-		summaries = append(summaries, s)
-		if !opts.JSON && !opts.Quiet && err == nil {
+		if opts.JSON {
+			if err := writeJSONLine(opts.IO.Out, &s); err != nil {
+				return err
+			}
+		} else if !opts.Quiet && err == nil {
 			printSummary(opts, s, rep)
-		}
-	}
-	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(summaries); err != nil {
-			return err
 		}
 	}
 	if code != ExitOK {
@@ -297,23 +225,24 @@ func reportCook(opts *cookOptions, files []string, reports []*cook.Report, errs 
 
 func oneLine(err error) string { return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ") }
 
-// cookSummary is the --json record of one scene.
+// cookSummary is the --json record of one scene (docs/json.md).
 type cookSummary struct {
-	Scene     string   `json:"scene"`
-	File      string   `json:"file"`
-	Out       string   `json:"out"`
-	Streamed  bool     `json:"streamed"`
-	Cells     int      `json:"cells"`
-	Entities  int      `json:"entities"`
-	Written   []string `json:"written"`
-	Unchanged []string `json:"unchanged"`
-	Removed   []string `json:"removed"`
-	Error     string   `json:"error,omitempty"`
-	Seconds   float64  `json:"seconds"`
+	MessageType string   `json:"message_type"`
+	Scene       string   `json:"scene"`
+	File        string   `json:"file"`
+	Out         string   `json:"out"`
+	Streamed    bool     `json:"streamed"`
+	Cells       int      `json:"cells"`
+	Entities    int      `json:"entities"`
+	Written     []string `json:"written"`
+	Unchanged   []string `json:"unchanged"`
+	Removed     []string `json:"removed"`
+	Error       string   `json:"error,omitempty"`
+	Seconds     float64  `json:"seconds"`
 }
 
 func summarize(file, out string, rep *cook.Report, err error) cookSummary {
-	s := cookSummary{File: file, Out: out, Written: []string{}, Unchanged: []string{}, Removed: []string{}}
+	s := cookSummary{MessageType: "cook", File: file, Out: out, Written: []string{}, Unchanged: []string{}, Removed: []string{}}
 	if err != nil {
 		s.Error = oneLine(err)
 	}

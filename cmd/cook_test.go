@@ -26,10 +26,7 @@ func TestCookDirectoryNamesScenesUnderIt(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res []cookSummary
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-		t.Fatalf("--json output: %v\n%s", err, stdout)
-	}
+	res := cookLines(t, stdout)
 	var names []string
 	for _, r := range res {
 		names = append(names, r.Scene)
@@ -78,4 +75,21 @@ func TestCookCheckAndExitStatus(t *testing.T) {
 	if code, _, stderr := run(t, "cook"); code != 2 || !strings.Contains(stderr, "requires at least 1 arg") {
 		t.Fatalf("no args: exit %d: %s", code, stderr)
 	}
+}
+
+// cookLines reads cook --json output: JSON Lines, one "cook" object per
+// scene, findings before it.
+func cookLines(t *testing.T, stdout string) []cookSummary {
+	t.Helper()
+	var res []cookSummary
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var s cookSummary
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("--json line %q: %v", line, err)
+		}
+		if s.MessageType == "cook" {
+			res = append(res, s)
+		}
+	}
+	return res
 }

@@ -23,7 +23,7 @@ import (
 // would. A failing write leaves half the file behind, as a disk that fills
 // up halfway does. Cells are staged from several goroutines, hence the lock.
 type faultFS struct {
-	cook.OSFS
+	cook.FS
 	errno syscall.Errno
 	ops   map[string]bool // "mkdir", "write", "rename", "remove"
 	after int
@@ -43,53 +43,69 @@ func (f *faultFS) fail(op string) bool {
 }
 
 func (f *faultFS) MkdirAll(p string, perm fs.FileMode) error {
-	if _, err := os.Stat(p); err == nil {
+	if _, err := f.FS.Lstat(p); err == nil {
 		return nil // as MkdirAll: an existing folder needs no write
 	}
 	if f.fail("mkdir") {
 		return &fs.PathError{Op: "mkdir", Path: p, Err: f.errno}
 	}
-	return f.OSFS.MkdirAll(p, perm)
+	return f.FS.MkdirAll(p, perm)
 }
 
 func (f *faultFS) WriteFile(p string, b []byte, perm fs.FileMode) error {
 	if f.fail("write") {
 		if f.errno == syscall.ENOSPC {
 			// The file is created and half written before the disk is full.
-			f.OSFS.WriteFile(p, b[:len(b)/2], perm)
+			f.FS.WriteFile(p, b[:len(b)/2], perm)
 			return &fs.PathError{Op: "write", Path: p, Err: f.errno}
 		}
 		return &fs.PathError{Op: "open", Path: p, Err: f.errno}
 	}
-	return f.OSFS.WriteFile(p, b, perm)
+	return f.FS.WriteFile(p, b, perm)
 }
 
 func (f *faultFS) Rename(a, b string) error {
 	if f.fail("rename") {
 		return &os.LinkError{Op: "rename", Old: a, New: b, Err: f.errno}
 	}
-	return f.OSFS.Rename(a, b)
+	return f.FS.Rename(a, b)
 }
 
 func (f *faultFS) Remove(p string) error {
 	if f.fail("remove") {
 		return &fs.PathError{Op: "remove", Path: p, Err: f.errno}
 	}
-	return f.OSFS.Remove(p)
+	return f.FS.Remove(p)
 }
 
 func (f *faultFS) RemoveAll(p string) error {
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+	if _, err := f.FS.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if f.fail("remove") {
 		return &fs.PathError{Op: "unlinkat", Path: p, Err: f.errno}
 	}
-	return f.OSFS.RemoveAll(p)
+	return f.FS.RemoveAll(p)
 }
 
-// cookThrough runs the cook command on one scene, writing through fsys,
-// and returns its exit status and stderr as Main would.
+// openOut opens an output directory as the cook does, for a faultFS to
+// wrap.
+func openOut(t testing.TB, dir string) cook.FS {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := cook.OpenFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	return fsys
+}
+
+// cookThrough runs the cook command on one scene, writing through fsys
+// (nil: the real output directory), and returns its exit status and
+// stderr as Main would.
 func cookThrough(t testing.TB, fsys cook.FS, scene, out string) (int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
@@ -157,10 +173,10 @@ func TestReadOnlyAndFullDisk(t *testing.T) {
 	// How many files the edited cook writes: the staged files, then the
 	// journal, then the cook record (written after the commit, best effort).
 	scratch := filepath.Join(dir, "scratch")
-	if code, stderr := cookThrough(t, cook.OSFS{}, demo, scratch); code != 0 {
+	if code, stderr := cookThrough(t, nil, demo, scratch); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, stderr)
 	}
-	counter := &faultFS{ops: map[string]bool{"write": true}, after: 1 << 30}
+	counter := &faultFS{FS: openOut(t, scratch), ops: map[string]bool{"write": true}, after: 1 << 30}
 	if code, stderr := cookThrough(t, counter, edited, scratch); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, stderr)
 	}
@@ -170,7 +186,7 @@ func TestReadOnlyAndFullDisk(t *testing.T) {
 	}
 
 	out := filepath.Join(dir, "out")
-	if code, stderr := cookThrough(t, cook.OSFS{}, demo, out); code != 0 {
+	if code, stderr := cookThrough(t, nil, demo, out); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, stderr)
 	}
 	before := snapshot(t, out)
@@ -186,6 +202,7 @@ func TestReadOnlyAndFullDisk(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.fsys.FS = openOut(t, out)
 			code, stderr := cookThrough(t, tc.fsys, edited, out)
 			t.Logf("exit %d: %s", code, strings.TrimSpace(stderr))
 			if code != ExitInput {
@@ -204,7 +221,7 @@ func TestReadOnlyAndFullDisk(t *testing.T) {
 		})
 	}
 	// With room again, the same cook goes through.
-	if code, stderr := cookThrough(t, cook.OSFS{}, edited, out); code != 0 {
+	if code, stderr := cookThrough(t, nil, edited, out); code != 0 {
 		t.Fatalf("cook after the faults: exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := run(t, "--config", demoConfig, "simulate", "-q", "--path", "../testdata/demo/route.csv", out); code != 0 {

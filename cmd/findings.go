@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/worldcook/worldcook/validate"
 )
@@ -15,9 +17,33 @@ func printFindings(io IO, plan *validate.Plan, quiet bool) {
 			continue
 		}
 		if io.ErrTerminal {
-			fmt.Fprint(io.Err, f.Frame())
+			fmt.Fprint(io.Err, f.Frame(colorAllowed()))
 			continue
 		}
 		fmt.Fprintln(io.Err, f.String())
 	}
+}
+
+// findingLine is a finding in machine output (docs/json.md).
+type findingLine struct {
+	MessageType string `json:"message_type"`
+	validate.Finding
+}
+
+// writeFindingLines writes a plan's findings as JSON Lines, warnings too:
+// a tool filters on severity itself.
+func writeFindingLines(w io.Writer, plan *validate.Plan) error {
+	for _, f := range plan.Findings {
+		if err := writeJSONLine(w, findingLine{MessageType: "finding", Finding: f}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// colorAllowed reports whether output to a terminal may be coloured: not
+// when NO_COLOR is set to anything (no-color.org), nor for a dumb
+// terminal.
+func colorAllowed() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/worldcook/worldcook/config"
 )
@@ -55,38 +56,69 @@ type IO struct {
 	// ErrTerminal reports whether Err is an interactive terminal: progress
 	// bars are drawn only there, never into CI logs.
 	ErrTerminal bool
-	// OutTerminal reports whether Out is one: findings are shown with
-	// their source line there, one line each everywhere else.
+	// OutTerminal reports whether Out is one: a report is laid out for a
+	// person there (findings with their source line, a simulation's
+	// summary first, sizes in binary units).
 	OutTerminal bool
 }
 
-// app is what every command shares: its streams and the global flags.
+// app is what every command shares: its streams and the --config flag
+// (the other global flags are settings, resolved with the command's).
 type app struct {
 	io         IO
 	configFile string
-	quiet      bool
-	json       bool
+	// machine is set by a command whose output is JSON Lines, so that a
+	// failure is reported in them too.
+	machine bool
 }
 
 // config resolves the configuration for one command run: the command's own
-// flags are bound under section, the global flags at the top level.
-func (a *app) config(cmd *cobra.Command, section string) (*config.Config, error) {
+// flags are bound under its sections (one, but every one for `worldcook
+// config`), the global flags at the top level.
+func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, error) {
 	l := config.NewLoader()
 	if err := l.Bind("", cmd.Root().PersistentFlags()); err != nil {
 		return nil, inputErr(err)
 	}
-	if err := l.Bind(section, cmd.Flags()); err != nil {
-		return nil, inputErr(err)
+	for _, section := range sections {
+		if err := l.Bind(section, cmd.Flags()); err != nil {
+			return nil, inputErr(err)
+		}
 	}
 	cfg, err := l.Resolve(a.configFile)
 	if err != nil {
 		return nil, inputErr(err)
 	}
+	a.machine = a.machine || cfg.JSON
 	return cfg, nil
+}
+
+// settings registers the declared settings of section ("" for the global
+// ones) as flags of cmd in fs, with value completion for the settings
+// that have a set of values. Flags are never registered by hand: a new
+// setting is a field with tags in package config (see config/declare.go).
+func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
+	for _, s := range config.Register(section, fs) {
+		switch {
+		case len(s.Values) > 0:
+			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.FixedCompletions(s.Values, cobra.ShellCompDirectiveNoFileComp))
+		case s.Unit == "dir":
+			cmd.RegisterFlagCompletionFunc(s.Flag, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			})
+		case s.Unit != "path":
+			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.NoFileCompletions)
+		}
+	}
 }
 
 // NewRoot builds the worldcook command tree writing to streams.
 func NewRoot(streams IO) *cobra.Command {
+	root, _ := newRoot(streams)
+	return root
+}
+
+func newRoot(streams IO) (*cobra.Command, *app) {
 	a := &app{io: streams}
 	root := &cobra.Command{
 		Use:   "worldcook",
@@ -96,18 +128,23 @@ one document per grid cell with a world manifest (cook), checks the
 residency rules a streamed world must keep (validate), and replays camera
 paths through the runtime streaming scheduler (simulate).
 
-Settings come from flags, then WORLDCOOK_* environment variables, then
-worldcook.yaml (or --config FILE), then defaults.`,
+Settings come from flags, then WORLDCOOK_* environment variables
+(WORLDCOOK_<COMMAND>_<FLAG>), then worldcook.yaml (or --config FILE), then
+defaults; 'worldcook config COMMAND' shows what a command resolves and
+where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("worldcook {{.Version}}\n")
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.configFile, "config", "", "configuration file (default ./worldcook.yaml if present)")
-	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
-	pf.BoolVar(&a.json, "json", false, "machine-readable JSON output where the command supports it")
+	// --config is the one flag that is not a setting: it says where the
+	// settings file is, so it cannot come from that file.
+	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default ./worldcook.yaml if present)")
+	settings(root, "", pf)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return inputErr(fmt.Errorf("%v; see '%s --help'", err, c.CommandPath()))
 	})
@@ -116,8 +153,9 @@ worldcook.yaml (or --config FILE), then defaults.`,
 		newValidateCmd(a),
 		newSimulateCmd(a),
 		newVersionCmd(a),
+		newConfigCmd(a),
 	)
-	return root
+	return root, a
 }
 
 // Main runs worldcook with args and returns the process exit status.
@@ -129,10 +167,44 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	if f, ok := out.(*os.File); ok {
 		streams.OutTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
 	}
-	root := NewRoot(streams)
+	root, a := newRoot(streams)
 	root.SetArgs(args)
 	err := root.Execute()
-	return report(errw, err)
+	code := report(errw, err)
+	if code != ExitOK && a.machineOutput(root) {
+		msg := ""
+		var ee *ExitError
+		if errors.As(err, &ee) && ee.Err == nil {
+			// The command already reported everything it had to say
+			// (findings, stale output) in its own lines.
+			msg = exitMeaning(code)
+		} else if err != nil {
+			msg = oneLine(errOf(err))
+		}
+		writeJSONLine(out, exitError{MessageType: "exit_error", Code: code, Message: msg})
+	}
+	return code
+}
+
+// errOf is the error an ExitError carries, or err itself.
+func errOf(err error) error {
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Err != nil {
+		return ee.Err
+	}
+	return err
+}
+
+// exitMeaning says what an exit status means, for an exit_error line
+// whose details came before it.
+func exitMeaning(code int) string {
+	switch code {
+	case ExitFindings:
+		return "validation errors, a --check that found output to change, or a --fail-on condition (see the lines above)"
+	case ExitInput:
+		return "unreadable or malformed input, bad usage, or an output that could not be written (see the lines above)"
+	}
+	return ""
 }
 
 // report prints err as one line and maps it to an exit status.

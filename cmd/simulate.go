@@ -1,14 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,8 +13,8 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -34,6 +30,8 @@ type simulateOptions struct {
 	AssetRefs  config.AssetRefs
 	Quiet      bool
 	JSON       bool
+	// ConfigFile is the configuration file read, an input of the run.
+	ConfigFile string
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -59,10 +57,14 @@ while an interrupted cook has left it mid-commit, and unless every file its
 manifest lists has the manifest's size and blake3. The route is a CSV file
 with a header: x and z on every row (x and y for a plane "xy" world);
 optional columns y, frame and source. With a source column there is one
-row per source per frame. Sources are the world's authored
+row per source per frame; a route may span 1000000 frames and hold
+4194304 source positions (frames × sources). With --io disk a cell file
+is read only from inside the cooked directory, only if it is a regular
+file, and only up to its manifest size plus 4 KiB and a sixteenth (a
+larger one is a failed load). Sources are the world's authored
 WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
 override every source. A world without sources gets one per source named
-in the route (3000/2000/3000 unless overridden).
+in the route (3000/2000/3000 unless overridden; the report warns).
 
 Each frame runs finish, evict, unload/cancel, publish and dispatch, as the
 runtime does, and reports what it did; holes are cells within some source's
@@ -74,20 +76,62 @@ second, applied within --frame-budget-ms). Failed loads (--fail-rate,
 exponential backoff from --retry-backoff frames (2) and a --retry-timeout
 (300 frames), then given up and reported.
 
+--policy estella replaces this scheduler with Estella's own runtime one
+(WorldStreamer): no budget, cap, pinning or LOD; every update it decides
+which cells should exist and steps each through preparing, prepared,
+publishing, resident and unloading over a modelled host, where a prepare
+takes --latency-frames (or the --io-bytes-per-frame bandwidth), a publish
+--publish-frames and an unload --unload-frames (0: at once, within the
+frame). Settings it does not have are refused. The report adds prefetch
+hits and misses, publishes started and each arrival's demand-to-resident
+and dwell frames; the summary ends with the runtime's worldResidencyReport.
+--compare runs the route under both policies (the seed one with every
+setting given) and prints holes, peaks and loads side by side.
+
 A setting given as 0 means 0: --budget 0 still admits one request a frame,
 --max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins
 only cells a source stands in, --lod-radius 0 gives proxies to every cell
 not at distance 0. Leave a setting out for no budget, cap, pinning or LOD.
 
+As a CI gate, --fail-on LIST fails the run (exit 1) when a condition
+holds: holes (a hole after the warm-up: the frames up to the first one
+at which every source's position is fully resident, or --warmup N
+frames), over-budget (a frame dispatched more than --budget; the first
+request of a frame always goes, so one cell larger than the budget is
+enough), over-cap (a frame ended with more resident than
+--max-resident-bytes, eviction notwithstanding) and failures (a load
+given up after its retries). The warm-up excuses holes only. The summary
+names the conditions that held, their frames and cells, and lists every
+hole episode (frames, where the sources were, the missing cells and the
+likely cause: start, latency, prefetch-radius, budget, in-flight,
+eviction or failure); stderr gets the verdict in one line.
+
+The report opens with warnings that change how it reads (cells larger
+than the budget; radii assumed for a world without authored sources).
+On a terminal the summary comes next, then the per-frame rows with sizes
+in binary units; into a file or a pipe the rows come as they are made,
+with exact byte counts, and the summary last. --summary-only leaves the
+rows out. --timings prints to stderr how long loading the world and the
+route, and the frames, took, and a frame's mean and p99 cost.
+
 EXIT STATUS
-  0  simulated
+  0  simulated; no --fail-on condition held
+  1  a --fail-on condition held (holes, over-budget, over-cap, failures)
   2  unreadable, malformed, damaged or half-committed world, bad route, or bad usage`,
 		Example: `  # replay the demo camera through the cooked demo world
   worldcook simulate --path testdata/demo/route.csv out/demo
 
+  # CI: fail on pop-in after the warm-up and on memory over 64 MiB
+  worldcook simulate --path route.csv --max-resident-bytes 67108864 \
+    --fail-on holes,over-cap --summary-only cooked
+
   # the reference scheduler's model: centre distance, fixed latency, LOD
   worldcook simulate --path route.csv --distance center --latency-frames 3 \
     --budget 4096 --max-resident-bytes 12000 --pinned-radius 4 --lod-radius 7 cooked
+
+  # what Estella's runtime would do on the route, and what a budget buys
+  worldcook simulate --path route.csv --policy estella cooked
+  worldcook simulate --path route.csv --budget 16384 --compare cooked
 
   # real reads with 4 workers and injected failures, plus drawings
   worldcook simulate --path route.csv --io disk --concurrency 4 --fail-rate 0.05 \
@@ -98,6 +142,7 @@ EXIT STATUS
 			if err != nil {
 				return err
 			}
+			a.machine = cfg.JSON || cfg.Simulate.Format == streaming.FormatJSONL
 			opts.IO = a.io
 			opts.World = defaultWorld
 			if len(args) == 1 {
@@ -108,39 +153,11 @@ EXIT STATUS
 			opts.AssetRefs = cfg.AssetRefs
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
+			opts.ConfigFile = cfg.File
 			return runSimulate(cmd.Context(), opts)
 		},
 	}
-	f := cmd.Flags()
-	f.String("path", "", "route CSV: a header, then x,z (y, frame, source optional)")
-	f.Float64("load-radius", 0, "load radius of every source (default: as authored)")
-	f.Float64("unload-radius", 0, "unload radius of every source (default: as authored)")
-	f.Float64("prefetch-radius", 0, "prefetch radius of every source (default: as authored)")
-	f.Int64("budget", 0, "bytes that may start loading per frame (default: no budget)")
-	f.Int("max-in-flight", 0, "requests in flight at once (default: no limit)")
-	f.Int("latency-frames", 1, "modelled IO: frames from dispatch to completion")
-	f.Int64("io-bytes-per-frame", 0, "modelled IO: bandwidth of one device serving requests in order (default: unlimited)")
-	f.Float64("lod-radius", 0, "beyond it cells load their proxyBytes (default: always full detail)")
-	f.Int64("max-resident-bytes", 0, "resident-bytes cap; the farthest cells are evicted (default: no cap)")
-	f.Float64("pinned-radius", 0, "cells this close to a source are never evicted (default: none)")
-	f.Int("evict-cooldown", 0, "frames an evicted cell waits before it is dispatched again")
-	f.String("distance", "bounds", "distance to a cell: bounds (grown bounds) or center (grid square centre)")
-	f.String("io", "model", "IO: model (deterministic) or disk (real reads and decodes)")
-	f.Int("concurrency", 4, "disk IO: reading and decoding workers")
-	f.Float64("frame-budget-ms", 4, "disk IO: time a frame may spend applying finished loads")
-	f.Float64("fail-rate", 0, "probability that a load attempt fails, for testing retries")
-	f.Uint64("seed", 1, "seed of --fail-rate failures")
-	def := streaming.DefaultRetry()
-	f.Int("retries", def.Retries, "attempts after a load's first failure before the cell is given up")
-	f.Int("retry-backoff", def.BackoffFrames, "frames to wait after a first failure; doubles after each further one (at most 64)")
-	f.Int("retry-timeout", def.TimeoutFrames, "frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout")
-	f.String("format", streaming.FormatTable, "per-frame report: table, jsonl or csv")
-	f.String("plot", "", "write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG")
-	f.String("map", "", "write the cell grid, grown bounds, the route and each cell's loads to this SVG")
-	f.String("plane", "xz", "scene input: partition plane, xz or xy")
-	f.String("scenes-root", "", "scene input: folder that scene names are relative to")
-	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files; the first is the project whose asset files --io disk reads (default: the project holding the world)")
-	f.String("asset-costs", "on", "on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only")
+	settings(cmd, "simulate", cmd.Flags())
 	return cmd
 }
 
@@ -153,6 +170,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	set.IgnoreAssets = c.AssetCosts == "off"
+	gate, err := simulateGate(c, set)
+	if err != nil {
+		return inputErr(err)
+	}
 	format := c.Format
 	if opts.JSON {
 		format = streaming.FormatJSONL
@@ -160,28 +182,35 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if format == "" {
 		format = streaming.FormatTable
 	}
-	report, err := streaming.NewReportWriter(format, opts.IO.Out)
-	if err != nil {
-		return inputErr(fmt.Errorf("--format: %v", err))
+	if c.SummaryOnly && format == streaming.FormatCSV {
+		format = streaming.FormatTable // no rows: the summary as text
 	}
-	switch c.AssetCosts {
-	case "", "on":
-	case "off":
-		set.IgnoreAssets = true
-	default:
-		return inputErr(fmt.Errorf("--asset-costs %q: use on or off", c.AssetCosts))
+	// A person at a terminal reads the verdict first; a file or a pipe
+	// gets rows as they are made, so a long run can be followed.
+	summaryFirst := c.SummaryOnly || (opts.IO.OutTerminal && format == streaming.FormatTable)
+	report, err := streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal})
+	if err != nil {
+		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
+	}
+	loadStart := time.Now()
+	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
+		return runPolicies(ctx, opts, set, model, format, gate)
 	}
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	sources, frames, err := readRoute(c, world)
+	sources, frames, err := readRoute(c, world.Sources, world.Plane, false)
 	if err != nil {
 		return inputErr(err)
 	}
+	loadTime := time.Since(loadStart)
+	warnings := append(streaming.AssumedRadii(world, sources,
+		[3]bool{c.LoadRadius != nil, c.UnloadRadius != nil, c.PrefetchRadius != nil}),
+		streaming.OversizeCells(world, set)...)
 
 	var loader streaming.Loader = streaming.NewModelLoader(model)
 	pace := time.Duration(0)
@@ -207,23 +236,35 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	if sched.HasAssets() {
-		report, _ = streaming.NewReportWriter(format, opts.IO.Out, streaming.WithAssets())
+		// The same report, with the asset columns.
+		report, _ = streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: true})
 	}
-	each := func(r *streaming.FrameReport) error { return report.Frame(r) }
-	if opts.Quiet {
-		each = nil
+	if !opts.Quiet {
+		if format == streaming.FormatCSV {
+			err = streaming.WriteWarnings(opts.IO.Err, warnings)
+		} else {
+			err = report.Warnings(warnings)
+		}
+		if err != nil {
+			sched.Close()
+			return err
+		}
 	}
+	var each func(r *streaming.FrameReport) error
+	if !opts.Quiet && !summaryFirst {
+		each = report.Frame
+	}
+	runStart := time.Now()
 	reports, err := streaming.Run(ctx, sched, frames, pace, each)
+	runTime := time.Since(runStart)
 	sched.Close()
 	if err != nil {
 		return fmt.Errorf("writing the report: %v", err)
 	}
 	sum := sched.Summary()
+	streaming.Conclude(&sum, reports, gate)
 	if !opts.Quiet {
-		if err := report.Summary(&sum); err != nil {
-			return err
-		}
-		if err := report.Flush(); err != nil {
+		if err := writeReport(report, reports, &sum, summaryFirst, !c.SummaryOnly); err != nil {
 			return err
 		}
 		if format == streaming.FormatCSV {
@@ -232,66 +273,106 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 				return err
 			}
 		}
+		if c.Timings {
+			writeSimulateTimings(opts.IO.Err, loadTime, runTime, reports)
+		}
 	}
+	side := drawings(opts, world)
 	title := fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path))
 	subtitle := describe(c, set, len(reports))
 	if c.Plot != "" {
 		chart := streaming.Chart(title, subtitle, reports, &sum, set)
-		if err := writeSVG(c.Plot, chart.WriteSVG); err != nil {
-			return err
+		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
+			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
 		m := streaming.Map(title, subtitle, world, sched.Loads(), sched.Sources(), frames)
-		if err := writeSVG(c.Map, m.WriteSVG); err != nil {
-			return err
+		streaming.MarkHoles(m, sum.HoleEpisodes, frames, sched.Sources())
+		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
+			return inputErr(err)
 		}
+	}
+	if sum.Gate != nil && sum.Gate.Failed {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
 	}
 	return nil
 }
 
-// simulateSettings checks the settings and turns them into the
-// scheduler's rules and the IO model. Messages name the flag; the same
-// keys live under simulate: in worldcook.yaml.
+// drawings is where simulate's pictures are written: never over a file the
+// run read (the configuration, the route, the world's manifests and cells).
+func drawings(opts *simulateOptions, world *streaming.World) *sideout.Guard {
+	side := sideout.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	manifests, _ := filepath.Glob(filepath.Join(opts.World, "world", "*.world.json"))
+	side.Inputs(manifests...)
+	for _, cell := range world.Cells {
+		side.InputsIn(world.Files, cell.Path)
+	}
+	return side
+}
+
+// writeReport writes what is left of the report after the run: the
+// summary, before the rows or after the rows written as they came.
+func writeReport(report streaming.ReportWriter, reports []streaming.FrameReport, sum *streaming.Summary, summaryFirst, rows bool) error {
+	if summaryFirst {
+		if err := report.Summary(sum); err != nil {
+			return err
+		}
+		for i := range reports {
+			if !rows {
+				break
+			}
+			if err := report.Frame(&reports[i]); err != nil {
+				return err
+			}
+		}
+	} else if err := report.Summary(sum); err != nil {
+		return err
+	}
+	return report.Flush()
+}
+
+// writeSimulateTimings prints where the time went: loading (the world
+// opened, checked and the route read), the frames, and one frame.
+func writeSimulateTimings(w io.Writer, load, run time.Duration, reports []streaming.FrameReport) {
+	cost := streaming.Costs(reports)
+	fmt.Fprintf(w, "timings\n")
+	fmt.Fprintf(w, "  %-10s %10s (open and check the world, read the route)\n", "load", duration(load))
+	fmt.Fprintf(w, "  %-10s %10s (%d frames, writing the report included)\n", "frames", duration(run), cost.Frames)
+	fmt.Fprintf(w, "  %-10s %10s mean, %s p99, %s max (stepping only)\n", "per frame", duration(cost.Mean), duration(cost.P99), duration(cost.Max))
+}
+
+// duration renders a time in ms, or in µs below a millisecond.
+func duration(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1e3)
+	}
+	return fmt.Sprintf("%.3f ms", float64(d.Nanoseconds())/1e6)
+}
+
+// simulateGate reads --fail-on and --warmup.
+func simulateGate(c config.Simulate, set streaming.Settings) (streaming.Gate, error) {
+	var g streaming.Gate
+	failOn, err := streaming.ParseFailOn(c.FailOn)
+	if err != nil {
+		return g, fmt.Errorf("%s: %v", c.Name(&c.FailOn), err)
+	}
+	g.FailOn, g.Warmup = failOn, c.Warmup
+	if err := g.Check(set); err != nil {
+		return g, fmt.Errorf("%s: %v", c.Name(&c.FailOn), err)
+	}
+	return g, nil
+}
+
+// simulateSettings turns the settings into the scheduler's rules and the
+// IO model. Each value was checked when it was resolved (config declares
+// each setting's rules, and names the flag, variable or file line a bad
+// value came from); the scheduler checks its own rules again for callers
+// that do not come through the command line.
 func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO, error) {
-	var set streaming.Settings
-	var model streaming.ModelIO
 	dist, err := streaming.ParseDistance(c.Distance)
 	if err != nil {
-		return set, model, fmt.Errorf("--distance %q: use bounds or center", c.Distance)
-	}
-	switch c.IO {
-	case "", "model", "disk":
-	default:
-		return set, model, fmt.Errorf("--io %q: use model or disk", c.IO)
-	}
-	checks := []struct {
-		flag string
-		bad  bool
-		want string
-	}{
-		{"--budget", c.Budget != nil && *c.Budget < 0, "0 or more bytes"},
-		{"--max-in-flight", c.MaxInFlight != nil && *c.MaxInFlight < 0, "0 or more requests"},
-		{"--latency-frames", c.LatencyFrames < 0, "0 or more frames"},
-		{"--io-bytes-per-frame", c.IOBytesPerFrame != nil && *c.IOBytesPerFrame < 0, "0 or more bytes"},
-		{"--max-resident-bytes", c.MaxResidentBytes != nil && *c.MaxResidentBytes < 0, "0 or more bytes"},
-		{"--lod-radius", badRadius(c.LODRadius), "a finite distance, 0 or more"},
-		{"--pinned-radius", badRadius(c.PinnedRadius), "a finite distance, 0 or more"},
-		{"--load-radius", badRadius(c.LoadRadius), "a finite distance, 0 or more"},
-		{"--unload-radius", badRadius(c.UnloadRadius), "a finite distance, 0 or more"},
-		{"--prefetch-radius", badRadius(c.PrefetchRadius), "a finite distance, 0 or more"},
-		{"--evict-cooldown", c.EvictCooldown < 0, "0 or more frames"},
-		{"--concurrency", c.Concurrency < 1, "at least 1 worker"},
-		{"--frame-budget-ms", !(c.FrameBudgetMS >= 0) || math.IsInf(c.FrameBudgetMS, 0), "0 or more milliseconds"},
-		{"--fail-rate", !(c.FailRate >= 0 && c.FailRate <= 1), "a probability from 0 to 1"},
-		{"--retries", c.Retries < 0, "0 or more attempts"},
-		{"--retry-backoff", c.RetryBackoff < 0, "0 or more frames"},
-		{"--retry-timeout", c.RetryTimeout < 0, "0 or more frames"},
-	}
-	for _, ch := range checks {
-		if ch.bad {
-			return set, model, fmt.Errorf("%s must be %s (flag, WORLDCOOK_SIMULATE_* or simulate: in worldcook.yaml)", ch.flag, ch.want)
-		}
+		return streaming.Settings{}, streaming.ModelIO{}, fmt.Errorf("%s: %v", c.Name(&c.Distance), err)
 	}
 	retry := streaming.DefaultRetry()
 	retry.Retries, retry.BackoffFrames, retry.TimeoutFrames = c.Retries, c.RetryBackoff, c.RetryTimeout
@@ -299,7 +380,7 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		// Timeouts catch hung reads, not designed latency.
 		retry.TimeoutFrames = max(retry.TimeoutFrames, 4*c.LatencyFrames)
 	}
-	set = streaming.Settings{
+	set := streaming.Settings{
 		Distance:         dist,
 		Budget:           c.Budget,
 		MaxInFlight:      c.MaxInFlight,
@@ -309,7 +390,7 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 		EvictCooldown:    c.EvictCooldown,
 		Retry:            retry,
 	}
-	model = streaming.ModelIO{
+	model := streaming.ModelIO{
 		LatencyFrames: c.LatencyFrames,
 		BytesPerFrame: c.IOBytesPerFrame,
 		Fail:          streaming.FailureModel{Rate: c.FailRate, Seed: c.Seed},
@@ -317,39 +398,47 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 	return set, model, nil
 }
 
-func badRadius(r *float64) bool {
-	return r != nil && !(*r >= 0 && !math.IsInf(*r, 0))
+// routeTemplate is the source a world without authored sources gets for
+// each source its route names: the WorldStreamingSource defaults, with
+// the radius flags applied.
+func routeTemplate(c config.Simulate) streaming.Source {
+	s := streaming.Source{Name: "camera", Enabled: true,
+		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
+	overrideRadii(c, &s)
+	return s
 }
 
-// readRoute reads the route and places it on the world's sources, with the
-// radius overrides applied to every source.
-func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [][]streaming.Point, error) {
-	f, _, err := regular.Open(c.Path, "route CSV")
+// overrideRadii applies the radius settings that were given to s.
+func overrideRadii(c config.Simulate, s *streaming.Source) {
+	if c.LoadRadius != nil {
+		s.Load = *c.LoadRadius
+	}
+	if c.UnloadRadius != nil {
+		s.Unload = *c.UnloadRadius
+	}
+	if c.PrefetchRadius != nil {
+		s.Prefetch = *c.PrefetchRadius
+	}
+}
+
+// readRoute reads the route and places it on the given sources of a world
+// cut on plane, with the radius overrides applied to every source. With
+// onXZ the route is read as the Estella runtime samples a source, on x and
+// z whatever the plane.
+func readRoute(c config.Simulate, worldSources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
+	rt, err := streaming.ReadRoute(c.Path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	rt, err := streaming.ParseRoute(f, c.Path)
-	if err != nil {
-		return nil, nil, err
+	if onXZ {
+		rt, plane = rt.OnXZ(), manifest.PlaneXZ
 	}
-	template := streaming.Source{Name: "camera", Enabled: true,
-		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
-	sources, frames, err := rt.Bind(world.Sources, world.Plane, template)
+	sources, frames, err := rt.Bind(worldSources, plane, routeTemplate(c))
 	if err != nil {
 		return nil, nil, err
 	}
 	for i := range sources {
-		s := &sources[i]
-		if c.LoadRadius != nil {
-			s.Load = *c.LoadRadius
-		}
-		if c.UnloadRadius != nil {
-			s.Unload = *c.UnloadRadius
-		}
-		if c.PrefetchRadius != nil {
-			s.Prefetch = *c.PrefetchRadius
-		}
+		overrideRadii(c, &sources[i])
 	}
 	if err := streaming.CheckSources(sources); err != nil {
 		return nil, nil, fmt.Errorf("%v (set --load-radius, --unload-radius and --prefetch-radius, or fix the scene's WorldStreamingSource)", err)
@@ -359,86 +448,6 @@ func readRoute(c config.Simulate, world *streaming.World) ([]streaming.Source, [
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
 func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, error) {
-	arg := opts.World
-	st, err := os.Stat(arg)
-	if err != nil {
-		hint := "pass a cooked directory, a world manifest or a scene"
-		if arg == defaultWorld {
-			hint = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
-		}
-		return nil, fmt.Errorf("cannot read world %s: %v; %s", arg, errors.Unwrap(err), hint)
-	}
-	if !st.IsDir() && strings.HasSuffix(arg, ".esscene") {
-		return sceneWorld(ctx, arg, opts)
-	}
-	file, root := arg, ""
-	if st.IsDir() {
-		if file, root, err = findManifest(arg); err != nil {
-			return nil, err
-		}
-	} else {
-		// Manifest paths are relative to the cooked directory, the parent
-		// of the world/ folder the manifest sits in.
-		root = filepath.Dir(file)
-		if filepath.Base(root) == "world" {
-			root = filepath.Dir(root)
-		}
-	}
-	m, err := manifest.Load(file)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("cannot read manifest %s: %v", file, pe.Err)
-		}
-		return nil, err
-	}
-	// A cooked world is simulated only as cook left it: not mid-commit
-	// (some files new, the manifest old), and every file the manifest
-	// lists with its size and blake3.
-	if err := cook.Pending(root, m.Scene); err != nil {
-		return nil, err
-	}
-	if err := cook.Verify(root, m); err != nil {
-		return nil, err
-	}
-	w := streaming.WorldFromManifest(m, os.DirFS(root))
-	if len(w.Assets) > 0 {
-		w.AssetFiles = projectFiles(opts.Cfg.Assets, filepath.Join(root, "world"))
-	}
-	return w, nil
-}
-
-// findManifest finds the one world manifest of a cooked directory (or of
-// its world/ folder).
-func findManifest(dir string) (file, root string, err error) {
-	root = dir
-	found, _ := filepath.Glob(filepath.Join(dir, "world", "*.world.json"))
-	if len(found) == 0 {
-		if found, _ = filepath.Glob(filepath.Join(dir, "*.world.json")); len(found) > 0 {
-			root = filepath.Dir(filepath.Clean(dir))
-		}
-	}
-	switch len(found) {
-	case 0:
-		// A first cook killed mid-commit leaves its journal before the
-		// manifest is in place.
-		if err := cook.Pending(root, ""); err != nil {
-			return "", "", err
-		}
-		return "", "", fmt.Errorf("%s holds no world/*.world.json: not a cooked world (cook a scene into it with worldcook cook SCENE --out %s)", dir, dir)
-	case 1:
-		return found[0], root, nil
-	}
-	names := make([]string, len(found))
-	for i, f := range found {
-		names[i] = filepath.Base(f)
-	}
-	return "", "", fmt.Errorf("%s holds %d worlds (%s); pass one manifest, e.g. %s", dir, len(found), strings.Join(names, ", "), found[0])
-}
-
-// sceneWorld cooks a scene in memory (nothing is written) and returns its
-// world, served to disk IO from memory.
-func sceneWorld(ctx context.Context, file string, opts *simulateOptions) (*streaming.World, error) {
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
 	if err != nil {
 		return nil, err
@@ -446,29 +455,14 @@ func sceneWorld(ctx context.Context, file string, opts *simulateOptions) (*strea
 	if vopts.AssetRules, err = assetRules(opts.AssetRefs); err != nil {
 		return nil, err
 	}
-	plan, err := cook.Load(file, vopts, opts.Cfg.ScenesRoot, nil)
-	if err != nil {
-		return nil, err
+	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
+	if len(opts.Cfg.Assets) > 0 {
+		o.Project = opts.Cfg.Assets[0]
 	}
-	if n := plan.Errors(false); n > 0 {
-		return nil, fmt.Errorf("%s has %d validation errors and cannot be cooked; run worldcook validate %s", file, n, file)
+	if opts.World == defaultWorld {
+		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}
-	cooked, err := cook.Build(ctx, plan, cook.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if cooked.Manifest == nil {
-		return nil, fmt.Errorf("%s is not a streamed world (it has no StreamedWorld entity): nothing to simulate", file)
-	}
-	files := streaming.MemFiles{}
-	for _, f := range cooked.Files {
-		files[f.Path] = f.Bytes
-	}
-	w := streaming.WorldFromManifest(cooked.Manifest, files)
-	if plan.Assets != nil && len(w.Assets) > 0 {
-		w.AssetFiles = projectFiles([]string{plan.Assets.Root}, "")
-	}
-	return w, nil
+	return cook.Open(ctx, opts.World, o)
 }
 
 // describe is the drawings' subtitle: the settings that shaped the run.
@@ -504,16 +498,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// writeSVG renders a drawing and writes it to file.
-func writeSVG(file string, render func(w io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %v", file, errors.Unwrap(err))
-	}
-	return nil
 }

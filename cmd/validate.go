@@ -1,17 +1,16 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/gcpause"
-	"github.com/worldcook/worldcook/internal/mapped"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -57,16 +56,13 @@ EXIT STATUS
 			if cfg.JSON && !cmd.Flags().Changed("format") {
 				format = validate.FormatJSON
 			}
+			// SARIF is one JSON document, not lines: a failure stays on
+			// stderr there.
+			a.machine = format == validate.FormatJSON
 			return runValidate(a.io, args, format, cfg)
 		},
 	}
-	f := cmd.Flags()
-	f.String("format", validate.FormatText, "report format: "+strings.Join(validate.Formats, ", "))
-	f.Bool("strict", false, "treat warnings (dangling-ref, missing-parent) as errors")
-	f.String("map", "", "draw the cell grid, grown bounds and rejected references to this SVG `file` (one scene)")
-	f.String("plane", "xz", "partition plane: xz (3D worlds) or xy (2D worlds)")
-	f.String("scenes-root", "", "folder that scene names are relative to (default: each scene's folder)")
-	f.StringSlice("assets", nil, "folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)")
+	settings(cmd, "validate", cmd.Flags())
 	return cmd
 }
 
@@ -83,12 +79,13 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		known = known || f == format
 	}
 	if !known {
-		return inputErr(fmt.Errorf("--format %q is not a report format; use one of %s", format, strings.Join(validate.Formats, ", ")))
+		return inputErr(fmt.Errorf("%s %q is not a report format; use one of %s", v.Name(&v.Format), format, strings.Join(validate.Formats, ", ")))
 	}
 	opts, err := validateOptions(v.Plane, v.Assets, v.Strict, cfg.Components)
 	if err != nil {
 		return inputErr(err)
 	}
+	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
 	// One prefab index per asset folder set serves every scene using it:
 	// each .meta and prefab is read once per run.
 	indexes := map[string]*validate.Prefabs{}
@@ -103,20 +100,20 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		}
 		return indexes[key]
 	}
-	files, err := scenePaths(args, v.ScenesRoot)
+	files, err := cook.Discover(args, v.ScenesRoot, "")
 	if err != nil {
 		return inputErr(err)
 	}
 	if v.Map != "" && len(files) != 1 {
 		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))
 	}
-	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: version, Frames: streams.OutTerminal}
+	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: versionString(), Frames: streams.OutTerminal, Color: streams.OutTerminal && colorAllowed()}
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
 	for _, sc := range files {
 		file := sc.File
 		opts.Prefabs = prefabsFor(file)
-		plan, err := checkScene(file, sc.Root, opts)
+		plan, err := cook.Validate(file, sc.Root, opts, gcpause.Job)
 		if err != nil {
 			unreadable++
 			fmt.Fprintf(streams.Err, "worldcook: %s\n", oneLine(err))
@@ -126,12 +123,14 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 			failing++
 		}
 		if v.Map != "" {
-			if err := writeMapFile(v.Map, plan); err != nil {
+			side := sideout.New(cfg.File, file)
+			side.Inputs(plan.PrefabFiles...)
+			if err := side.WriteFile(v.Map, "--map", func(w io.Writer) error { return validate.WriteMap(w, plan) }); err != nil {
 				return inputErr(err)
 			}
 		}
 		if format == validate.FormatSARIF {
-			sarif = append(sarif, findingsOnly(plan))
+			sarif = append(sarif, validate.FindingsOnly(plan))
 			continue
 		}
 		if err := validate.Write(streams.Out, format, []*validate.Plan{plan}, ropts); err != nil {
@@ -148,72 +147,6 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		return &ExitError{Code: ExitInput}
 	case failing > 0:
 		return &ExitError{Code: ExitFindings}
-	}
-	return nil
-}
-
-// checkScene reads, parses and checks one scene. Every error it returns is
-// about the input and already names the file.
-func checkScene(file, scenesRoot string, opts validate.Options) (*validate.Plan, error) {
-	name, err := validate.SceneName(file, scenesRoot)
-	if err != nil {
-		return nil, err
-	}
-	// Mapped as a cook maps it (see cook.Run): parsed pages are handed
-	// back, and the document lets go of the file before it is unmapped.
-	in, err := mapped.Open(file, "scene")
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	// The document stays live until the check ends (see cook.Run).
-	defer gcpause.Pause(gcpause.ForInput(len(in.Data)))()
-	doc, err := scene.ParseWith(file, in.Data, scene.Options{Release: in.Release})
-	if err != nil {
-		return nil, err
-	}
-	defer doc.Detach()
-	opts.SceneName = name
-	var plan *validate.Plan
-	err = mapped.Guard(func() (err error) {
-		plan, err = validate.Check(doc, opts)
-		return err
-	})
-	if err != nil {
-		var se *scene.Error
-		if errors.As(err, &se) {
-			return nil, err // names the file, line and entity already
-		}
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return plan, nil
-}
-
-// findingsOnly keeps what a report needs of a plan, letting the document's
-// bytes go while later scenes are checked.
-func findingsOnly(p *validate.Plan) *validate.Plan {
-	return &validate.Plan{
-		Doc:       &scene.Document{Path: p.Doc.Path},
-		Streamed:  p.Streamed,
-		SceneName: p.SceneName,
-		CellSize:  p.CellSize,
-		Plane:     p.Plane,
-		Findings:  p.Findings,
-	}
-}
-
-// writeMapFile draws the plan's map to file.
-func writeMapFile(file string, plan *validate.Plan) error {
-	f, err := os.Create(file)
-	if err != nil {
-		return fmt.Errorf("--map: %v", err)
-	}
-	if err := validate.WriteMap(f, plan); err != nil {
-		f.Close()
-		return fmt.Errorf("--map %s: %v", file, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--map %s: %v", file, err)
 	}
 	return nil
 }

@@ -62,10 +62,27 @@ func TestValidateFormats(t *testing.T) {
 				if !strings.Contains(stdout, errorsScene+":129:13: error[cross-cell-ref]:") {
 					t.Errorf("text:\n%s", stdout)
 				}
-			case "json", "sarif":
+			case "sarif":
 				var v map[string]any
 				if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 					t.Errorf("%s output is not one JSON document: %v\n%s", format, err, stdout)
+				}
+			case "json":
+				// JSON Lines: the scene's report, then the exit_error that
+				// ends a failed run.
+				lines := strings.Split(strings.TrimSpace(stdout), "\n")
+				var types []string
+				for _, l := range lines {
+					var v struct {
+						Type string `json:"message_type"`
+					}
+					if err := json.Unmarshal([]byte(l), &v); err != nil {
+						t.Fatalf("line %q: %v", l, err)
+					}
+					types = append(types, v.Type)
+				}
+				if strings.Join(types, ",") != "validate,exit_error" {
+					t.Errorf("json lines %v:\n%s", types, stdout)
 				}
 			case "github":
 				if !strings.HasPrefix(stdout, "::error file="+errorsScene+",line=") {
@@ -75,7 +92,7 @@ func TestValidateFormats(t *testing.T) {
 		})
 	}
 	// The global --json picks the JSON format; an explicit --format wins.
-	if _, stdout, _ := run(t, "--json", "validate", errorsScene); !strings.HasPrefix(stdout, `{"scene":`) {
+	if _, stdout, _ := run(t, "--json", "validate", errorsScene); !strings.HasPrefix(stdout, `{"message_type":"validate","scene":`) {
 		t.Errorf("--json:\n%s", stdout)
 	}
 	if _, stdout, _ := run(t, "--json", "validate", "--format", "github", errorsScene); !strings.HasPrefix(stdout, "::") {
@@ -165,5 +182,25 @@ func TestValidateHelpHasExample(t *testing.T) {
 	_, stdout, _ := run(t, "validate", "--help")
 	if !strings.Contains(stdout, "Examples:") || !strings.Contains(stdout, "--format sarif") {
 		t.Errorf("help:\n%s", stdout)
+	}
+}
+
+// TestColorAllowed: colour on a terminal unless NO_COLOR (any value) or a
+// dumb terminal says otherwise.
+func TestColorAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		noColor, term string
+		want          bool
+	}{
+		{"", "xterm-256color", true},
+		{"1", "xterm-256color", false},
+		{"0", "xterm", false}, // any value, as no-color.org says
+		{"", "dumb", false},
+	} {
+		t.Setenv("NO_COLOR", tc.noColor)
+		t.Setenv("TERM", tc.term)
+		if got := colorAllowed(); got != tc.want {
+			t.Errorf("NO_COLOR=%q TERM=%q: %v, want %v", tc.noColor, tc.term, got, tc.want)
+		}
 	}
 }

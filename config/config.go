@@ -1,16 +1,20 @@
 // Package config resolves worldcook's settings once, from flags, WORLDCOOK_*
 // environment variables, worldcook.yaml and defaults (in that order of
-// precedence), into one typed Config. Nothing below cmd/ reads viper.
+// precedence), into one typed Config, and remembers where each value came
+// from. Every setting is declared once, by the tags of its field below
+// (see declare.go); the packages below cmd/ never read flags or files.
 package config
 
 import (
-	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"slices"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 )
 
 // DefaultFile is the configuration file read from the working directory
@@ -19,212 +23,428 @@ const DefaultFile = "worldcook.yaml"
 
 // Config is every setting a worldcook command uses.
 type Config struct {
-	Quiet bool `mapstructure:"quiet"`
-	JSON  bool `mapstructure:"json"`
+	Quiet bool `flag:"quiet,q" help:"print only errors"`
+	JSON  bool `flag:"json" help:"machine-readable JSON output where the command supports it"`
 
-	Cook     Cook     `mapstructure:"cook"`
-	Validate Validate `mapstructure:"validate"`
-	Simulate Simulate `mapstructure:"simulate"`
+	Cook     Cook     `section:"cook"`
+	Validate Validate `section:"validate"`
+	Simulate Simulate `section:"simulate"`
 
 	// Components declares project component types whose fields hold entity
-	// ids, so that validation checks them like the engine's own.
-	Components map[string]Component `mapstructure:"components"`
+	// ids, so that validation checks them like the engine's own. Only
+	// worldcook.yaml sets them; names are lower-cased, as component types
+	// are matched without regard to case.
+	Components map[string]Component
 
 	// AssetRefs extends which fields and files reference assets, for the
-	// asset lists of the manifest and simulate's asset costs.
-	AssetRefs AssetRefs `mapstructure:"assetRefs"`
+	// asset lists of the manifest and simulate's asset costs. Only
+	// worldcook.yaml sets them (assetRefs:).
+	AssetRefs AssetRefs
 
 	// File is the configuration file that was read, if any.
-	File string `mapstructure:"-"`
+	File string
+
+	origins map[string]Origin
 }
 
 // Component declares a project component's entity-reference fields.
 type Component struct {
-	EntityFields []string `mapstructure:"entityFields"`
+	EntityFields []string `key:"entityFields" json:"entityFields"`
 	// SoftFields are entity fields the game resolves itself and tolerates
 	// missing: they are not checked against residency boundaries.
-	SoftFields []string `mapstructure:"softFields"`
-}
-
-// AssetRefs extends the built-in asset reference rules.
-type AssetRefs struct {
-	// Fields are more keys whose string values name assets.
-	Fields []string `mapstructure:"fields"`
-	// Kinds are keyed by file extension (".esdialog"); a listed kind
-	// replaces the built-in one for its extension.
-	Kinds map[string]AssetKind `mapstructure:"kinds"`
-}
-
-// AssetKind says how the asset files with one extension are read.
-type AssetKind struct {
-	// Follow: the file is JSON whose references are assets too.
-	Follow bool `mapstructure:"follow"`
-	// FileRelative: plain paths inside it are relative to its folder.
-	FileRelative bool `mapstructure:"fileRelative"`
-	// Fields are reference fields of this kind only.
-	Fields []string `mapstructure:"fields"`
+	SoftFields []string `key:"softFields" json:"softFields"`
 }
 
 // Cook holds the cook and partition settings (validate shares the partition ones).
 type Cook struct {
-	Out        string   `mapstructure:"out"`
-	Plane      string   `mapstructure:"plane"`
-	ScenesRoot string   `mapstructure:"scenesRoot"`
-	Assets     []string `mapstructure:"assets"`
-	Check      bool     `mapstructure:"check"`
-	Jobs       int      `mapstructure:"jobs"`
-	Timings    bool     `mapstructure:"timings"`
-	Strict     bool     `mapstructure:"strict"`
-	Progress   string   `mapstructure:"progress"`
+	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
+	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
+	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
+	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
+	Assets      []string      `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
+	Timings     bool          `flag:"timings" help:"print how long each phase took"`
+	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
+	LockTimeout time.Duration `flag:"lock-timeout" default:"1m" unit:"duration" help:"how long to wait for another cook writing the same output directory"`
+	CPUProfile  string        `flag:"cpuprofile" unit:"path" help:"write a CPU profile to this file"`
+	MemProfile  string        `flag:"memprofile" unit:"path" help:"write a heap profile to this file at the end"`
+	// PackageConfig is the game configuration (game.config.json) whose
+	// worlds list the cook writes the cooked worlds into.
+	PackageConfig string `flag:"package-config" unit:"path" help:"write each cooked world into this game configuration's worlds list (the packaged runtime's game.config.json)"`
+
+	from map[string]Origin
 }
 
 // Validate holds the validate command's settings.
 type Validate struct {
-	Format     string   `mapstructure:"format"`
-	Strict     bool     `mapstructure:"strict"`
-	Map        string   `mapstructure:"map"`
-	Plane      string   `mapstructure:"plane"`
-	ScenesRoot string   `mapstructure:"scenesRoot"`
-	Assets     []string `mapstructure:"assets"`
+	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format: text, json, sarif or github"`
+	Strict     bool     `flag:"strict" help:"treat warnings (dangling-ref, missing-parent) as errors"`
+	Map        string   `flag:"map" unit:"path" help:"draw the cell grid, grown bounds and rejected references to this SVG file (one scene)"`
+	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
+	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
+	Assets     []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+
+	from map[string]Origin
 }
 
 // Simulate holds the streaming simulation settings. Pointer fields are
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path             string   `mapstructure:"path"`
-	LoadRadius       *float64 `mapstructure:"loadRadius"`
-	UnloadRadius     *float64 `mapstructure:"unloadRadius"`
-	PrefetchRadius   *float64 `mapstructure:"prefetchRadius"`
-	Budget           *int64   `mapstructure:"budget"`
-	MaxInFlight      *int     `mapstructure:"maxInFlight"`
-	LatencyFrames    int      `mapstructure:"latencyFrames"`
-	IOBytesPerFrame  *int64   `mapstructure:"ioBytesPerFrame"`
-	LODRadius        *float64 `mapstructure:"lodRadius"`
-	MaxResidentBytes *int64   `mapstructure:"maxResidentBytes"`
-	PinnedRadius     *float64 `mapstructure:"pinnedRadius"`
-	EvictCooldown    int      `mapstructure:"evictCooldown"`
-	Distance         string   `mapstructure:"distance"`
-	IO               string   `mapstructure:"io"`
-	Concurrency      int      `mapstructure:"concurrency"`
-	FrameBudgetMS    float64  `mapstructure:"frameBudgetMs"`
-	FailRate         float64  `mapstructure:"failRate"`
-	Seed             uint64   `mapstructure:"seed"`
-	Retries          int      `mapstructure:"retries"`
-	RetryBackoff     int      `mapstructure:"retryBackoff"`
-	RetryTimeout     int      `mapstructure:"retryTimeout"`
-	Format           string   `mapstructure:"format"`
-	Plot             string   `mapstructure:"plot"`
-	Map              string   `mapstructure:"map"`
-	Plane            string   `mapstructure:"plane"`
-	ScenesRoot       string   `mapstructure:"scenesRoot"`
-	Assets           []string `mapstructure:"assets"`
-	AssetCosts       string   `mapstructure:"assetCosts"`
+	Path             string   `flag:"path" unit:"path" help:"route CSV: a header, then x,z (y, frame, source optional)"`
+	LoadRadius       *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
+	UnloadRadius     *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
+	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes that may start loading per frame, e.g. 16KiB (default: no budget)"`
+	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
+	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"2147483647" help:"modelled IO: frames from dispatch to completion"`
+	IOBytesPerFrame  *int64   `flag:"io-bytes-per-frame" unit:"bytes" help:"modelled IO: bandwidth of one device serving requests in order (default: unlimited)"`
+	LODRadius        *float64 `flag:"lod-radius" unit:"distance" help:"beyond it cells load their proxyBytes (default: always full detail)"`
+	MaxResidentBytes *int64   `flag:"max-resident-bytes" unit:"bytes" help:"resident-bytes cap; the farthest cells are evicted (default: no cap)"`
+	PinnedRadius     *float64 `flag:"pinned-radius" unit:"distance" help:"cells this close to a source are never evicted (default: none)"`
+	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"2147483647" help:"frames an evicted cell waits before it is dispatched again"`
+	Distance         string   `flag:"distance" default:"bounds" enum:"bounds,center|centre" help:"distance to a cell: bounds (grown bounds) or center (grid square centre)"`
+	IO               string   `flag:"io" default:"model" enum:"model,disk" help:"IO: model (deterministic) or disk (real reads and decodes)"`
+	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"256" help:"disk IO: reading and decoding workers (1 to 256)"`
+	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"3600000" help:"disk IO: time a frame may spend applying finished loads (0 to 3600000)"`
+	FailRate         float64  `flag:"fail-rate" unit:"probability" help:"probability that a load attempt fails, for testing retries"`
+	Seed             uint64   `flag:"seed" default:"1" unit:"seed" help:"seed of --fail-rate failures"`
+	Retries          int      `flag:"retries" default:"3" unit:"count" help:"attempts after a load's first failure before the cell is given up"`
+	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"frames to wait after a first failure; doubles after each further one (at most 64)"`
+	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout"`
+	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report: table, jsonl or csv"`
+	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 when one of these holds: holes, over-budget, over-cap, failures (comma-separated)"`
+	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames at the start whose holes --fail-on holes ignores (default: until the first frame without holes)"`
+	SummaryOnly      bool     `flag:"summary-only" help:"print the warnings and the summary, not the per-frame rows (csv: the summary as text)"`
+	Timings          bool     `flag:"timings" help:"print to stderr how long loading the world and the route and the frames took, and a frame's mean and p99 cost"`
+	// Policy is the scheduler: seed (the budgeted one) or estella (the
+	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
+	// time the runtime's host operations.
+	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"scheduler: seed (budgeted, the settings above) or estella (Estella's runtime WorldStreamer)"`
+	Compare       bool     `flag:"compare" help:"run the route under both policies and print them side by side"`
+	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
+	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
+	Plot          string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
+	Map           string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
+	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
+	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
+	Assets        []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files; the first is the project whose asset files --io disk reads (default: the project holding the world)"`
+	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only"`
+
+	from map[string]Origin
 }
 
-// Loader binds command-line flags to configuration keys and resolves them.
-// A command registers its flags with Bind, then calls Resolve once.
-type Loader struct {
-	v *viper.Viper
-}
+// Name says where the value of field (a pointer to a field of c) came
+// from, for messages about it: "--format", "WORLDCOOK_COOK_JOBS" or
+// "worldcook.yaml:4:9: cook.jobs".
+func (c *Cook) Name(field any) string { return nameOf(c, field, c.from) }
 
-// NewLoader returns a Loader that reads WORLDCOOK_* variables from env.
-func NewLoader() *Loader {
-	return &Loader{v: viper.New()}
-}
+// Name says where the value of field came from; see Cook.Name.
+func (c *Validate) Name(field any) string { return nameOf(c, field, c.from) }
 
-// Bind connects every flag in fs to the key section.camelName (or
-// camelName when section is empty) and to the environment variable
-// WORLDCOOK_[SECTION_]FLAG_NAME, e.g. --load-radius of simulate is
-// simulate.loadRadius in worldcook.yaml and WORLDCOOK_SIMULATE_LOAD_RADIUS.
-func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
-	var err error
-	prefix := "WORLDCOOK_"
-	if section != "" {
-		prefix += strings.ToUpper(section) + "_"
+// Name says where the value of field came from; see Cook.Name.
+func (c *Simulate) Name(field any) string { return nameOf(c, field, c.from) }
+
+func nameOf(section, field any, from map[string]Origin) string {
+	sv := reflect.ValueOf(section).Elem()
+	name := sectionTypes[sv.Type()]
+	p := reflect.ValueOf(field).Pointer()
+	for i := 0; i < sv.NumField(); i++ {
+		if sv.Field(i).Addr().Pointer() != p {
+			continue
+		}
+		for _, s := range Declared(name) {
+			if s.index[1] == i {
+				return s.subject(from[s.Path()])
+			}
+		}
 	}
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" || f.Name == "config" {
-			return
+	panic(fmt.Sprintf("config: Name of a field that is not a setting of %s", name))
+}
+
+// Origin says where a setting's value came from.
+type Origin struct {
+	Kind Kind
+	// Name is the flag (--budget), the environment variable, or the file.
+	Name         string
+	Line, Column int
+}
+
+// Kind is the layer a value came from.
+type Kind int
+
+// The layers, lowest precedence first.
+const (
+	FromDefault Kind = iota
+	FromFile
+	FromEnv
+	FromFlag
+)
+
+func (k Kind) String() string {
+	return [...]string{"default", "file", "env", "flag"}[k]
+}
+
+// String is the origin as `worldcook config` prints it.
+func (o Origin) String() string {
+	switch o.Kind {
+	case FromFile:
+		return fmt.Sprintf("%s:%d", o.Name, o.Line)
+	case FromEnv, FromFlag:
+		return o.Kind.String() + " " + o.Name
+	}
+	return "default"
+}
+
+// subject names the setting as the user gave it, to start a message.
+func (s *Setting) subject(o Origin) string {
+	switch o.Kind {
+	case FromFile:
+		return fmt.Sprintf("%s:%d:%d: %s", o.Name, o.Line, o.Column, s.Path())
+	case FromEnv:
+		return s.Env
+	}
+	return "--" + s.Flag
+}
+
+// Loader binds command-line flags to settings and resolves them. A command
+// registers its flags with Register, binds them with Bind, then calls
+// Resolve once.
+type Loader struct {
+	flags map[string][]*pflag.FlagSet
+}
+
+// NewLoader returns a Loader that reads WORLDCOOK_* variables from the
+// environment.
+func NewLoader() *Loader {
+	return &Loader{flags: map[string][]*pflag.FlagSet{}}
+}
+
+// Register adds the settings of section ("" for the global ones) to fs as
+// flags and returns them. A flag's value is parsed as the setting parses
+// it from any layer, so --budget 16KiB and WORLDCOOK_SIMULATE_BUDGET=16KiB
+// mean the same.
+func Register(section string, fs *pflag.FlagSet) []*Setting {
+	settings := Declared(section)
+	for _, s := range settings {
+		fs.VarP(&flagValue{s: s, text: s.Default}, s.Flag, s.Short, s.Help)
+		f := fs.Lookup(s.Flag)
+		if s.typ.Kind() == reflect.Bool {
+			f.NoOptDefVal = "true"
 		}
-		key := camel(f.Name)
-		if section != "" {
-			key = section + "." + key
+	}
+	return settings
+}
+
+// flagValue is a setting's flag: it checks the syntax when the flag is
+// parsed (pflag names the flag in the error) and keeps the text, which
+// Resolve parses again with the other layers.
+type flagValue struct {
+	s     *Setting
+	text  string
+	items []string
+	set   bool
+}
+
+func (v *flagValue) String() string { return v.text }
+func (v *flagValue) Type() string   { return v.s.TypeName() }
+
+func (v *flagValue) Set(x string) error {
+	if v.s.List() {
+		// --assets a,b --assets c: every item, in order.
+		if !v.set {
+			v.items = nil
 		}
-		env := prefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if e := l.v.BindPFlag(key, f); e != nil && err == nil {
-			err = e
-		}
-		if e := l.v.BindEnv(key, env); e != nil && err == nil {
-			err = e
-		}
-	})
-	return err
+		v.items = append(v.items, strings.Split(x, ",")...)
+		v.text, v.set = strings.Join(v.items, ","), true
+		return nil
+	}
+	if _, err := v.s.parse([]string{x}); err != nil {
+		return err
+	}
+	v.text, v.set = x, true
+	return nil
+}
+
+// Bind makes the flags in fs the top layer of section's settings ("" for
+// the global ones). Flags that are not settings of section are left alone.
+func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
+	if section != "" && !slices.Contains(Sections(), section) {
+		return fmt.Errorf("config: no settings section %q", section)
+	}
+	l.flags[section] = append(l.flags[section], fs)
+	return nil
 }
 
 // Resolve reads the configuration file (explicit, or ./worldcook.yaml if
-// present) and returns the typed configuration.
+// present) and returns the typed configuration. Every value of every layer
+// is checked: an error names the flag, the variable or the file, line and
+// key it came from.
 func (l *Loader) Resolve(file string) (*Config, error) {
-	cfg := &Config{}
+	cfg := &Config{origins: map[string]Origin{}}
+	root := reflect.ValueOf(cfg).Elem()
+	for _, s := range declared {
+		if s.Default != "" {
+			v, _ := s.parse([]string{s.Default})
+			s.store(root, v)
+		}
+	}
 	if file == "" {
-		if _, err := os.Stat(DefaultFile); err == nil {
+		if _, err := os.Lstat(DefaultFile); err == nil {
 			file = DefaultFile
 		}
 	}
 	if file != "" {
-		l.v.SetConfigFile(file)
-		l.v.SetConfigType("yaml")
-		if err := l.v.ReadInConfig(); err != nil {
-			var nf viper.ConfigFileNotFoundError
-			if errors.As(err, &nf) || os.IsNotExist(errors.Unwrap(err)) {
-				return nil, fmt.Errorf("config file %s not found; pass an existing file to --config", file)
-			}
-			return nil, fmt.Errorf("config file %s: %v; fix the YAML or pass another file to --config", file, err)
+		if err := readFile(cfg, root, file); err != nil {
+			return nil, err
 		}
 		cfg.File = file
 	}
-	if err := l.v.Unmarshal(cfg); err != nil {
-		return nil, fmt.Errorf("configuration: %v; check the value types in %s and WORLDCOOK_* variables", err, orDefault(file, "the environment"))
+	if err := l.env(cfg, root); err != nil {
+		return nil, err
 	}
-	l.clearUnset(cfg)
+	for _, section := range l.sections() {
+		for _, s := range Declared(section) {
+			for _, fs := range l.flags[section] {
+				f := fs.Lookup(s.Flag)
+				if f == nil || !f.Changed {
+					continue
+				}
+				raw := []string{f.Value.String()}
+				if sv, ok := f.Value.(pflag.SliceValue); ok {
+					raw = sv.GetSlice()
+				} else if fv, ok := f.Value.(*flagValue); ok && s.List() {
+					raw = fv.items
+				}
+				if err := cfg.set(root, s, raw, Origin{Kind: FromFlag, Name: "--" + s.Flag}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from = cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }
 
-// clearUnset turns optional settings that nobody gave back into nil: flags
-// carry a zero default, but an unset cap must mean "no cap", not 0.
-func (l *Loader) clearUnset(cfg *Config) {
-	s := &cfg.Simulate
-	fields := map[string]func(){
-		"simulate.loadradius":       func() { s.LoadRadius = nil },
-		"simulate.unloadradius":     func() { s.UnloadRadius = nil },
-		"simulate.prefetchradius":   func() { s.PrefetchRadius = nil },
-		"simulate.budget":           func() { s.Budget = nil },
-		"simulate.maxinflight":      func() { s.MaxInFlight = nil },
-		"simulate.iobytesperframe":  func() { s.IOBytesPerFrame = nil },
-		"simulate.lodradius":        func() { s.LODRadius = nil },
-		"simulate.maxresidentbytes": func() { s.MaxResidentBytes = nil },
-		"simulate.pinnedradius":     func() { s.PinnedRadius = nil },
-	}
-	for key, clear := range fields {
-		if !l.v.IsSet(key) {
-			clear()
+// env reads the WORLDCOOK_* variables of the bound sections. An empty
+// variable counts as unset. A variable that looks like a setting of one
+// of them (WORLDCOOK_SIMULATE_…) but names none is a typo, refused with
+// the nearest name; other WORLDCOOK_* names are not settings and are left
+// alone (WORLDCOOK_CORPUS is the tests').
+func (l *Loader) env(cfg *Config, root reflect.Value) error {
+	for _, section := range l.sections() {
+		for _, s := range Declared(section) {
+			if v, ok := os.LookupEnv(s.Env); ok && v != "" {
+				raw := []string{v}
+				if s.List() {
+					raw = strings.Split(v, ",")
+				}
+				if err := cfg.set(root, s, raw, Origin{Kind: FromEnv, Name: s.Env}); err != nil {
+					return err
+				}
+			}
+		}
+		if section == "" {
+			continue
+		}
+		prefix := "WORLDCOOK_" + strings.ToUpper(section) + "_"
+		var names []string
+		for _, s := range Declared(section) {
+			names = append(names, s.Env)
+		}
+		var unknown []string
+		for _, kv := range os.Environ() {
+			name, value, _ := strings.Cut(kv, "=")
+			if strings.HasPrefix(name, prefix) && value != "" && !slices.Contains(names, name) {
+				unknown = append(unknown, name)
+			}
+		}
+		sort.Strings(unknown)
+		if len(unknown) > 0 {
+			return fmt.Errorf("environment variable %s is not a setting of %s%s", unknown[0], section, suggest(unknown[0], names))
 		}
 	}
+	return nil
 }
 
-func camel(flag string) string {
-	parts := strings.Split(flag, "-")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+// sections are the bound sections, in order, so that of several bad
+// values the same one is reported every time.
+func (l *Loader) sections() []string {
+	var out []string
+	for section := range l.flags {
+		out = append(out, section)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// set parses raw, checks it and stores it with its origin.
+func (cfg *Config) set(root reflect.Value, s *Setting, raw []string, o Origin) error {
+	v, err := s.parse(raw)
+	if err != nil {
+		return fmt.Errorf("%s: %v", s.subject(o), err)
+	}
+	if want, err := s.check(v); err != nil {
+		if s.Closed {
+			return fmt.Errorf("%s %q: use %s", s.subject(o), want, orList(s.Values))
+		}
+		return fmt.Errorf("%s must be %s (got %s)", s.subject(o), want, strings.Join(raw, ","))
+	}
+	s.store(root, v)
+	cfg.origins[s.Path()] = o
+	return nil
+}
+
+func (s *Setting) store(root, v reflect.Value) {
+	f := root.FieldByIndex(s.index)
+	if s.Optional {
+		p := reflect.New(s.typ)
+		p.Elem().Set(v)
+		v = p
+	}
+	f.Set(v)
+}
+
+// Value is one resolved setting, as `worldcook config` shows it.
+type Value struct {
+	Setting *Setting
+	// Value is the typed value; nil for an optional setting nobody set.
+	Value  any
+	Text   string // in the flag's syntax; "" when not set
+	Origin Origin
+}
+
+// Values returns the resolved settings of the given sections ("" for the
+// global ones), in declaration order.
+func (cfg *Config) Values(sections ...string) []Value {
+	root := reflect.ValueOf(cfg).Elem()
+	var out []Value
+	for _, section := range sections {
+		for _, s := range Declared(section) {
+			f := root.FieldByIndex(s.index)
+			v := Value{Setting: s, Text: s.format(f), Origin: cfg.origins[s.Path()]}
+			if !(s.Optional && f.IsNil()) {
+				v.Value = reflect.Indirect(f).Interface()
+			}
+			if d, ok := v.Value.(time.Duration); ok {
+				v.Value = d.String()
+			}
+			out = append(out, v)
 		}
 	}
-	return strings.Join(parts, "")
+	return out
 }
 
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
+// ComponentOrigin is where a component was declared.
+func (cfg *Config) ComponentOrigin(name string) Origin {
+	return cfg.origins["components."+name]
+}
+
+// FlagSetting returns the setting behind a flag that Register added, or
+// nil for a flag registered some other way.
+func FlagSetting(f *pflag.Flag) *Setting {
+	if v, ok := f.Value.(*flagValue); ok {
+		return v.s
 	}
-	return s
+	return nil
 }

@@ -1,7 +1,11 @@
 package cook
 
 import (
+	"path/filepath"
+
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -26,6 +30,31 @@ func addAssets(m *manifest.Manifest, plan *validate.Plan) {
 
 // dependsOnAssets reports whether the cooked world may depend on files
 // besides the scene: a scene cooked inside a project, whose assets (and
-// their .meta files) the cook record does not cover. Such a world is never
-// confirmed from its record; the cook reads its assets again.
+// their .meta files) the cook record does not cover. Such a world gets no
+// record (one left by an earlier cook is removed), so it is never
+// confirmed from one; every cook reads its assets again.
 func dependsOnAssets(plan *validate.Plan) bool { return plan.Assets != nil }
+
+// openAssets gives a world with assets the project files they are read
+// from with disk IO: the project given, else the one above near (a
+// folder holding project.esproject). A world with assets but no project
+// simply has none; the caller decides whether it needs them.
+func openAssets(w *streaming.World, m *manifest.Manifest, project, near string) error {
+	if len(m.Assets) == 0 {
+		return nil
+	}
+	if project == "" && near != "" {
+		if p, ok := assets.FindProject(filepath.Join(near, "x")); ok {
+			project = p
+		}
+	}
+	if project == "" {
+		return nil
+	}
+	files, err := streaming.OpenAssets(project, m)
+	if err != nil {
+		return err
+	}
+	w.AssetFiles = files
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -139,5 +140,23 @@ func TestSceneOutsideAProjectHasNoAssets(t *testing.T) {
 	rep := cookTo(t, in, t.TempDir(), validate.Options{}, 0)
 	if rep.World.Manifest.Assets != nil || rep.World.Manifest.Cells[0].Assets.Assets != nil || len(rep.Plan.Findings) != 0 {
 		t.Errorf("a scene outside any project got assets %v or findings %v", rep.World.Manifest.Assets, rep.Plan.Findings)
+	}
+}
+
+// TestAssetThatIsAnOutputIsRefused: an asset file the cook would replace
+// (here a texture path naming the world's own manifest) is an input; the
+// cook refuses to write over it.
+func TestAssetThatIsAnOutputIsRefused(t *testing.T) {
+	scene, root := assetProject(t)
+	out := filepath.Join(root, "build")
+	cookTo(t, scene, out, validate.Options{}, 0)
+	src, _ := os.ReadFile(scene)
+	os.WriteFile(scene, []byte(strings.Replace(string(src), "assets/textures/only.png", "build/world/main.world.json", 1)), 0o644)
+	_, err := Run(context.Background(), Job{File: scene, Out: out})
+	if err == nil || !strings.Contains(err.Error(), "asset") || !strings.Contains(err.Error(), "main.world.json") {
+		t.Fatalf("cook over its own asset: %v", err)
+	}
+	if _, err := manifest.Load(filepath.Join(out, "world", "main.world.json")); err != nil {
+		t.Errorf("the previous world was damaged: %v", err)
 	}
 }

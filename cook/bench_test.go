@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/worldgen"
@@ -97,7 +98,7 @@ func BenchmarkCookToDisk(b *testing.B) {
 	}
 	ctx := context.Background()
 	cook := func(b *testing.B, out string, phases map[string]time.Duration) *Report {
-		rep, err := Run(ctx, Job{File: file, Out: out})
+		rep, err := Run(ctx, Job{File: file, Out: out, GC: gcpause.Job})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,17 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/validate"
 )
 
 // Result says what a commit did (or, with Check, would do) to the output
@@ -31,18 +33,13 @@ func (r *Result) Changed() bool { return len(r.Written)+len(r.Removed) > 0 }
 
 // Committer writes cooked worlds into one output directory.
 type Committer struct {
-	FS  FS
+	// FS is the output directory (nil: Prepare opens Dir as a RootFS).
+	FS FS
+	// Dir is the output directory's path, for messages.
 	Dir string
 	// Check computes the Result without writing anything.
 	Check bool
 }
-
-// The names below are worldcook's own bookkeeping inside the output
-// directory; they exist only while a commit runs (or after it was killed).
-const (
-	stagingPrefix = ".worldcook-staging-"
-	journalSuffix = ".worldcook-journal"
-)
 
 // journal is the commit record: once it is in place, the commit is
 // decided and any later cook finishes it (roll forward); before it is in
@@ -52,60 +49,154 @@ type journal struct {
 	Removes []string    `json:"removes"`
 }
 
+// Bounds on the bookkeeping files a cook reads back: a journal lists one
+// rename per changed file (about 100 bytes each), a record one path and
+// size per file of the world. Anything larger was not written by a cook.
+const (
+	maxJournalBytes  = 64 << 20
+	maxRecordBytes   = 64 << 20
+	maxManifestBytes = 1 << 30
+)
+
+// abs is rel's path for messages.
 func (c *Committer) abs(rel string) string { return filepath.Join(c.Dir, filepath.FromSlash(rel)) }
 
-func (c *Committer) stagingDir(scene string) string { return c.abs(stagingRel(scene)) }
+func (c *Committer) stagingDir(scene string) string { return c.abs(layoutOf(scene).staging()) }
 
-func stagingRel(scene string) string { return stagingPrefix + validate.FileSafe(scene) }
+func (c *Committer) journalPath(scene string) string { return c.abs(layoutOf(scene).journal()) }
 
-func (c *Committer) journalPath(scene string) string {
-	return c.abs("." + validate.FileSafe(scene) + journalSuffix)
+// named puts the output directory in front of the relative paths an FS
+// reports, so that every message names the file as the user knows it.
+func (c *Committer) named(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !filepath.IsAbs(pe.Path) && !strings.HasPrefix(filepath.Clean(pe.Path), filepath.Clean(c.Dir)) {
+		pe.Path = c.abs(pe.Path)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		if !filepath.IsAbs(le.Old) {
+			le.Old = c.abs(le.Old)
+		}
+		if !filepath.IsAbs(le.New) {
+			le.New = c.abs(le.New)
+		}
+	}
+	return err
+}
+
+// exists reports whether there is anything at rel (a link counts).
+func (c *Committer) exists(rel string) bool {
+	_, err := c.FS.Lstat(rel)
+	return err == nil
 }
 
 // Prepare makes sure the output directory is usable and finishes or
 // discards whatever a killed cook of the same scene left behind.
 func (c *Committer) Prepare(scene string) error {
-	if st, err := c.FS.Lstat(c.Dir); err == nil {
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("output directory %s is a symbolic link; cook into a real directory (pass its resolved path to --out)", c.Dir)
+	if c.FS == nil {
+		fsys, err := OpenFS(c.Dir)
+		if err != nil {
+			return err
 		}
-		if !st.IsDir() {
-			return fmt.Errorf("output %s is not a directory; pass a directory to --out", c.Dir)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("output directory %s: %v", c.Dir, err)
+		c.FS = fsys
 	}
-	if st, err := c.FS.Lstat(c.abs("world")); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.IsDir()) {
-		return fmt.Errorf("%s is not a real directory; remove it so that cells stay inside the output directory", c.abs("world"))
+	l := layoutOf(scene)
+	if st, err := c.FS.Lstat(worldDir); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.IsDir()) {
+		return fmt.Errorf("%s is not a real directory; remove it so that cells stay inside the output directory", c.abs(worldDir))
 	}
 	if c.Check {
 		return nil
 	}
-	if data, err := c.FS.ReadFile(c.journalPath(scene)); err == nil {
-		var j journal
-		if err := json.Unmarshal(data, &j); err != nil {
-			return fmt.Errorf("%s is damaged (%v); delete it and the %s* folder, then cook again", c.journalPath(scene), err, stagingPrefix)
+	if c.exists(l.journal()) {
+		j, err := c.readJournal(l)
+		if err != nil {
+			return fmt.Errorf("%s is damaged (%v), so the interrupted cook it records cannot be finished safely; delete it and the folder %s, then cook again (the cook rewrites every file that differs)",
+				c.journalPath(scene), err, c.stagingDir(scene))
 		}
-		if err := c.apply(scene, &j); err != nil {
-			return fmt.Errorf("finishing the interrupted cook of %s: %w", scene, err)
+		if err := c.apply(l, j); err != nil {
+			return fmt.Errorf("finishing the interrupted cook of %s: %w", scene, c.named(err))
 		}
 	}
 	// A journal still named .tmp was never put in place: the cook that
 	// wrote it died before its commit point, so it and its staging go.
-	if err := c.FS.Remove(c.journalPath(scene) + ".tmp"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing the unfinished journal of an interrupted cook: %w", err)
+	// Each is removed only when it is there: on a read-only file system
+	// removing a missing file fails too, and the message would blame a
+	// journal that does not exist.
+	if c.exists(l.journal() + tmpSuffix) {
+		if err := c.FS.Remove(l.journal() + tmpSuffix); err != nil {
+			return writeErr(c.Dir, "removing the unfinished journal of an interrupted cook", c.named(err))
+		}
 	}
-	if err := c.FS.RemoveAll(c.stagingDir(scene)); err != nil {
-		return fmt.Errorf("removing the staging folder of an interrupted cook: %w", err)
+	if c.exists(l.staging()) {
+		if err := c.FS.RemoveAll(l.staging()); err != nil {
+			return writeErr(c.Dir, "removing the staging folder of an interrupted cook", c.named(err))
+		}
 	}
 	return nil
 }
+
+// readJournal reads and checks a journal: a regular file of bounded size
+// whose every path is a file of this scene's world or staging, so that
+// no journal, however damaged or planted, moves or removes anything else.
+func (c *Committer) readJournal(l layout) (*journal, error) {
+	data, err := c.FS.ReadFile(l.journal(), maxJournalBytes)
+	if err != nil {
+		return nil, cause(err)
+	}
+	return decodeJournal(l, data)
+}
+
+func decodeJournal(l layout, data []byte) (*journal, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j journal
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("not a journal: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a journal: trailing data")
+	}
+	for _, r := range j.Renames {
+		if !l.staged(r[0]) {
+			return nil, fmt.Errorf("it moves %q, which is not a staged file of scene %q", r[0], l.scene)
+		}
+		if !l.target(r[1]) {
+			return nil, fmt.Errorf("it moves a file to %q, which is not a file of the world of scene %q", r[1], l.scene)
+		}
+	}
+	for _, p := range j.Removes {
+		if p == l.persistent() || !l.target(p) {
+			return nil, fmt.Errorf("it removes %q, which is not a cell or the manifest of scene %q", p, l.scene)
+		}
+	}
+	return &j, nil
+}
+
+// writeErr words a failure to change the output directory, saying plainly
+// when the directory cannot be written at all.
+func writeErr(dir, doing string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("the output directory %s is on a read-only file system (%s: %w); cook into a writable --out%w", dir, doing, err, errAdvised)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("the output directory %s is not writable (%s: %w); fix its permissions or cook into another --out%w", dir, doing, err, errAdvised)
+	}
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// errAdvised marks a message that already says what to do; it adds no
+// text of its own.
+var errAdvised = quiet{}
+
+type quiet struct{}
+
+func (quiet) Error() string { return "" }
 
 // Txn is one scene's commit in progress. Put may be called from several
 // goroutines; Commit makes the staged files the world, all at once.
 type Txn struct {
 	c            *Committer
-	scene        string
+	l            layout
 	manifestPath string
 
 	// The previous world's manifest, its bytes and modification time.
@@ -120,11 +211,13 @@ type Txn struct {
 	renames [][2]string
 	staged  bool
 	serial  int
+	// dirs are the folders realParents found to be real.
+	dirs sync.Map
 }
 
 // Begin starts a commit of scene, whose manifest lives at manifestPath.
 func (c *Committer) Begin(scene, manifestPath string) *Txn {
-	t := &Txn{c: c, scene: scene, manifestPath: manifestPath, keep: map[string]bool{}}
+	t := &Txn{c: c, l: layoutOf(scene), manifestPath: manifestPath, keep: map[string]bool{}}
 	t.loadPrevious()
 	return t
 }
@@ -143,12 +236,11 @@ type recorded struct {
 // is compared byte for byte. A missing or unreadable manifest just means
 // every file is compared.
 func (t *Txn) loadPrevious() {
-	p := t.c.abs(t.manifestPath)
-	st, err := t.c.FS.Lstat(p)
+	st, err := t.c.FS.Lstat(t.manifestPath)
 	if err != nil || !st.Mode().IsRegular() {
 		return
 	}
-	data, err := t.c.FS.ReadFile(p)
+	data, err := t.c.FS.ReadFile(t.manifestPath, maxManifestBytes)
 	if err != nil {
 		return
 	}
@@ -171,8 +263,8 @@ func (t *Txn) loadPrevious() {
 // kept after Put returns.
 func (t *Txn) Put(f Output) error {
 	c := t.c
-	if err := manifest.CheckPath(f.Path); err != nil {
-		return fmt.Errorf("refusing to write %s: %w", f.Path, err)
+	if err := manifest.CheckPath(f.Path); err != nil || !t.l.target(f.Path) {
+		return fmt.Errorf("refusing to write %s: not a file of scene %s's world", f.Path, t.l.scene)
 	}
 	same, err := t.same(f)
 	if err != nil {
@@ -191,18 +283,18 @@ func (t *Txn) Put(f Output) error {
 		return nil
 	}
 	if !t.staged {
-		if err := c.FS.MkdirAll(c.stagingDir(t.scene), 0o755); err != nil {
+		if err := c.FS.MkdirAll(t.l.staging(), 0o755); err != nil {
 			t.mu.Unlock()
-			return fmt.Errorf("cannot write to the output directory: %w", err)
+			return writeErr(c.Dir, "cannot write to the output directory", c.named(err))
 		}
 		t.staged = true
 	}
-	tmp := path.Join(stagingRel(t.scene), fmt.Sprintf("%06d", t.serial))
+	tmp := path.Join(t.l.staging(), fmt.Sprintf("%06d", t.serial))
 	t.serial++
 	t.renames = append(t.renames, [2]string{tmp, f.Path})
 	t.mu.Unlock()
-	if err := c.FS.WriteFile(c.abs(tmp), f.Bytes, 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", f.Path, err)
+	if err := c.FS.WriteFile(tmp, f.Bytes, 0o644); err != nil {
+		return writeErr(c.Dir, "writing "+f.Path, c.named(err))
 	}
 	return nil
 }
@@ -210,7 +302,7 @@ func (t *Txn) Put(f Output) error {
 // Abort discards whatever was staged; the previous world stays as it was.
 func (t *Txn) Abort() {
 	if t.staged {
-		t.c.FS.RemoveAll(t.c.stagingDir(t.scene))
+		t.c.FS.RemoveAll(t.l.staging())
 	}
 }
 
@@ -242,66 +334,118 @@ func (t *Txn) Commit() (*Result, error) {
 		t.Abort()
 		return nil, err
 	}
-	jp := c.journalPath(t.scene)
-	err = c.FS.WriteFile(jp+".tmp", data, 0o644)
+	jp := t.l.journal()
+	err = c.writeNew(jp+tmpSuffix, data)
 	if err == nil {
 		// The world is about to change: its record would no longer
 		// describe it, so it goes before the commit point.
-		err = c.forget(t.scene)
+		err = c.forget(t.l)
 	}
 	if err == nil {
-		err = c.FS.Rename(jp+".tmp", jp)
+		err = c.FS.Rename(jp+tmpSuffix, jp)
 	}
 	if err != nil {
-		c.FS.Remove(jp + ".tmp")
+		c.FS.Remove(jp + tmpSuffix)
 		t.Abort()
-		return nil, fmt.Errorf("writing the commit journal: %w", err)
+		return nil, writeErr(c.Dir, "writing the commit journal", c.named(err))
 	}
 	// From here on the cook is decided: if applying fails or the process
 	// dies, the next cook of this scene finishes the journal.
-	if err := c.apply(t.scene, &j); err != nil {
-		return nil, fmt.Errorf("%w (%w: the next cook into %s finishes it)", err, ErrCommitPending, c.Dir)
+	if err := c.apply(t.l, &j); err != nil {
+		return nil, fmt.Errorf("%w (%w: the next cook into %s finishes it)", c.named(err), ErrCommitPending, c.Dir)
 	}
 	return res, nil
+}
+
+// writeNew writes a file of the cook's own under a fixed name: whatever
+// is there (a file left by a killed cook, or a link planted to redirect
+// the write) is removed first, and the file is then created exclusively,
+// so the write never goes through a link.
+func (c *Committer) writeNew(rel string, data []byte) error {
+	if c.exists(rel) {
+		if err := c.FS.Remove(rel); err != nil {
+			return err
+		}
+	}
+	return c.FS.WriteFile(rel, data, 0o644)
 }
 
 // ErrCommitPending marks a failure after the commit point: the new world
 // is decided and the next cook into the directory completes it.
 var ErrCommitPending = errors.New("the commit is decided but not finished")
 
-// same reports whether the file on disk already holds f's bytes.
+// same reports whether the file on disk already holds f's bytes. A check
+// (cook --check) always compares the bytes: it answers whether the world
+// on disk is exactly what the input gives, so it trusts no size or time.
 func (t *Txn) same(f Output) (bool, error) {
-	p := t.c.abs(f.Path)
-	st, err := t.c.FS.Lstat(p)
+	c := t.c
+	// Checked here, before the commit point, so that a link planted as a
+	// folder stops the cook while the previous world stands.
+	if err := t.realParents(f.Path); err != nil {
+		return false, err
+	}
+	st, err := c.FS.Lstat(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("%s: %v; remove whatever is in the way so that the world stays inside %s%w", c.abs(f.Path), cause(err), c.Dir, errAdvised)
 	}
 	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s exists and is not a regular file; remove it", p)
+		return false, fmt.Errorf("%s exists and is not a regular file; remove it%w", c.abs(f.Path), errAdvised)
 	}
 	if st.Size() != int64(len(f.Bytes)) {
 		return false, nil
 	}
-	if r, ok := t.recorded[f.Path]; ok && r.size == st.Size() && r.digest == f.Digest && !st.ModTime().After(t.prevTime) {
+	if r, ok := t.recorded[f.Path]; ok && !c.Check && r.size == st.Size() && r.digest == f.Digest && !st.ModTime().After(t.prevTime) {
 		return true, nil
 	}
 	if f.Path == t.manifestPath && t.prevData != nil {
 		return bytes.Equal(t.prevData, f.Bytes), nil
 	}
-	old, err := t.c.FS.ReadFile(p)
+	old, err := c.FS.ReadFile(f.Path, int64(len(f.Bytes)))
 	if err != nil {
-		return false, err
+		return false, c.named(err)
 	}
 	return bytes.Equal(old, f.Bytes), nil
 }
 
+// realParents checks that every folder on the way to p that exists is a
+// real directory: a link there, even one that stays inside the output
+// directory, would put the scene's files among another's.
+func (t *Txn) realParents(p string) error {
+	dir := path.Dir(p)
+	if dir == "." {
+		return nil
+	}
+	if _, ok := t.dirs.Load(dir); ok {
+		return nil
+	}
+	// From the top down: os.Root resolves a link inside the directory, so
+	// a folder below one would look real.
+	parts := strings.Split(dir, "/")
+	for i := range parts {
+		d := strings.Join(parts[:i+1], "/")
+		st, err := t.c.FS.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v; remove whatever is in the way so that the world stays inside %s%w", t.c.abs(d), cause(err), t.c.Dir, errAdvised)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a real directory (a symbolic link or a file); remove it so that the world stays inside %s%w", t.c.abs(d), t.c.Dir, errAdvised)
+		}
+	}
+	t.dirs.Store(dir, true)
+	return nil
+}
+
 // stale lists the files of the previous cook of this scene that the new
 // one no longer has: cells that vanished, or the whole world when the
-// scene stopped being streamed. Only paths the previous manifest names
-// inside world/ are candidates, so nothing else in the directory is touched.
+// scene stopped being streamed. Only the scene's own cells and manifest
+// are candidates, whatever the previous manifest says, so nothing else in
+// the directory is touched.
 func (t *Txn) stale() []string {
 	manifestPath, keep, prev := t.manifestPath, t.keep, t.prev
 	if prev == nil {
@@ -314,7 +458,7 @@ func (t *Txn) stale() []string {
 	}
 	var out []string
 	for _, cell := range prev.Cells {
-		if !keep[cell.Path] && strings.HasPrefix(cell.Path, "world/") {
+		if !keep[cell.Path] && t.l.cell(cell.Path) {
 			out = append(out, cell.Path)
 		}
 	}
@@ -322,33 +466,32 @@ func (t *Txn) stale() []string {
 		out = append(out, manifestPath)
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 // apply carries out a journal. It is idempotent: a rename whose source is
 // gone was done by an earlier, interrupted apply.
-func (c *Committer) apply(scene string, j *journal) error {
+func (c *Committer) apply(l layout, j *journal) error {
 	for _, r := range j.Renames {
-		dst := c.abs(r[1])
-		if err := c.FS.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(dst), err)
+		if dir := path.Dir(r[1]); dir != "." {
+			if err := c.FS.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("creating %s: %w", c.abs(dir), err)
+			}
 		}
-		if err := c.FS.Rename(c.abs(r[0]), dst); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				if _, serr := c.FS.Stat(dst); serr == nil {
-					continue
-				}
+		if err := c.FS.Rename(r[0], r[1]); err != nil {
+			if errors.Is(err, fs.ErrNotExist) && c.exists(r[1]) {
+				continue
 			}
 			return fmt.Errorf("moving %s into place: %w", r[1], err)
 		}
 	}
 	for _, p := range j.Removes {
-		if err := c.FS.Remove(c.abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := c.FS.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, err)
 		}
 	}
-	if err := c.FS.Remove(c.journalPath(scene)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := c.FS.Remove(l.journal()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return c.FS.RemoveAll(c.stagingDir(scene))
+	return c.FS.RemoveAll(l.staging())
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"path"
 	"runtime"
 	"sync"
 
@@ -53,15 +52,6 @@ type Options struct {
 	// Progress, if set, is called as cells finish with the bytes done and
 	// the bytes in all. It may be called from several goroutines.
 	Progress func(done, total int64)
-}
-
-// PersistentPath is where a scene's persistent world goes inside the output
-// directory: its runtime name plus ".esscene".
-func PersistentPath(sceneName string) string { return sceneName + ".esscene" }
-
-// ManifestPath is where a scene's world manifest goes.
-func ManifestPath(sceneName string) string {
-	return "world/" + validate.FileSafe(sceneName) + ".world.json"
 }
 
 // Build renders plan into memory: the files a cook would write, for
@@ -146,10 +136,10 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 	}
 	pool := sync.Pool{New: func() any { return new([]byte) }}
 	err := parallel(ctx, n+1, opts.Workers, func(k int) error {
-		name, ents, p := path.Base(plan.SceneName), plan.Persistent, m.Persistent.Path
+		name, ents, p := "", plan.Persistent, m.Persistent.Path
 		if k > 0 {
 			c := &plan.Cells[k-1]
-			name, ents, p = c.Name, c.Entities, "world/"+c.File
+			name, ents, p = c.Name, c.Entities, worldDir+"/"+c.File
 		}
 		bp := pool.Get().(*[]byte)
 		defer pool.Put(bp)
@@ -157,7 +147,14 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 		if cap(*bp) < size {
 			*bp = make([]byte, 0, size)
 		}
-		buf := writer.Append((*bp)[:0], name, ents, plan.CutParent)
+		var buf []byte
+		if k == 0 {
+			// The persistent world is the package's entry scene: it keeps
+			// its authored name, as the engine's own cook leaves it.
+			buf = writer.AppendAuthored((*bp)[:0], ents, plan.CutParent)
+		} else {
+			buf = writer.Append((*bp)[:0], name, ents, plan.CutParent)
+		}
 		*bp = buf
 		f := Output{Path: p, Bytes: buf, Digest: digest(buf)}
 		if k == 0 {

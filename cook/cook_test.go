@@ -290,10 +290,21 @@ func staleDemo(t *testing.T) (in, out string, before map[string][]byte) {
 	return in, out, before
 }
 
+// openFS opens a test's output directory as a cook would.
+func openFS(t testing.TB, dir string) FS {
+	t.Helper()
+	fsys, err := OpenFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	return fsys
+}
+
 // faultyFS fails every call of one operation after the first `after`.
 // Cells are written from several goroutines, hence the lock.
 type faultyFS struct {
-	OSFS
+	FS
 	op    string
 	after int
 	mu    sync.Mutex
@@ -319,14 +330,14 @@ func (f *faultyFS) WriteFile(p string, b []byte, perm fs.FileMode) error {
 	if err := f.hit("write"); err != nil {
 		return err
 	}
-	return f.OSFS.WriteFile(p, b, perm)
+	return f.FS.WriteFile(p, b, perm)
 }
 
 func (f *faultyFS) Rename(a, b string) error {
 	if err := f.hit("rename"); err != nil {
 		return err
 	}
-	return f.OSFS.Rename(a, b)
+	return f.FS.Rename(a, b)
 }
 
 func TestFailedCookLeavesPreviousWorld(t *testing.T) {
@@ -334,7 +345,7 @@ func TestFailedCookLeavesPreviousWorld(t *testing.T) {
 	in, out, before := staleDemo(t)
 
 	for _, after := range []int{0, 1, 3, 7} {
-		fsys := &faultyFS{op: "write", after: after}
+		fsys := &faultyFS{FS: openFS(t, out), op: "write", after: after}
 		_, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys})
 		if !errors.Is(err, errInjected) {
 			t.Fatalf("write fault after %d: got %v", after, err)
@@ -348,7 +359,7 @@ func TestInterruptedCommitIsFinishedByTheNextCook(t *testing.T) {
 
 	// The journal is renamed into place (rename 1), then two renames of
 	// cells succeed and the third fails, as if the process died there.
-	fsys := &faultyFS{op: "rename", after: 3}
+	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 3}
 	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
 		t.Fatalf("got %v", err)
 	}
@@ -386,7 +397,7 @@ func TestRefusesSymlinkedOutput(t *testing.T) {
 // the new world may show.
 func TestJournalFailureLeavesPreviousWorld(t *testing.T) {
 	in, out, before := staleDemo(t)
-	fsys := &faultyFS{op: "rename", after: 0}
+	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 0}
 	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
 		t.Fatalf("got %v", err)
 	}
@@ -471,7 +482,7 @@ func TestPrepareRemovesUnfinishedJournal(t *testing.T) {
 	out := t.TempDir()
 	cookTo(t, demoScene, out, demoOptions(), 0)
 	before := readTree(t, out)
-	c := &Committer{FS: OSFS{}, Dir: out}
+	c := &Committer{Dir: out}
 	os.MkdirAll(c.stagingDir("main"), 0o755)
 	os.WriteFile(filepath.Join(c.stagingDir("main"), "000000"), []byte("half"), 0o644)
 	os.WriteFile(c.journalPath("main")+".tmp", []byte(`{"renames":[["x","main.esscene"]]`), 0o644)

@@ -297,7 +297,7 @@ func TestKillDuringCook(t *testing.T) {
 					t.Fatalf("%s: mid-commit, the manifest lists %s, which is not in place", name, c.Path)
 				}
 			}
-			if err := (&Committer{FS: OSFS{}, Dir: out}).Prepare(scene); err != nil {
+			if err := (&Committer{Dir: out}).Prepare(scene); err != nil {
 				t.Fatalf("%s: Prepare: %v", name, err)
 			}
 			if d := digestDiff(digests(t, out, IsRecord), refs[to]); d != "" {

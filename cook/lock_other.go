@@ -3,7 +3,6 @@
 package cook
 
 import (
-	"fmt"
 	"os"
 	"time"
 )
@@ -14,7 +13,7 @@ type Lock struct{}
 // LockDir creates dir; concurrent cooks are not excluded on this platform.
 func LockDir(dir string, _ time.Duration, _ func()) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the output directory: %w", err)
+		return nil, writeErr(dir, "cannot create the output directory", err)
 	}
 	return &Lock{}, nil
 }

@@ -20,7 +20,7 @@ type Lock struct{ f *os.File }
 // LockDir calls waiting once and retries until timeout.
 func LockDir(dir string, timeout time.Duration, waiting func()) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the output directory: %w", err)
+		return nil, writeErr(dir, "cannot create the output directory", err)
 	}
 	f, err := os.Open(dir)
 	if err != nil {

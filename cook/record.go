@@ -1,8 +1,11 @@
 package cook
 
 import (
+	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +16,8 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/zeebo/blake3"
 
+	"github.com/worldcook/worldcook/internal/mapped"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -38,16 +43,39 @@ type record struct {
 	Cells    int      `json:"cells"`
 }
 
-const recordSuffix = ".worldcook-record"
-
 // IsRecord reports whether a file name (or slash path) is a cook record or
 // one being written: bookkeeping beside a world, not part of it.
 func IsRecord(name string) bool {
-	return strings.HasSuffix(name, recordSuffix) || strings.HasSuffix(name, recordSuffix+".tmp")
+	return strings.HasSuffix(name, recordSuffix) || strings.HasSuffix(name, recordSuffix+tmpSuffix)
 }
 
-func (c *Committer) recordPath(scene string) string {
-	return c.abs("." + validate.FileSafe(scene) + recordSuffix)
+func (c *Committer) recordPath(scene string) string { return c.abs(layoutOf(scene).record()) }
+
+// decodeRecord reads a record and checks that every file it names is a
+// file of the scene's world, so that a damaged or planted record can at
+// most cost a full cook.
+func decodeCookRecord(l layout, data []byte) (*record, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r record
+	if err := dec.Decode(&r); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data")
+	}
+	if len(r.Files) != len(r.Sizes) || len(r.Files) == 0 {
+		return nil, errors.New("files and sizes do not pair up")
+	}
+	for i, f := range r.Files {
+		if !l.target(f) {
+			return nil, fmt.Errorf("%q is not a file of the world of scene %q", f, l.scene)
+		}
+		if r.Sizes[i] < 0 {
+			return nil, fmt.Errorf("%q has a negative size", f)
+		}
+	}
+	return &r, nil
 }
 
 // settingsKey digests everything besides the scene's bytes that decides
@@ -104,40 +132,40 @@ func (c *Committer) unchanged(scene string, input func() string, key string) (*r
 	if binaryDigest() == "" {
 		return nil, false
 	}
-	p := c.recordPath(scene)
-	st, err := c.FS.Lstat(p)
+	l := layoutOf(scene)
+	st, err := c.FS.Lstat(l.record())
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, false
 	}
-	data, err := c.FS.ReadFile(p)
+	data, err := c.FS.ReadFile(l.record(), maxRecordBytes)
 	if err != nil {
 		return nil, false
 	}
-	var r record
-	if json.Unmarshal(data, &r) != nil || r.Prefabs || r.Key != key || len(r.Files) != len(r.Sizes) || len(r.Files) == 0 {
+	r, err := decodeCookRecord(l, data)
+	if err != nil || r.Prefabs || r.Key != key {
 		return nil, false
 	}
 	if r.Input != input() {
 		return nil, false
 	}
 	for i, f := range r.Files {
-		fst, err := c.FS.Lstat(c.abs(f))
+		fst, err := c.FS.Lstat(f)
 		if err != nil || !fst.Mode().IsRegular() || fst.Size() != r.Sizes[i] || fst.ModTime().After(st.ModTime()) {
 			return nil, false
 		}
 	}
 	if r.Streamed {
-		m, err := c.FS.ReadFile(c.abs(ManifestPath(scene)))
+		m, err := c.FS.ReadFile(l.manifest(), maxManifestBytes)
 		if err != nil || digest(m) != r.Manifest {
 			return nil, false
 		}
 	}
-	return &r, true
+	return r, true
 }
 
 // forget removes the record before the world changes.
-func (c *Committer) forget(scene string) error {
-	if err := c.FS.Remove(c.recordPath(scene)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+func (c *Committer) forget(l layout) error {
+	if err := c.FS.Remove(l.record()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -146,6 +174,9 @@ func (c *Committer) forget(scene string) error {
 // remember writes the record of a complete world.
 func (c *Committer) remember(scene string, w *World, input func() string, key string) error {
 	plan := w.Plan
+	if dependsOnAssets(plan) {
+		return c.forget(layoutOf(scene)) // see dependsOnAssets
+	}
 	r := record{Input: input(), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
 	for i := range plan.Doc.Entities {
 		if plan.Doc.Entities[i].IsPrefab() {
@@ -153,7 +184,6 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 			break
 		}
 	}
-	r.Prefabs = r.Prefabs || dependsOnAssets(plan)
 	add := func(path string, size int64) {
 		r.Files = append(r.Files, path)
 		r.Sizes = append(r.Sizes, size)
@@ -175,13 +205,67 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 	}
 	// Written even when the same record is there: this cook compared every
 	// file, so files touched since the old record are now confirmed too.
-	p := c.recordPath(scene)
-	err = c.FS.WriteFile(p+".tmp", data, 0o644)
+	p := layoutOf(scene).record()
+	err = c.writeNew(p+tmpSuffix, data)
 	if err == nil {
-		err = c.FS.Rename(p+".tmp", p)
+		err = c.FS.Rename(p+tmpSuffix, p)
 	}
 	if err != nil {
-		c.FS.Remove(p + ".tmp")
+		c.FS.Remove(p + tmpSuffix)
 	}
 	return err
+}
+
+// confirm hashes the world that a record vouches for: every file's bytes
+// against the manifest's blake3 (or, for a copied scene, against the
+// scene's bytes). A check (cook --check) asks whether the world on disk
+// is exactly what the input gives, so sizes and times are not enough: a
+// file edited by hand or rotted on disk keeps both.
+func (c *Committer) confirm(ctx context.Context, l layout, r *record, src []byte, workers int) bool {
+	if !r.Streamed {
+		if len(r.Files) != 1 || r.Files[0] != l.persistent() {
+			return false
+		}
+		data, err := c.FS.ReadFile(l.persistent(), int64(len(src)))
+		if err != nil {
+			return false
+		}
+		same := false
+		err = mapped.Guard(func() error {
+			same = bytes.Equal(data, src)
+			return nil
+		})
+		return err == nil && same
+	}
+	data, err := c.FS.ReadFile(l.manifest(), maxManifestBytes)
+	if err != nil || digest(data) != r.Manifest {
+		return false
+	}
+	m, err := manifest.Decode(l.manifest(), data)
+	if err != nil {
+		return false
+	}
+	type entry struct {
+		path, sum string
+		size      int64
+	}
+	todo := []entry{{m.Persistent.Path, m.Persistent.Blake3, m.Persistent.Bytes}}
+	for _, cell := range m.Cells {
+		todo = append(todo, entry{cell.Path, cell.Blake3, cell.Bytes})
+	}
+	err = parallel(ctx, len(todo), workers, func(k int) error {
+		e := todo[k]
+		if !l.target(e.path) {
+			return errors.New("not the scene's file")
+		}
+		b, err := c.FS.ReadFile(e.path, e.size)
+		if err != nil {
+			return err
+		}
+		if int64(len(b)) != e.size || digest(b) != e.sum {
+			return errors.New("changed")
+		}
+		return nil
+	})
+	return err == nil
 }

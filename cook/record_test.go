@@ -87,11 +87,11 @@ func TestRecordNotUsedWithPrefabs(t *testing.T) {
 // record no longer describes the world, so it must be gone by then.
 func TestRecordGoesBeforeTheCommitPoint(t *testing.T) {
 	in, out, _ := staleDemo(t)
-	c := &Committer{FS: OSFS{}, Dir: out}
+	c := &Committer{Dir: out}
 	if _, err := os.Stat(c.recordPath("main")); err != nil {
 		t.Fatalf("no record after a cook: %v", err)
 	}
-	fsys := &faultyFS{op: "rename", after: 1} // the journal goes in place, then the first cell fails
+	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 1} // the journal goes in place, then the first cell fails
 	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); err == nil {
 		t.Fatal("the injected fault did not fail the cook")
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/worldcook/worldcook/internal/fingerprint"
-	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
@@ -44,13 +44,23 @@ type Job struct {
 	Progress func(done, total int64)
 	// Starting, if set, is told each phase's name as it begins.
 	Starting func(phase string)
-	// FS is the file system to write through (nil = the real one).
+	// FS is the output directory to write through (nil = Out, opened as
+	// a RootFS).
 	FS FS
+	// GC tunes the garbage collector while the scene's document is built
+	// and used (nil leaves it alone).
+	GC GCPolicy
+
+	// inputs, set by a batch, are the files in Out that the batch's cooks
+	// may write, to check the prefabs this scene reads against.
+	inputs *claims
 }
 
 // Report is what one cook did.
 type Report struct {
-	File   string
+	File string
+	// Out is the output directory.
+	Out    string
 	Scene  string
 	Plan   *validate.Plan
 	World  *World
@@ -150,11 +160,73 @@ func plan(file string, src []byte, read scene.Options, opts validate.Options, ti
 	return p, nil
 }
 
+// GCPolicy is how a job tunes the garbage collector: called with the
+// scene's size when its document starts to be built, it returns what ends
+// the tuning. The program decides it (worldcook turns collection off,
+// since the document, the plan and the rendered cells stay live until the
+// job ends and a collection would scan them to free next to nothing);
+// a library caller may leave the collector alone.
+type GCPolicy func(inputBytes int) (resume func())
+
+func (g GCPolicy) hold(n int) (resume func()) {
+	if g == nil {
+		return func() {}
+	}
+	return g(n)
+}
+
+// Validate reads a scene as a cook does and checks it, without cooking:
+// the scene is mapped, its parsed pages handed back, the check guarded
+// against the file shrinking, and the result refused if another program
+// changed the file meanwhile. The plan is detached from the file before
+// Validate returns. Every error it returns is about the input and names
+// the file.
+func Validate(file, scenesRoot string, opts validate.Options, gc GCPolicy) (*validate.Plan, error) {
+	opts, err := named(file, opts, scenesRoot)
+	if err != nil {
+		return nil, err
+	}
+	in, err := mapped.Open(file, "scene")
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	// The document stays live until the check ends.
+	defer gc.hold(len(in.Data))()
+	p, err := planMapped(file, in, nil, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Doc.Detach()
+	if in.Changed() {
+		return nil, fmt.Errorf("%s: %w", file, mapped.ErrChanged)
+	}
+	return p, nil
+}
+
+// planMapped parses and checks a mapped scene under mapped.Guard, so that
+// a file shrunk meanwhile is an error, not a crash. Errors name the file.
+func planMapped(file string, in *mapped.File, sums *fingerprint.Sums, opts validate.Options, timer *Timer) (*validate.Plan, error) {
+	var p *validate.Plan
+	err := mapped.Guard(func() (err error) {
+		p, err = plan(file, in.Data, scene.Options{Release: in.Release, Fingerprint: sums}, opts, timer)
+		return err
+	})
+	if err == nil {
+		return p, nil
+	}
+	var se *scene.Error
+	if errors.As(err, &se) {
+		return nil, err // names the file, line and entity already
+	}
+	return nil, fmt.Errorf("%s: %w", file, err)
+}
+
 // Run cooks one scene: load, validate, render, then commit under the
 // caller's lock on the output directory. With findings that are errors it
 // writes nothing and returns ErrFindings with the report.
 func Run(ctx context.Context, job Job) (*Report, error) {
-	rep := &Report{File: job.File}
+	rep := &Report{File: job.File, Out: job.Out}
 	timer := &Timer{Starting: job.Starting}
 	defer func() { rep.Timings = timer.Phases }()
 	opts, err := named(job.File, job.Validate, job.ScenesRoot)
@@ -174,12 +246,30 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	src := in.Data
 	timer.done("read")
 
-	fsys := job.FS
-	if fsys == nil {
-		fsys = OSFS{}
+	c := &Committer{FS: job.FS, Dir: job.Out, Check: job.Check}
+	if c.FS == nil {
+		if c.FS, err = openOut(job.Out, job.Check); err != nil {
+			in.Close()
+			return rep, err
+		}
+		if closer, ok := c.FS.(io.Closer); ok {
+			defer closer.Close()
+		}
 	}
-	c := &Committer{FS: fsys, Dir: job.Out, Check: job.Check}
+	// Nothing the cook of this scene may touch is one of its inputs; a
+	// batch checked every scene against every scene already.
+	guard := job.inputs
+	if guard == nil && !job.Check {
+		if guard, err = claimed(c, []layout{layoutOf(opts.SceneName)}); err == nil {
+			err = guard.check(job.File, "scene")
+		}
+		if err != nil {
+			in.Close()
+			return rep, err
+		}
+	}
 	if err := c.Prepare(opts.SceneName); err != nil {
+		in.Close()
 		return rep, err
 	}
 	key := settingsKey(opts)
@@ -198,7 +288,8 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		in.Close()
 	}()
 	timer.start("check")
-	if rec, ok := c.unchanged(opts.SceneName, input, key); ok {
+	// A check trusts the record only once every file's bytes are hashed.
+	if rec, ok := c.unchanged(opts.SceneName, input, key); ok && (!job.Check || c.confirm(ctx, layoutOf(opts.SceneName), rec, src, job.Workers)) {
 		// The same bytes, settings and worldcook made the world that is
 		// there, and no file of it changed since: nothing to do.
 		timer.done("check")
@@ -212,17 +303,9 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	timer.done("check")
 
 	// The document, the plan and the cells rendered from them stay live
-	// until the job ends: collecting before then would scan them to free
-	// next to nothing.
-	defer gcpause.Pause(gcpause.ForInput(len(src)))()
-	var p *validate.Plan
-	err = mapped.Guard(func() (err error) {
-		p, err = plan(job.File, src, scene.Options{Release: in.Release, Fingerprint: sums}, opts, timer)
-		return err
-	})
-	if errors.Is(err, mapped.ErrChanged) {
-		err = fmt.Errorf("%s: %w", job.File, err)
-	}
+	// until the job ends.
+	defer job.GC.hold(len(src))()
+	p, err := planMapped(job.File, in, sums, opts, timer)
 	if err != nil {
 		return rep, err
 	}
@@ -236,6 +319,20 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		// read may mix two versions of it.
 		return rep, fmt.Errorf("%s: %w", job.File, mapped.ErrChanged)
 	}
+	if guard != nil {
+		for _, f := range p.PrefabFiles {
+			if err := guard.check(f, "prefab"); err != nil {
+				return rep, err
+			}
+		}
+		if p.Assets != nil {
+			for _, f := range p.Assets.Files {
+				if err := guard.check(f, "asset"); err != nil {
+					return rep, err
+				}
+			}
+		}
+	}
 	timer.start("write")
 	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress})
 	if err == nil && !job.Check && !in.Changed() {
@@ -247,7 +344,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		c.remember(opts.SceneName, w, input, key)
 	}
 	if err != nil {
-		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) {
+		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) && !errors.Is(err, errAdvised) {
 			err = fmt.Errorf("%w; make sure %s is writable and has free space, then cook again (the previous world is unchanged)", err, job.Out)
 		}
 		return rep, err

@@ -7,10 +7,12 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
-	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -22,11 +24,57 @@ import (
 // Version is the manifest format version written by this cook.
 const Version = 1
 
+// Limits on what a manifest may claim. Everything that reads a manifest
+// sizes memory or sums counts from it, so a manifest beyond them (hand
+// edited, damaged or hostile) is refused when it is decoded instead of
+// wrapping a sum around or exhausting memory later.
+const (
+	// MaxManifestBytes bounds the manifest file itself: a world of a
+	// million cells takes about 350 MB.
+	MaxManifestBytes = 1 << 30
+	// MaxCells bounds the cells of one world (four times a 1024×1024
+	// grid).
+	MaxCells = 1 << 22
+	// MaxWorldBytes bounds the sum of every size the manifest gives (the
+	// persistent scene, each cell's bytes and proxyBytes): 4 TiB. Any sum
+	// a simulation forms (resident, prepared, requested bytes) is a part
+	// of it, and even added up over a route's every frame it stays far
+	// below what an int64 holds.
+	MaxWorldBytes = 1 << 42
+	// MaxEntityCount bounds one document's entityCount and rootCount.
+	MaxEntityCount = math.MaxInt32
+	// MaxSources bounds the authored streaming sources of one world.
+	MaxSources = 1 << 16
+	// maxObjects bounds the JSON objects in a manifest: one per cell,
+	// two per source (the source and its position), room for as many
+	// again, and a few for the top level.
+	maxObjects = 2*MaxCells + 4*MaxSources + 64
+)
+
+// ReadSlack is how much larger than its manifest bytes a file may be read:
+// 4 KiB plus a sixteenth. A cooked file has exactly its manifest size (and
+// verification checks it when the manifest has digests); the slack leaves
+// room for a manifest whose sizes were written by hand, while a file that
+// is a device, or has grown without bound, is cut off at ReadLimit.
+const ReadSlack = 4 << 10
+
+// ReadLimit is the most bytes a reader takes from a file whose manifest
+// entry says bytes.
+func ReadLimit(bytes int64) int64 {
+	return bytes + bytes/16 + ReadSlack
+}
+
 // Plane names the two world axes that cells partition.
 const (
 	PlaneXZ = "xz"
 	PlaneXY = "xy"
 )
+
+// XYRuntimeNote is what a world cut on X and Y means for Estella's own
+// runtime: its residency system samples every streaming source on X and
+// Z, whatever the manifest's plane, so such a world streams the wrong
+// cells there.
+const XYRuntimeNote = "Estella's runtime samples streaming sources on X and Z only, so a world cut on X and Y streams the wrong cells in it (see worldcook simulate --policy estella)"
 
 // Manifest is the index of one cooked streamed world.
 type Manifest struct {
@@ -142,6 +190,13 @@ func Decode(name string, data []byte) (*Manifest, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s: not a world manifest: the file is not valid UTF-8; re-cook the world", name)
 	}
+	// Decoding allocates a struct per JSON object, and a hostile
+	// manifest's objects can be far smaller than cook's ("{}," is three
+	// bytes, a decoded cell 128). Counting the braces first bounds what
+	// decoding may allocate to what the largest honest world costs.
+	if n := bytes.Count(data, []byte("{")); n > maxObjects {
+		return nil, fmt.Errorf("%s: not a world manifest: it holds %d JSON objects, more than a world of %d cells and %d sources can (%d); re-cook the world", name, n, MaxCells, MaxSources, maxObjects)
+	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a world manifest: %v", name, err)
@@ -152,18 +207,33 @@ func Decode(name string, data []byte) (*Manifest, error) {
 	return &m, nil
 }
 
-// Load reads and decodes the manifest at path.
+// Load reads and decodes the manifest at path: a regular file of at most
+// MaxManifestBytes.
 func Load(file string) (*Manifest, error) {
-	data, err := regular.ReadFile(file, "manifest")
+	f, size, err := regular.Open(file, "manifest")
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	if size > MaxManifestBytes {
+		return nil, fmt.Errorf("%s: %d bytes is more than a world manifest may hold (%d); pass the world's manifest (world/*.world.json)", file, size, MaxManifestBytes)
+	}
+	// The size was taken before the read: a file that grows meanwhile is
+	// cut off at the limit and then fails to decode, it is never read on.
+	data, err := io.ReadAll(io.LimitReader(f, MaxManifestBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read manifest %s: %w", file, err)
+	}
+	if len(data) > MaxManifestBytes {
+		return nil, fmt.Errorf("%s: grew past %d bytes while it was read", file, MaxManifestBytes)
 	}
 	return Decode(file, data)
 }
 
 // Check reports the first way m is not a manifest that cook could have
 // written: an unknown version, a bad cell size, unsafe paths, duplicate
-// cells, inverted bounds or out-of-order cells.
+// cells, inverted bounds, out-of-order cells, or counts and sizes beyond
+// the limits above.
 func (m *Manifest) Check() error {
 	if m.Version != Version {
 		return fmt.Errorf("manifest version %d is not supported (this worldcook reads version %d); re-cook the world", m.Version, Version)
@@ -181,10 +251,35 @@ func (m *Manifest) Check() error {
 			return fmt.Errorf("persistent scene: %w", err)
 		}
 	}
+	if strings.ContainsFunc(m.Scene, isControl) {
+		return fmt.Errorf("manifest scene %q holds a control character; re-cook the world", m.Scene)
+	}
+	if len(m.Sources) > MaxSources {
+		return fmt.Errorf("manifest lists %d streaming sources, more than the %d a world may have", len(m.Sources), MaxSources)
+	}
+	for i, src := range m.Sources {
+		if strings.ContainsFunc(src.Name, isControl) {
+			return fmt.Errorf("sources[%d] name %q holds a control character; rename the streaming source and re-cook the world", i, src.Name)
+		}
+	}
+	if err := checkCells(len(m.Cells)); err != nil {
+		return err
+	}
+	total, err := addBytes(0, m.Persistent.Bytes)
+	if err != nil {
+		return fmt.Errorf("persistent scene: %w", err)
+	}
+	if err := checkCount("entityCount", m.Persistent.EntityCount); err != nil {
+		return fmt.Errorf("persistent scene: %w", err)
+	}
 	seen := make(map[string]bool, len(m.Cells))
 	for i, c := range m.Cells {
 		if c.Name == "" {
 			return fmt.Errorf("cells[%d] has no name", i)
+		}
+		// Names are printed in messages and reports, one line each.
+		if strings.ContainsFunc(c.Name, isControl) {
+			return fmt.Errorf("cells[%d] name %q holds a control character; re-cook the world", i, c.Name)
 		}
 		if seen[c.Name] {
 			return fmt.Errorf("cell %s is listed twice", c.Name)
@@ -201,6 +296,20 @@ func (m *Manifest) Check() error {
 		}
 		if c.Bytes < 0 || (c.ProxyBytes != nil && *c.ProxyBytes < 0) {
 			return fmt.Errorf("cell %s: negative byte size", c.Name)
+		}
+		if total, err = addBytes(total, c.Bytes); err != nil {
+			return fmt.Errorf("cell %s: bytes: %w", c.Name, err)
+		}
+		if c.ProxyBytes != nil {
+			if total, err = addBytes(total, *c.ProxyBytes); err != nil {
+				return fmt.Errorf("cell %s: proxyBytes: %w", c.Name, err)
+			}
+		}
+		if err := checkCount("entityCount", c.EntityCount); err != nil {
+			return fmt.Errorf("cell %s: %w", c.Name, err)
+		}
+		if err := checkCount("rootCount", c.RootCount); err != nil {
+			return fmt.Errorf("cell %s: %w", c.Name, err)
 		}
 		if i > 0 {
 			p := m.Cells[i-1]
@@ -247,14 +356,52 @@ func (m *Manifest) checkAssets() error {
 	return nil
 }
 
+// addBytes adds a manifest size to the running total of the world's
+// sizes, refusing a total above MaxWorldBytes. Both are at most
+// MaxWorldBytes, so the sum never wraps.
+func addBytes(total, n int64) (int64, error) {
+	if n < 0 {
+		return total, fmt.Errorf("negative byte size %d", n)
+	}
+	if n > MaxWorldBytes || total+n > MaxWorldBytes {
+		return total, fmt.Errorf("%d bytes takes the world's sizes past %d bytes (4 TiB), more than a world may hold; re-cook the world", n, int64(MaxWorldBytes))
+	}
+	return total + n, nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+func checkCells(n int) error {
+	if n > MaxCells {
+		return fmt.Errorf("manifest lists %d cells, more than the %d a world may have", n, MaxCells)
+	}
+	return nil
+}
+
+func checkCount(field string, n int) error {
+	if n < 0 || n > MaxEntityCount {
+		return fmt.Errorf("%s %d must be from 0 to %d", field, n, MaxEntityCount)
+	}
+	return nil
+}
+
 // CheckPath reports whether p is a clean relative slash path that stays
-// inside the cooked directory.
+// inside the cooked directory: no leading slash, no "." or ".." element,
+// no empty element, and none of the forms another system would read as a
+// different place (a backslash, a drive or stream colon, a control
+// character).
 func CheckPath(p string) error {
 	if p == "" {
 		return errors.New("empty path")
 	}
-	if strings.Contains(p, "\\") || strings.HasPrefix(p, "/") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+	if strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
 		return fmt.Errorf("path %q leaves the cooked directory", p)
+	}
+	if i := strings.IndexFunc(p, func(r rune) bool { return r == '\\' || r == ':' || isControl(r) }); i >= 0 {
+		return fmt.Errorf("path %q holds %q at byte %d; cooked paths are relative slash paths inside the cooked directory, re-cook the world", p, p[i], i)
+	}
+	if !fs.ValidPath(p) {
+		return fmt.Errorf("path %q is not clean (an empty, \".\" or trailing-slash element); re-cook the world", p)
 	}
 	return nil
 }

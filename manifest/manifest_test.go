@@ -2,9 +2,14 @@ package manifest
 
 import (
 	"bytes"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func sample() *Manifest {
@@ -53,6 +58,9 @@ func TestCheckRejects(t *testing.T) {
 		{"cell size", func(m *Manifest) { m.CellSize = 0 }, "cellSize"},
 		{"plane", func(m *Manifest) { m.Plane = "yz" }, "plane"},
 		{"no name", func(m *Manifest) { m.Cells[0].Name = "" }, "no name"},
+		{"source name on two lines", func(m *Manifest) { m.Sources[0].Name = "a\rb" }, `sources[0] name "a\rb" holds a control character`},
+		{"scene name on two lines", func(m *Manifest) { m.Scene = "a\nb" }, `manifest scene "a\nb" holds a control character`},
+		{"name on two lines", func(m *Manifest) { m.Cells[0].Name = "a\nb" }, `cells[0] name "a\nb" holds a control character`},
 		{"duplicate", func(m *Manifest) { m.Cells[1].Name = m.Cells[0].Name }, "twice"},
 		{"escaping path", func(m *Manifest) { m.Cells[0].Path = "world/../../etc/passwd" }, "leaves"},
 		{"absolute path", func(m *Manifest) { m.Cells[0].Path = "/etc/passwd" }, "leaves"},
@@ -61,6 +69,22 @@ func TestCheckRejects(t *testing.T) {
 		{"inverted bounds", func(m *Manifest) { m.Cells[0].MinX = 5000 }, "inverted"},
 		{"negative bytes", func(m *Manifest) { m.Cells[0].Bytes = -1 }, "negative"},
 		{"unsorted", func(m *Manifest) { m.Cells[0], m.Cells[1] = m.Cells[1], m.Cells[0] }, "sorted"},
+		{"parent in the middle", func(m *Manifest) { m.Cells[0].Path = "world/x/../../../y.json" }, `cell main.cell_-1_0: path "world/x/../../../y.json" leaves`},
+		{"parent at the end", func(m *Manifest) { m.Cells[0].Path = "world/.." }, "leaves"},
+		{"backslash", func(m *Manifest) { m.Cells[0].Path = `world/..\..\x.json` }, `cell main.cell_-1_0: path "world/..\\..\\x.json" holds '\\'`},
+		{"drive colon", func(m *Manifest) { m.Cells[0].Path = "world/C:x.json" }, "holds ':'"},
+		{"control character", func(m *Manifest) { m.Cells[0].Path = "world/a\x00.json" }, "holds '\\x00'"},
+		{"dot element", func(m *Manifest) { m.Cells[0].Path = "world/./a.json" }, "not clean"},
+		{"empty element", func(m *Manifest) { m.Cells[0].Path = "world//a.json" }, "not clean"},
+		{"trailing slash", func(m *Manifest) { m.Cells[0].Path = "world/a/" }, "not clean"},
+		{"persistent backslash", func(m *Manifest) { m.Persistent.Path = `..\x.esscene` }, "persistent scene: path"},
+		{"bytes 1e18", func(m *Manifest) { m.Cells[0].Bytes = 1e18 }, "cell main.cell_-1_0: bytes: 1000000000000000000 bytes takes the world's sizes past 4398046511104 bytes"},
+		{"sizes that wrap when summed", func(m *Manifest) { m.Cells[0].Bytes, m.Cells[1].Bytes = math.MaxInt64, math.MaxInt64 }, "more than a world may hold"},
+		{"sum just past the limit", func(m *Manifest) { m.Persistent.Bytes, m.Cells[0].Bytes = MaxWorldBytes-100, 100 }, "cell main.cell_0_0: bytes: 50 bytes takes"},
+		{"proxy bytes", func(m *Manifest) { *m.Cells[1].ProxyBytes = MaxWorldBytes }, "cell main.cell_0_0: proxyBytes:"},
+		{"persistent bytes", func(m *Manifest) { m.Persistent.Bytes = MaxWorldBytes + 1 }, "persistent scene: 4398046511105 bytes"},
+		{"negative entity count", func(m *Manifest) { m.Cells[0].EntityCount = -1 }, "cell main.cell_-1_0: entityCount -1 must be from 0 to"},
+		{"huge root count", func(m *Manifest) { m.Cells[0].RootCount = 1 << 40 }, "rootCount"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := sample()
@@ -70,6 +94,84 @@ func TestCheckRejects(t *testing.T) {
 				t.Fatalf("Check() = %v, want an error mentioning %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCheckAccepts keeps the limits off what cook writes: sizes that add
+// up to exactly MaxWorldBytes, and paths in subfolders.
+func TestCheckAccepts(t *testing.T) {
+	m := sample()
+	m.Persistent.Path = "levels/boss.esscene"
+	m.Persistent.Bytes = MaxWorldBytes - 150 - 992
+	if err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCells(MaxCells); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCells(MaxCells + 1); err == nil || !strings.Contains(err.Error(), "4194305 cells, more than the 4194304") {
+		t.Fatalf("checkCells(MaxCells+1) = %v", err)
+	}
+}
+
+func TestReadLimit(t *testing.T) {
+	for _, tc := range []struct{ bytes, want int64 }{{0, 4096}, {1600, 5796}, {MaxWorldBytes, MaxWorldBytes + MaxWorldBytes/16 + 4096}} {
+		if got := ReadLimit(tc.bytes); got != tc.want {
+			t.Errorf("ReadLimit(%d) = %d, want %d", tc.bytes, got, tc.want)
+		}
+	}
+}
+
+// TestLoadIsBounded: the manifest is read only as a regular file of at
+// most MaxManifestBytes, so a device or an endless file cannot exhaust
+// memory and a named pipe cannot block.
+func TestLoadIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.world.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: the size is there, the blocks are not.
+	if err := f.Truncate(MaxManifestBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fifo := filepath.Join(dir, "pipe.world.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{big, "big.world.json: 1073741825 bytes is more than a world manifest may hold (1073741824)"},
+		{fifo, "pipe.world.json is not a regular file (a named pipe)"},
+		{"/dev/zero", "/dev/zero is not a regular file (a device)"},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(tc.file); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load(%s) = %v, want %q", tc.file, err, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Load(%s) did not return", tc.file)
+		}
+	}
+}
+
+// TestDecodeBoundsObjects: a manifest of tiny objects ("{}," is three
+// bytes, a decoded source 80) is refused before it is decoded, so that
+// decoding cannot cost many times the file's size; too many sources are
+// refused after.
+func TestDecodeBoundsObjects(t *testing.T) {
+	tiny := `{"version":1,"cellSize":1,"sources":[` + strings.Repeat("{},", maxObjects) + `{}]}`
+	_, err := Decode("w.json", []byte(tiny))
+	if err == nil || !strings.Contains(err.Error(), "w.json: not a world manifest: it holds 8650818 JSON objects, more than a world of 4194304 cells and 65536 sources can (8650816)") {
+		t.Fatalf("Decode = %v", err)
+	}
+	sources := `{"version":1,"cellSize":1,"sources":[` + strings.Repeat("{},", MaxSources) + `{}]}`
+	if _, err := Decode("w.json", []byte(sources)); err == nil || !strings.Contains(err.Error(), "w.json: manifest lists 65537 streaming sources, more than the 65536") {
+		t.Fatalf("Decode = %v", err)
 	}
 }
 
@@ -93,13 +195,44 @@ func FuzzDecode(f *testing.F) {
 		f.Add(demo)
 	}
 	f.Add([]byte(`{"version":1,"cellSize":1,"cells":[{"name":"a","path":"world/a"}]}`))
+	for _, p := range []string{"world/../a", "/world/a", `world\\a`, "world/./a", "world//a", "world/C:a", "world/a\\u0000"} {
+		f.Add([]byte(`{"version":1,"cellSize":1,"cells":[{"name":"a","path":"` + p + `"}]}`))
+	}
+	f.Add([]byte(`{"version":1,"cellSize":1,"cells":[{"name":"a","path":"world/a","bytes":1000000000000000000}]}`))
+	f.Add([]byte(`{"version":1,"cellSize":1,"persistent":{"path":"p","bytes":4398046511000},"cells":[{"name":"a","path":"world/a","bytes":100,"proxyBytes":100}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode("f.json", data)
 		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.json: ") {
+				t.Fatalf("error without the file name: %v", err)
+			}
 			return
 		}
 		if err := m.Check(); err != nil {
 			t.Fatalf("decoded manifest fails Check: %v", err)
+		}
+		// What Check lets through is safe to use: every path stays
+		// inside the cooked directory however it is joined, and the
+		// world's sizes add up without wrapping.
+		total := m.Persistent.Bytes
+		paths := []string{m.Persistent.Path}
+		for _, c := range m.Cells {
+			paths = append(paths, c.Path)
+			total += c.Bytes
+			if c.ProxyBytes != nil {
+				total += *c.ProxyBytes
+			}
+		}
+		if total < 0 || total > MaxWorldBytes {
+			t.Fatalf("sizes add up to %d", total)
+		}
+		for _, p := range paths {
+			if p == "" {
+				continue
+			}
+			if j := filepath.Join("/cooked", p); !strings.HasPrefix(j, "/cooked/") || strings.ContainsAny(p, "\\:") || !fs.ValidPath(p) {
+				t.Fatalf("path %q passed Check (joins to %s)", p, j)
+			}
 		}
 		out, err := Encode(m)
 		if err != nil {

@@ -31,20 +31,31 @@ func (d *Document) NewWriter() *Writer { return &Writer{d: d} }
 // indices (ascending, so authored order is kept), followed by a newline.
 // cut reports whether an entity's parent lies outside this document.
 func (w *Writer) Append(dst []byte, name string, entities []int32, cut func(i int) bool) []byte {
+	return w.appendDoc(dst, name, true, entities, cut)
+}
+
+// AppendAuthored is Append for a document that keeps the scene's own
+// name, as authored (or no name, if the scene has none): the persistent
+// world, which the engine's own cook writes under the authored name.
+func (w *Writer) AppendAuthored(dst []byte, entities []int32, cut func(i int) bool) []byte {
+	return w.appendDoc(dst, "", false, entities, cut)
+}
+
+func (w *Writer) appendDoc(dst []byte, name string, rename bool, entities []int32, cut func(i int) bool) []byte {
 	d := w.d
 	dst = append(dst, '{')
-	sawName := false
+	sawName := !rename
 	for n, f := range d.Fields {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		switch f.Key {
-		case "name":
+		switch {
+		case f.Key == "name" && rename:
 			sawName = true
 			dst = append(dst, f.RawKey...)
 			dst = append(dst, ':')
 			dst = appendString(dst, name)
-		case "entities":
+		case f.Key == "entities":
 			if !sawName {
 				dst = append(dst, `"name":`...)
 				dst = appendString(dst, name)

@@ -5,31 +5,21 @@ import (
 	"strconv"
 )
 
-// WriterOption tunes a ReportWriter.
-type WriterOption func(*writerOptions)
-
-type writerOptions struct{ assets bool }
-
-// WithAssets adds the asset columns (resident asset bytes, asset loads
-// and unloads) to the table and CSV reports; JSONL carries them as fields
-// whenever they are not zero.
-func WithAssets() WriterOption { return func(o *writerOptions) { o.assets = true } }
-
 // HasAssets reports whether the scheduler counts asset costs: the world
 // lists assets and they are not ignored.
 func (s *Scheduler) HasAssets() bool { return s.book != nil }
 
-const tableAssetHeader = "  asset B  a+  a-"
+// The table's asset columns go after holes, before the positions.
+const (
+	tableAssetHeader = "   asset B  a+  a-"
+	tableAssetLegend = "  asset B is the resident assets' bytes (part of resident B), a+ and a- the assets loaded and freed\n"
+)
 
-func (t *tableWriter) assetRow(r *FrameReport) error {
-	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d %8d %3d %3d\n",
-		r.Frame, len(r.Requested), len(r.Completed), len(r.Published), len(r.Prepared), len(r.Dropped),
-		len(r.Cancelled), len(r.Unloaded), len(r.Evicted), len(r.Failed),
-		r.Resident, r.InFlight, r.ResidentBytes, r.RequestedBytes, len(r.Holes),
-		r.ResidentAssetBytes, r.AssetLoads, r.AssetUnloads)
-	return err
+func assetColumns(r *FrameReport, bytes func(int64, int) string) string {
+	return fmt.Sprintf(" %s %3d %3d", bytes(r.ResidentAssetBytes, 9), r.AssetLoads, r.AssetUnloads)
 }
 
+// The CSV's asset columns come last, after every older column.
 var csvAssetHeader = []string{"residentAssetBytes", "assetLoads", "assetUnloads"}
 
 func assetCells(r *FrameReport) []string {

@@ -3,12 +3,29 @@ package streaming
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/manifest"
+)
+
+// Limits of disk IO's settings. Each worker is a goroutine and the
+// completion queue holds two results per worker, so the worker count
+// bounds memory (and a count from a typo would fail to allocate the
+// queue). The frame budget is bounded so that one given in milliseconds
+// converts to a time.Duration without wrapping; any budget above a frame
+// (16.7 ms at 60 Hz) already means "apply everything".
+const (
+	MaxConcurrency   = 256
+	MaxFrameBudget   = time.Hour
+	MaxFrameBudgetMS = float64(MaxFrameBudget / time.Millisecond)
 )
 
 // DiskIO configures real IO: cooked cell documents read and decoded by a
@@ -64,16 +81,35 @@ type diskResult struct {
 	doc *cellDoc
 }
 
+// Check reports the first setting of cfg out of range: the worker count
+// from 1 to MaxConcurrency, the frame budget from 0 to MaxFrameBudget.
+func (cfg DiskIO) Check() error {
+	if cfg.Concurrency < 1 || cfg.Concurrency > MaxConcurrency {
+		return fmt.Errorf("concurrency %d must be from 1 to %d disk IO workers", cfg.Concurrency, MaxConcurrency)
+	}
+	if cfg.FrameBudget < 0 || cfg.FrameBudget > MaxFrameBudget {
+		return fmt.Errorf("frame budget %v must be from 0 to %v", cfg.FrameBudget, MaxFrameBudget)
+	}
+	return nil
+}
+
+// CheckFrameBudgetMS reports a frame budget in milliseconds (as simulate
+// takes it) that is not a number from 0 to MaxFrameBudgetMS, before it
+// is converted to a duration, which a huge value would wrap around.
+func CheckFrameBudgetMS(ms float64) error {
+	if !(ms >= 0 && ms <= MaxFrameBudgetMS) {
+		return fmt.Errorf("frame budget %v ms must be from 0 to %v ms", ms, MaxFrameBudgetMS)
+	}
+	return nil
+}
+
 // NewDiskLoader starts the worker pool.
 func NewDiskLoader(cfg DiskIO) (*DiskLoader, error) {
 	if cfg.Files == nil {
 		return nil, errors.New("disk IO needs the cooked files; simulate a cooked directory or manifest")
 	}
-	if cfg.Concurrency < 1 {
-		return nil, fmt.Errorf("concurrency %d must be at least 1", cfg.Concurrency)
-	}
-	if cfg.FrameBudget < 0 {
-		return nil, fmt.Errorf("frame budget %v must not be negative", cfg.FrameBudget)
+	if err := cfg.Check(); err != nil {
+		return nil, err
 	}
 	if cfg.QueueDepth <= 0 {
 		cfg.QueueDepth = 2 * cfg.Concurrency
@@ -149,18 +185,19 @@ func (d *DiskLoader) work(j Job) {
 
 func (d *DiskLoader) load(req Request, res *Result) (*cellDoc, error) {
 	t0 := time.Now()
-	data, err := fs.ReadFile(d.cfg.Files, req.Path)
+	data, err := readFile(d.cfg.Files, req.Path)
 	res.Read = time.Since(t0)
 	res.BytesRead = int64(len(data))
-	if errors.Is(err, fs.ErrNotExist) {
+	var big *TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("cell file %s is missing; re-cook the world", req.Path)
-	}
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %w", req.Path, err)
+	case errors.As(err, &big):
+		return nil, fmt.Errorf("cell file %s is %d bytes, more than the %d bytes its manifest size allows (%d + slack); re-cook the world", req.Path, big.Size, big.Limit, big.Bytes)
+	case errors.Is(err, regular.ErrNotRegular):
+		return nil, fmt.Errorf("cell file %s is %v; re-cook the world", req.Path, cause(err))
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s: %w", req.Path, cause(err))
 	}
 	if err := d.readAssets(req, res); err != nil {
 		return nil, err
@@ -175,6 +212,129 @@ func (d *DiskLoader) load(req Request, res *Result) (*cellDoc, error) {
 		return nil, fmt.Errorf("%s is not a cell document: %v", req.Path, err)
 	}
 	return doc, nil
+}
+
+// readFile reads a cell document from fsys: only a regular file, and
+// never more than the size it had when it was opened (one byte more
+// tells that it grew). An fs.ReadFileFS (DirFiles, MemFiles) reads for
+// itself, with its own bounds.
+func readFile(fsys fs.FS, name string) ([]byte, error) {
+	if rf, ok := fsys.(fs.ReadFileFS); ok {
+		return rf.ReadFile(name)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: regular.ErrNotRegular}
+	}
+	return readAtMost(f, name, st.Size())
+}
+
+// readAtMost reads r to its end, refusing more than size bytes.
+func readAtMost(r io.Reader, name string, size int64) ([]byte, error) {
+	buf := make([]byte, size+1)
+	n, err := io.ReadFull(r, buf)
+	switch err {
+	case io.EOF, io.ErrUnexpectedEOF:
+		return buf[:n], nil
+	case nil:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("the file grew while it was read")}
+	}
+	return nil, err
+}
+
+// DirFiles serves a cooked folder to disk IO, reading only what the
+// world's manifest lists, and only as the manifest has it: through an
+// os.Root on the folder, so that no path and no symbolic link leads out
+// of it; only regular files, opened without blocking (a named pipe
+// planted as a cell would hang a worker for good); and no file larger
+// than manifest.ReadLimit of its manifest size (a link to a device, or a
+// file that grew, is cut off there).
+type DirFiles struct {
+	root  *os.Root
+	bytes map[string]int64
+}
+
+// OpenDir serves the cooked folder dir, whose files m lists. The folder
+// stays open for as long as the DirFiles is in use.
+func OpenDir(dir string, m *manifest.Manifest) (*DirFiles, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open cooked world %s: %v", dir, cause(err))
+	}
+	d := &DirFiles{root: root, bytes: make(map[string]int64, len(m.Cells)+1)}
+	if m.Persistent.Path != "" {
+		d.bytes[m.Persistent.Path] = m.Persistent.Bytes
+	}
+	for _, c := range m.Cells {
+		d.bytes[c.Path] = c.Bytes
+	}
+	return d, nil
+}
+
+// Close releases the folder. (A DirFiles left open is released when it is
+// garbage collected.)
+func (d *DirFiles) Close() error { return d.root.Close() }
+
+// TooLargeError is a file larger than its manifest size allows.
+type TooLargeError struct {
+	// Size is the file's size, Bytes its manifest size and Limit the
+	// most that is read (manifest.ReadLimit(Bytes)).
+	Size, Bytes, Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%d bytes, more than the %d bytes its manifest size allows (%d + slack)", e.Size, e.Limit, e.Bytes)
+}
+
+// Open implements fs.FS: the file, checked as DirFiles says.
+func (d *DirFiles) Open(name string) (fs.File, error) {
+	f, _, err := d.open(name)
+	return f, err
+}
+
+func (d *DirFiles) open(name string) (*os.File, int64, error) {
+	bytes, ok := d.bytes[name]
+	if !ok || !fs.ValidPath(name) {
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	f, st, err := regular.OpenIn(d.root, name)
+	if err != nil {
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: cause(err)}
+	}
+	if limit := manifest.ReadLimit(bytes); st.Size() > limit {
+		f.Close()
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: &TooLargeError{Size: st.Size(), Bytes: bytes, Limit: limit}}
+	}
+	return f, st.Size(), nil
+}
+
+// ReadFile implements fs.ReadFileFS: the whole file, checked as DirFiles
+// says, never more than its size when opened.
+func (d *DirFiles) ReadFile(name string) ([]byte, error) {
+	f, size, err := d.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAtMost(f, name, size)
+}
+
+// cause is the reason inside a *fs.PathError, whose path the message
+// already names.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func (d *DiskLoader) drop(doc *cellDoc) {

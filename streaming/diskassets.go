@@ -3,22 +3,32 @@ package streaming
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/worldcook/worldcook/manifest"
 )
 
-// maxAssetRead bounds one asset file read by disk IO; a file larger than
-// this is refused rather than read into memory.
-const maxAssetRead = 1 << 30
+// OpenAssets serves the asset files of the project at dir that m lists,
+// with the safety of OpenDir: through an os.Root on the project, regular
+// files only, opened without blocking, none read beyond
+// manifest.ReadLimit of its manifest size.
+func OpenAssets(dir string, m *manifest.Manifest) (*DirFiles, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the project %s for its assets: %v", dir, cause(err))
+	}
+	d := &DirFiles{root: root, bytes: make(map[string]int64, len(m.Assets))}
+	for _, a := range m.Assets {
+		d.bytes[a.Path] = a.Bytes
+	}
+	return d, nil
+}
 
 // readAssets reads the asset files a request loads besides its document,
-// as the runtime's asset loader would, and adds their time and bytes to
-// the result. Only regular files are read (a named pipe would block the
-// worker forever), and a path the manifest check would refuse is not
-// opened at all.
+// as the runtime's asset loader would, on the same worker, and adds their
+// time and bytes to the result.
 func (d *DiskLoader) readAssets(req Request, res *Result) error {
 	if len(req.Assets) == 0 || d.cfg.Assets == nil {
 		return nil
@@ -26,48 +36,14 @@ func (d *DiskLoader) readAssets(req Request, res *Result) error {
 	t0 := time.Now()
 	defer func() { res.Read += time.Since(t0) }()
 	for _, p := range req.Assets {
-		n, err := readAsset(d.cfg.Assets, p)
-		res.BytesRead += n
-		if err != nil {
-			return err
+		data, err := fs.ReadFile(d.cfg.Assets, p)
+		res.BytesRead += int64(len(data))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("asset %s is missing from the project; restore it or re-cook the world", p)
+		case err != nil:
+			return fmt.Errorf("cannot read asset %s: %v", p, cause(err))
 		}
 	}
 	return nil
-}
-
-func readAsset(files fs.FS, p string) (int64, error) {
-	if err := manifest.CheckPath(p); err != nil {
-		return 0, fmt.Errorf("asset %s: %v", p, err)
-	}
-	st, err := fs.Stat(files, p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, fmt.Errorf("asset %s is missing from the project; restore it or re-cook the world", p)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("cannot read asset %s: %v", p, unwrapPathErr(err))
-	}
-	if !st.Mode().IsRegular() {
-		return 0, fmt.Errorf("asset %s is not a regular file; the runtime cannot load it", p)
-	}
-	if st.Size() > maxAssetRead {
-		return 0, fmt.Errorf("asset %s is larger than %d bytes", p, maxAssetRead)
-	}
-	f, err := files.Open(p)
-	if err != nil {
-		return 0, fmt.Errorf("cannot read asset %s: %v", p, unwrapPathErr(err))
-	}
-	defer f.Close()
-	n, err := io.Copy(io.Discard, io.LimitReader(f, maxAssetRead))
-	if err != nil {
-		return n, fmt.Errorf("cannot read asset %s: %v", p, unwrapPathErr(err))
-	}
-	return n, nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

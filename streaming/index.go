@@ -44,6 +44,16 @@ func (g *gridIndex) bucketOf(v float64) int64 {
 	return int64(b)
 }
 
+// tooWide reports whether a bucket rectangle spans more than maxSpan
+// buckets. Each side is checked first: bucket coordinates are clamped to
+// ±2^40, so a side fits an int64 but the product of two need not (a
+// collider 2^32 buckets wide wraps the product to 0, which would file the
+// cell in 2^64 buckets).
+func tooWide(bx0, bz0, bx1, bz1 int64) bool {
+	w, h := bx1-bx0+1, bz1-bz0+1
+	return w > maxSpan || h > maxSpan || w*h > maxSpan
+}
+
 // span returns the bucket rectangle a cell is filed under.
 func (g *gridIndex) span(r *geom) (bx0, bz0, bx1, bz1 int64) {
 	return g.bucketOf(r.minX), g.bucketOf(r.minZ), g.bucketOf(r.maxX), g.bucketOf(r.maxZ)
@@ -56,7 +66,7 @@ func newGridIndex(cells []geom, size float64) *gridIndex {
 	filed := 0
 	for i := range cells {
 		bx0, bz0, bx1, bz1 := g.span(&cells[i])
-		if (bx1-bx0+1)*(bz1-bz0+1) > maxSpan {
+		if tooWide(bx0, bz0, bx1, bz1) {
 			g.wide = append(g.wide, int32(i))
 			continue
 		}
@@ -103,7 +113,7 @@ func (g *gridIndex) bucket(bx, bz int64) int64 { return (bx-g.minBX)*g.nz + (bz 
 func (g *gridIndex) each(cells []geom, fn func(bx, bz int64, i int32)) {
 	for i := range cells {
 		bx0, bz0, bx1, bz1 := g.span(&cells[i])
-		if (bx1-bx0+1)*(bz1-bz0+1) > maxSpan {
+		if tooWide(bx0, bz0, bx1, bz1) {
 			continue
 		}
 		for bx := bx0; bx <= bx1; bx++ {

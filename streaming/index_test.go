@@ -49,6 +49,17 @@ func TestIndexFindsWhatAScanFinds(t *testing.T) {
 			}
 			return g
 		}},
+		{"colliders past any grid", func() []geom {
+			// 2^32 buckets a side (a span product that wraps to 0), and
+			// the float range itself, beside ordinary cells.
+			const w = 1 << 32 * 10
+			g := []geom{{-w/2 + 10, -w/2 + 10, w / 2, w / 2, 5, 5}, {-math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, 5, 5}}
+			for x := 0; x < 10; x++ {
+				fx := float64(x) * 10
+				g = append(g, geom{fx, 0, fx + 10, 10, fx + 5, 5})
+			}
+			return g
+		}},
 		{"empty", func() []geom { return nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +94,38 @@ func TestIndexFindsWhatAScanFinds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexHugeExtents: a cell whose bounds reach across 2^32 buckets a
+// side (the span product wraps to exactly 0 in int64) or across the whole
+// float range is kept in the wide list, not filed bucket by bucket, so the
+// index stays as small as the ordinary cells make it.
+func TestIndexHugeExtents(t *testing.T) {
+	const size = 1000
+	half := float64(1<<31)*size - 500 // halfExtents of the 400-byte scene
+	cells := []geom{
+		{500 - half, 500 - half, 500 + half, 500 + half, 500, 500},
+		{-math.MaxFloat64, 0, math.MaxFloat64, 1, 0, 0},
+		{0, 0, size, size, size / 2, size / 2},
+	}
+	bx0, bz0, bx1, bz1 := (&gridIndex{size: size}).span(&cells[0])
+	if w := bx1 - bx0 + 1; w != 1<<32 || w*(bz1-bz0+1) != 0 {
+		t.Fatalf("the first cell spans %d buckets a side; the case needs 2^32", w)
+	}
+	g := newGridIndex(cells, size)
+	if !slices.Equal(g.wide, []int32{0, 1}) {
+		t.Fatalf("wide cells %v, want [0 1]", g.wide)
+	}
+	// The ordinary cell touches buckets 0 and 1 on each axis.
+	if len(g.items) != 4 || len(g.start) != 5 || g.sparse != nil {
+		t.Fatalf("index holds %d filings in %d buckets; want the ordinary cell's 4", len(g.items), len(g.start)-1)
+	}
+	var seen []int32
+	g.query(500, 500, 10, func(i int32) { seen = append(seen, i) })
+	slices.Sort(seen)
+	if !slices.Equal(seen, []int32{0, 1, 2}) {
+		t.Fatalf("query saw %v", seen)
 	}
 }
 

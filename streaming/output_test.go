@@ -82,22 +82,8 @@ func TestFormatUnknown(t *testing.T) {
 // byte-identical.
 func TestDeterministic(t *testing.T) {
 	runOnce := func() []byte {
-		w := gridWorld(24)
-		sources := []Source{
-			{Name: "player", Prefetch: 500, Load: 300, Unload: 450, Enabled: true},
-			{Name: "drone", X: 2000, Z: 2000, Prefetch: 250, Load: 250, Unload: 400, Enabled: true},
-		}
-		set := Settings{Budget: Int64(5000), MaxInFlight: Int(12), LODRadius: Float(150), MaxResidentBytes: Int64(40000),
-			PinnedRadius: Float(50), EvictCooldown: 2, Retry: DefaultRetry()}
-		s, err := NewScheduler(w, sources, set, NewModelLoader(ModelIO{LatencyFrames: 2, BytesPerFrame: Int64(6000), Fail: FailureModel{Rate: 0.1, Seed: 7}}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var reps []FrameReport
-		for f := 0; f < 300; f++ {
-			reps = append(reps, s.Step([]Point{{X: float64(f) * 7, Z: 1200}, {X: 2000 - float64(f)*5, Z: 2000 - float64(f)*3}}))
-		}
-		return render(t, FormatJSONL, reps, s.Summary())
+		reps, sum := busyRun(t)
+		return render(t, FormatJSONL, reps, sum)
 	}
 	a, b := runOnce(), runOnce()
 	if !bytes.Equal(a, b) {

@@ -103,6 +103,77 @@ func jumps(pts []worldmap.Point, cell float64) []int {
 	return out
 }
 
+// tickStep is the number of frames between ticks along a route: a round
+// number (1, 2 or 5 times a power of ten) giving at most about 12 ticks.
+func tickStep(frames int) int {
+	if frames < 2 {
+		return 0
+	}
+	for mag := 1; ; mag *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if step := m * mag; frames/step <= 12 {
+				return step
+			}
+		}
+	}
+}
+
+// maxMarkLabels bounds the labelled hole episodes on a map; the rest are
+// drawn unlabelled (every one is in the summary).
+const maxMarkLabels = 24
+
+// MarkHoles marks a run's hole episodes on its map: each as a band over
+// the stretch of every enabled source's route it lasted, labelled with
+// its frames and likely cause, and the cells that were missing outlined.
+// frames and sources are those the map was drawn from.
+func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []Source) {
+	if len(eps) == 0 {
+		return
+	}
+	m.MarkName = "hole episode (frames: cause)"
+	if len(eps) > maxMarkLabels {
+		m.MarkNote = fmt.Sprintf("%d more, unnumbered", len(eps)-maxMarkLabels)
+	}
+	notes := map[string][]string{}
+	for k, e := range eps {
+		label := fmt.Sprintf("%s: %s", FrameRange{e.First, e.Last}, e.Cause)
+		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), e.Cause)
+		badge := ""
+		if k < maxMarkLabels {
+			badge = fmt.Sprint(k + 1)
+		}
+		for i, s := range sources {
+			if !s.Enabled {
+				continue
+			}
+			mk := worldmap.Mark{Title: s.Name + ", " + title, Badge: badge, Label: label}
+			for f := e.First; f <= e.Last && f <= len(frames); f++ {
+				if pos := frames[f-1]; i < len(pos) {
+					p := worldmap.Point{X: pos[i].X, Z: pos[i].Z}
+					if n := len(mk.Points); n == 0 || mk.Points[n-1] != p {
+						mk.Points = append(mk.Points, p)
+					}
+				}
+			}
+			m.Marks = append(m.Marks, mk)
+			badge = "" // one badge an episode
+		}
+		for _, c := range e.Cells {
+			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", FrameRange{e.First, e.Last}, c.Cause))
+		}
+	}
+	for i := range m.Cells {
+		if n, ok := notes[m.Cells[i].Name]; ok {
+			m.Cells[i].Alert = true
+			note := "missing in frames " + NameList(n, 3)
+			if m.Cells[i].Note != "" {
+				note = m.Cells[i].Note + "; " + note
+			}
+			m.Cells[i].Note = note
+		}
+	}
+}
+
 // mapCellLimit is the world size above which the map shows only the region
 // the run touched.
 const mapCellLimit = 20000
@@ -135,6 +206,14 @@ func Map(title, subtitle string, w *World, loads []int, sources []Source, frames
 			rt.Points = []worldmap.Point{{X: s.X, Z: s.Z}}
 		}
 		rt.Jumps = jumps(rt.Points, w.CellSize)
+		if step := tickStep(len(frames)); step > 0 && len(rt.Points) > 1 {
+			for f := step; f <= len(frames); f += step {
+				if pos := frames[f-1]; i < len(pos) {
+					rt.Ticks = append(rt.Ticks, worldmap.Tick{At: worldmap.Point{X: pos[i].X, Z: pos[i].Z}, Label: fmt.Sprint(f)})
+				}
+			}
+			rt.TickName = fmt.Sprintf("frame every %d", step)
+		}
 		m.Routes = append(m.Routes, rt)
 		m.Rings = append(m.Rings, worldmap.Ring{Center: rt.Points[0], Radius: s.Load, Label: "load radius at start"})
 	}

@@ -40,7 +40,7 @@ func seedSettings() Settings {
 }
 
 func seedSource() Source {
-	return Source{Name: "camera", Prefetch: 12, Load: 12, Unload: 18, Enabled: true}
+	return Source{Name: "Camera", Prefetch: 12, Load: 12, Unload: 18, Enabled: true}
 }
 
 // seedRoute is the demo's camera: x = (f*1.2) mod 32, z = 16, f = 0..59.
@@ -62,7 +62,9 @@ func runSeed(t testing.TB) ([]FrameReport, Summary) {
 	for _, pos := range seedRoute() {
 		reps = append(reps, s.Step(pos))
 	}
-	return reps, s.Summary()
+	sum := s.Summary()
+	Conclude(&sum, reps, Gate{})
+	return reps, sum
 }
 
 // TestReferencePrintedTable checks the rows and the totals the seed printed

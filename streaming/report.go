@@ -44,12 +44,29 @@ type FrameReport struct {
 	// Timing is set by real (disk) IO only.
 	Timing *FrameTiming `json:"timing,omitempty"`
 
+	// HoleCauses gives, for each of Holes, the likely reason it is
+	// missing (empty when the policy does not say).
+	HoleCauses []HoleCause `json:"holeCauses,omitempty"`
+	// Positions are where the enabled sources stood this frame, in the
+	// order of the sources.
+	Positions []SourcePosition `json:"positions,omitempty"`
+	// Cost is the real time the frame took to step. It is measured by
+	// Run and never written to a report, which stays deterministic.
+	Cost time.Duration `json:"-"`
+
 	// In a world with assets: the bytes of the resident assets (part of
 	// ResidentBytes), and how many assets became resident and were freed
 	// this frame. Absent (0) for a world without assets.
 	ResidentAssetBytes int64 `json:"residentAssetBytes,omitempty"`
 	AssetLoads         int   `json:"assetLoads,omitempty"`
 	AssetUnloads       int   `json:"assetUnloads,omitempty"`
+}
+
+// SourcePosition is where a source stood in a frame.
+type SourcePosition struct {
+	Source string  `json:"source"`
+	X      float64 `json:"x"`
+	Z      float64 `json:"z"`
 }
 
 // FrameTiming is the real time a frame spent applying finished loads.
@@ -114,8 +131,26 @@ type Summary struct {
 	Residency ResidencyReport `json:"residency"`
 	// IO is set by real (disk) IO only.
 	IO *IOStats `json:"io,omitempty"`
+
+	// HoleEpisodes are the runs of consecutive frames with holes, and
+	// Gate the verdict of the --fail-on conditions when asked for: both
+	// are found from the frame reports after the run, by Conclude, so
+	// that a frame costs no more for them and any policy gets them.
+	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
+	Gate         *GateResult   `json:"gate,omitempty"`
 	// Assets is set for a world with assets whose costs are counted.
 	Assets *AssetSummary `json:"assets,omitempty"`
+}
+
+// Conclude completes a run's summary from its frame reports: the hole
+// episodes, and the gate's verdict when it has conditions.
+func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
+	sum.HoleEpisodes = HoleEpisodes(frames)
+	sum.Gate = nil
+	if len(gate.FailOn) > 0 {
+		verdict := EvaluateGate(frames, sum, gate)
+		sum.Gate = &verdict
+	}
 }
 
 // GaveUp is a cell given up after its retries.
@@ -264,6 +299,7 @@ func (s *Scheduler) Summary() Summary {
 		sum.GaveUp = []GaveUp{}
 	}
 	sum.Residency = s.Residency()
+	sum.HoleEpisodes = []HoleEpisode{}
 	if s.book != nil {
 		sum.Assets = s.book.summary()
 	}

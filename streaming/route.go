@@ -1,10 +1,12 @@
 package streaming
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/regular"
 	"io"
 	"slices"
 	"strconv"
@@ -13,10 +15,21 @@ import (
 	"github.com/worldcook/worldcook/manifest"
 )
 
-// MaxRouteFrames bounds the frames a route may span, so that a typo in a
-// frame column (frame 10000000000) fails clearly instead of exhausting
-// memory.
-const MaxRouteFrames = 1_000_000
+// Limits of a route. A route is held in memory as every source's
+// position in every frame, so its size, its frame count and frames ×
+// sources are bounded: a typo in a frame column (frame 10000000000), or
+// a frame far away with thousands of sources, fails clearly instead of
+// exhausting memory.
+const (
+	// MaxRouteFrames bounds the frames a route may span.
+	MaxRouteFrames = 1_000_000
+	// MaxRoutePoints bounds frames × sources: the source positions the
+	// frames hold (16 bytes each, 64 MiB in all). It also bounds the rows,
+	// since each row places one source in one frame.
+	MaxRoutePoints = 1 << 22
+	// MaxRouteBytes bounds the route file: 4 Mi rows of 64 bytes.
+	MaxRouteBytes = 256 << 20
+)
 
 // Route is a path for the streaming sources, read from CSV: a header, then
 // x and z (y for a plane "xy" world) on every row, with optional frame and
@@ -52,18 +65,40 @@ func (e *RouteError) Error() string {
 
 var routeColumns = []string{"x", "y", "z", "frame", "source"}
 
-// ParseRoute reads a route CSV. Lines starting with # are comments; blank
-// lines are skipped. Errors name the file and line.
+// ReadRoute reads the route CSV at path: a regular file (a named pipe or
+// a device would block or never end), parsed as ParseRoute does.
+func ReadRoute(path string) (*Route, error) {
+	f, _, err := regular.Open(path, "route CSV")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseRoute(f, path)
+}
+
+// ParseRoute reads a route CSV of at most MaxRouteBytes and
+// MaxRoutePoints rows. Lines starting with # are comments; blank lines are
+// skipped. Errors name the file and line.
 func ParseRoute(r io.Reader, file string) (*Route, error) {
+	// The file is parsed as it is read, never held whole, and reading
+	// stops one byte past the limit.
+	lr := &io.LimitedReader{R: r, N: MaxRouteBytes + 1}
+	rt, err := parseRoute(lr, file)
+	if lr.N <= 0 {
+		return nil, &RouteError{File: file, Msg: fmt.Sprintf("the route is larger than %d bytes (MaxRouteBytes); shorten it", MaxRouteBytes)}
+	}
+	return rt, err
+}
+
+func parseRoute(r io.Reader, file string) (*Route, error) {
 	fail := func(line int, format string, args ...any) error {
 		return &RouteError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fail(0, "%v", err)
+	br := bufio.NewReader(r)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) { // spreadsheet BOM
+		br.Discard(3)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // spreadsheet BOM
-	cr := csv.NewReader(bytes.NewReader(data))
+	cr := csv.NewReader(br)
 	cr.Comment = '#'
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -133,6 +168,9 @@ func ParseRoute(r io.Reader, file string) (*Route, error) {
 			return nil, csvErr(err)
 		}
 		line, _ := cr.FieldPos(0)
+		if len(rt.Rows) == MaxRoutePoints {
+			return nil, fail(line, "the route has more than %d rows (MaxRoutePoints, frames × sources); shorten it", MaxRoutePoints)
+		}
 		row := RouteRow{Line: line}
 		if row.X, err = num(rec, line, "x", true); err != nil {
 			return nil, err
@@ -249,18 +287,36 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	}
 	var frames [][]Point
 	emit := func() { frames = append(frames, slices.Clone(cur)) }
+	// fits reports, before they are made, whether n frames of every
+	// source stay within the limits. Sources are the authored ones (a
+	// manifest bounds them) and at most one per row (ParseRoute bounds
+	// the rows), so the product cannot wrap.
+	fits := func(line int, n uint64) error {
+		if n > MaxRouteFrames {
+			return fail(line, "the route spans more than %d frames (MaxRouteFrames); shorten it", MaxRouteFrames)
+		}
+		if n*uint64(len(out)) > MaxRoutePoints {
+			return fail(line, "%d frames × %d sources is %d source positions, more than the %d a route may hold (MaxRoutePoints); shorten the route or drive fewer sources", n, len(out), n*uint64(len(out)), MaxRoutePoints)
+		}
+		return nil
+	}
 	placed := map[int]int{} // source -> line, within the current frame
-	var frame int64
+	var frame, first int64
 	for k, row := range rt.Rows {
 		i := who[k]
 		switch {
 		case rt.HasFrame && k == 0:
-			frame = row.Frame
+			frame, first = row.Frame, row.Frame
 		case rt.HasFrame && row.Frame < frame:
 			return nil, nil, fail(row.Line, "frame %d comes after frame %d; rows must be in frame order", row.Frame, frame)
 		case rt.HasFrame && row.Frame > frame:
-			if row.Frame-rt.Rows[0].Frame >= MaxRouteFrames {
+			// first <= frame < row.Frame, so the distance fits a uint64
+			// even from -2^63 to 2^63-1.
+			if uint64(row.Frame)-uint64(first) >= MaxRouteFrames {
 				return nil, nil, fail(row.Line, "frame %d is more than %d frames after the first", row.Frame, MaxRouteFrames)
+			}
+			if err := fits(row.Line, uint64(row.Frame-first)+1); err != nil {
+				return nil, nil, err
 			}
 			for ; frame < row.Frame; frame++ {
 				emit()
@@ -273,6 +329,9 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 		default:
 			if _, again := placed[i]; again || !rt.HasSource {
 				if k > 0 {
+					if err := fits(row.Line, uint64(len(frames))+2); err != nil {
+						return nil, nil, err
+					}
 					emit()
 				}
 				clear(placed)
@@ -280,6 +339,9 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 		}
 		placed[i] = row.Line
 		cur[i] = at(row)
+	}
+	if err := fits(rt.Rows[len(rt.Rows)-1].Line, uint64(len(frames))+1); err != nil {
+		return nil, nil, err
 	}
 	emit()
 	return out, frames, nil

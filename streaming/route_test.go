@@ -120,7 +120,9 @@ func TestRouteBindErrors(t *testing.T) {
 // FuzzParseRoute: any bytes either parse into rows that bind, or give a
 // located error; never a panic.
 func FuzzParseRoute(f *testing.F) {
-	for _, s := range []string{"x,z\n1,2\n", "frame,source,x,y,z\n0,a,1,2,3\n0,b,1,2,3\n2,a,0,0,0\n", "x,z\n\"1\",2\n", "\xef\xbb\xbfx,z\n1,2"} {
+	for _, s := range []string{"x,z\n1,2\n", "frame,source,x,y,z\n0,a,1,2,3\n0,b,1,2,3\n2,a,0,0,0\n", "x,z\n\"1\",2\n", "\xef\xbb\xbfx,z\n1,2",
+		"frame,x,z\n-9223372036854775808,0,0\n9223372036854775807,1,1\n", "frame,x,z\n0,0,0\n999999,1,1\n",
+		"frame,source,x,z\n0,a,0,0\n0,b,0,0\n0,c,0,0\n0,d,0,0\n0,e,0,0\n999999,a,1,1\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -134,6 +136,28 @@ func FuzzParseRoute(f *testing.F) {
 		if len(rt.Rows) == 0 {
 			t.Fatal("parsed a route without rows")
 		}
-		rt.Bind(nil, "xz", Source{Name: "c", Load: 1, Prefetch: 1, Unload: 2, Enabled: true})
+		if len(rt.Rows) > MaxRoutePoints {
+			t.Fatalf("%d rows", len(rt.Rows))
+		}
+		authored := []Source{{Name: "a", Load: 1, Prefetch: 1, Unload: 2}, {Name: "b", Load: 1, Prefetch: 1, Unload: 2}}
+		for _, sources := range [][]Source{nil, authored} {
+			out, frames, err := rt.Bind(sources, "xz", Source{Name: "c", Load: 1, Prefetch: 1, Unload: 2, Enabled: true})
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "fuzz.csv") {
+					t.Fatalf("error without the file name: %v", err)
+				}
+				continue
+			}
+			// What binds stays within the limits, every frame placing
+			// every source.
+			if len(frames) == 0 || len(frames) > MaxRouteFrames || len(frames)*len(out) > MaxRoutePoints {
+				t.Fatalf("%d frames × %d sources", len(frames), len(out))
+			}
+			for _, f := range frames {
+				if len(f) != len(out) {
+					t.Fatalf("a frame places %d of %d sources", len(f), len(out))
+				}
+			}
+		}
 	})
 }

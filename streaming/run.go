@@ -2,6 +2,7 @@ package streaming
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -19,7 +20,9 @@ func Run(ctx context.Context, s *Scheduler, frames [][]Point, pace time.Duration
 		if err := ctx.Err(); err != nil {
 			return reports, err
 		}
+		start := time.Now()
 		rep := s.Step(pos)
+		rep.Cost = time.Since(start)
 		reports = append(reports, rep)
 		if each != nil {
 			if err := each(&reports[len(reports)-1]); err != nil {
@@ -40,4 +43,33 @@ func Run(ctx context.Context, s *Scheduler, frames [][]Point, pace time.Duration
 		}
 	}
 	return reports, nil
+}
+
+// FrameCosts summarises the real time frames took to step (the Cost Run
+// measured): the total, the mean and the 99th percentile, so that a scale
+// check reads the cost of a frame without the start-up around it.
+type FrameCosts struct {
+	Frames int
+	Total  time.Duration
+	Mean   time.Duration
+	P99    time.Duration
+	Max    time.Duration
+}
+
+// Costs returns the frame costs of a run's reports.
+func Costs(frames []FrameReport) FrameCosts {
+	c := FrameCosts{Frames: len(frames)}
+	if len(frames) == 0 {
+		return c
+	}
+	ds := make([]time.Duration, len(frames))
+	for i := range frames {
+		ds[i] = frames[i].Cost
+		c.Total += ds[i]
+	}
+	slices.Sort(ds)
+	c.Mean = c.Total / time.Duration(len(ds))
+	c.P99 = ds[(len(ds)*99+99)/100-1]
+	c.Max = ds[len(ds)-1]
+	return c
 }

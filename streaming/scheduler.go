@@ -93,10 +93,16 @@ type cellRT struct {
 	cooldown       int32 // first frame an evicted cell may be dispatched
 	entities       int32
 	loads          int32 // requests dispatched for the cell, for the map
-	state          CellState
-	flags          uint8
-	failures       uint8 // failed attempts since the cell was last settled
-	prefetch       bool  // the current attempt is a prefetch
+	// wantStamp is the last frame the cell was within some source's
+	// prefetch radius; a gap starts a new stretch of being wanted.
+	wantStamp uint32
+	state     CellState
+	flags     uint8
+	failures  uint8 // failed attempts since the cell was last settled
+	prefetch  bool  // the current attempt is a prefetch
+	// why is the strongest reason seen, in the current stretch of being
+	// wanted, that the cell was kept from becoming resident (see holeCause).
+	why HoleCause
 }
 
 // entry is a cell in one of the ordered lists, valid while the cell's seq
@@ -148,6 +154,10 @@ type Scheduler struct {
 	residentBytes, preparedBytes                  int64
 
 	near, cand []int32 // per-frame scratch
+
+	// Arenas of the reports' small slices (see carve).
+	posArena   []SourcePosition
+	causeArena []HoleCause
 
 	// first holds the cells the first frame's sources wanted within their
 	// load radius, until all of them are resident.
@@ -246,7 +256,7 @@ func (s *Scheduler) State(name string) CellState {
 func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.frame++
 	s.move(positions)
-	rep := FrameReport{Frame: s.frame}
+	rep := FrameReport{Frame: s.frame, Positions: s.positions()}
 	s.finish(&rep)
 	s.evict(&rep)
 	s.release(&rep)
@@ -272,6 +282,45 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 }
 
 func (s *Scheduler) stamp() uint32 { return uint32(s.frame) }
+
+// positions are where the enabled sources stand this frame.
+func (s *Scheduler) positions() []SourcePosition {
+	n := 0
+	for i := range s.sources {
+		if s.sources[i].Enabled {
+			n++
+		}
+	}
+	out := carve(&s.posArena, n)
+	for _, src := range s.sources {
+		if src.Enabled {
+			out = append(out, SourcePosition{Source: src.Name, X: src.X, Z: src.Z})
+		}
+	}
+	return out
+}
+
+// arenaFrames is how many frames' worth of report slices one arena
+// allocation holds.
+const arenaFrames = 64
+
+// carve returns an empty slice with room for n from the arena, which
+// grows by a block at a time. Each frame's positions and hole causes are
+// small slices that every report keeps; carving them from blocks makes
+// one allocation serve many frames, which the per-frame cost target
+// notices. A carved slice is capped at n, so appending to it cannot
+// reach into the next one.
+func carve[T any](arena *[]T, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]T, 0, max(n*arenaFrames, 64))
+	}
+	k := len(*arena)
+	*arena = (*arena)[:k+n]
+	return (*arena)[k : k : k+n]
+}
 
 // move places the sources and precomputes their squared radii.
 func (s *Scheduler) move(positions []Point) {
@@ -351,6 +400,7 @@ func (s *Scheduler) name(i int32) string { return s.cells[i].Name }
 func (s *Scheduler) makeResident(i int32) {
 	r := s.setState(i, Resident)
 	r.failures = 0
+	r.why = CauseNone // whatever held it back is over
 	s.residentBytes += r.bytes
 	s.resident = append(s.resident, entry{i, r.seq})
 	s.stats.sum.Published++
@@ -424,6 +474,7 @@ func (s *Scheduler) fail(i int32, err error, rep *FrameReport) {
 		r.failures++
 	}
 	s.stats.sum.Failures++
+	r.why = max(r.why, CauseFailure)
 	rep.Failed = append(rep.Failed, s.name(i))
 	if int(r.failures) > s.set.Retry.Retries {
 		s.setState(i, Failed)
@@ -468,6 +519,7 @@ func (s *Scheduler) evict(rep *FrameReport) {
 		}
 		r := s.setState(victim, Unloaded)
 		s.residentBytes -= r.bytes
+		r.why = max(r.why, CauseEviction)
 		r.cooldown = int32(min(s.frame+s.set.EvictCooldown, math.MaxInt32))
 		rep.Evicted = append(rep.Evicted, s.name(victim))
 	}
@@ -577,6 +629,10 @@ func (s *Scheduler) gatherNear() {
 			}
 			r.nstamp = st
 			if s.measure(i).flags&inPrefetch != 0 {
+				if r.wantStamp == 0 || r.wantStamp != st-1 {
+					r.why = CauseNone // wanted afresh: old reasons are stale
+				}
+				r.wantStamp = st
 				s.near = append(s.near, i)
 			}
 		})
@@ -609,8 +665,16 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 	if s.set.LODRadius != nil {
 		lod2 = sq(*s.set.LODRadius)
 	}
-	for _, i := range s.cand {
+	// held marks the candidates a limit kept back this frame, so that a
+	// hole can say what delayed it.
+	held := func(from int, why HoleCause) {
+		for _, i := range s.cand[from:] {
+			s.rt[i].why = max(s.rt[i].why, why)
+		}
+	}
+	for k, i := range s.cand {
 		if s.set.MaxInFlight != nil && s.nInflight >= *s.set.MaxInFlight {
+			held(k, CauseInFlight)
 			break
 		}
 		c, r := &s.cells[i], &s.rt[i]
@@ -628,6 +692,7 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 		// the budget still loads; after it, stop at the first that does
 		// not fit, keeping nearest-first order strict.
 		if budget != nil && len(rep.Requested) > 0 && rep.RequestedBytes+bytes+assetBytes > *budget {
+			held(k, CauseBudget)
 			break
 		}
 		retry := r.state == Retrying
@@ -652,6 +717,7 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 		// A frame whose requests reach the budget exactly is full, as in
 		// the reference (this matters only for zero-byte cells).
 		if budget != nil && rep.RequestedBytes >= *budget {
+			held(k+1, CauseBudget)
 			break
 		}
 	}
@@ -680,9 +746,41 @@ func (s *Scheduler) holes(rep *FrameReport) {
 	}
 	slices.SortFunc(holes, s.byDistance)
 	rep.Holes = make([]string, len(holes))
+	rep.HoleCauses = carve(&s.causeArena, len(holes))
 	for k, i := range holes {
 		rep.Holes[k] = s.cells[i].Name
+		rep.HoleCauses = append(rep.HoleCauses, s.holeCause(i))
 	}
+}
+
+// holeCause says why cell i, wanted within a load radius, is not resident.
+//
+// The heuristic reads the cell's own story since it was last wanted
+// afresh (entered some prefetch radius after being outside all of them)
+// or last became resident. A failed load outranks an eviction, which
+// outranks a limit (budget, in-flight cap) that kept the cell waiting
+// among the candidates, because each explains the ones after it: an
+// evicted cell that then waits on the budget is missing because it was
+// evicted. With none of these, the cell is in flight and was dispatched
+// the first frame it could be: a request that went out as a load (the
+// source was already within the load radius when it first wanted the
+// cell) had no lead at all, so the prefetch radius is too small for the
+// source's speed; a prefetch had a lead that the IO latency outlasted.
+// Requests sent in the first frame are the start of the route, which no
+// setting avoids.
+func (s *Scheduler) holeCause(i int32) HoleCause {
+	r := &s.rt[i]
+	switch {
+	case r.why != CauseNone:
+		return r.why
+	case r.state == Loading && r.dispatched == 1:
+		return CauseStart
+	case r.state == Loading && r.prefetch:
+		return CauseLatency
+	case r.state == Loading:
+		return CausePrefetchRadius
+	}
+	return CauseUnknown
 }
 
 func (s *Scheduler) checkFirst() {

@@ -3,6 +3,7 @@ package streaming
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // DistanceMode says what a source's distance to a cell is measured to.
@@ -103,6 +104,12 @@ func (r RetryPolicy) backoff(failures int) int {
 	return wait
 }
 
+// MaxFrameSetting bounds settings counted in frames (evict cooldown,
+// retry timeout and backoff): about a year at 60 Hz, far past any route
+// (MaxRouteFrames), and small enough that adding one to a frame number
+// never wraps.
+const MaxFrameSetting = math.MaxInt32
+
 // Check reports the first setting that cannot be used.
 func (s Settings) Check() error {
 	if s.Budget != nil && *s.Budget < 0 {
@@ -125,12 +132,18 @@ func (s Settings) Check() error {
 	if s.EvictCooldown < 0 {
 		return fmt.Errorf("evict cooldown %d must not be negative", s.EvictCooldown)
 	}
+	if s.EvictCooldown > MaxFrameSetting {
+		return fmt.Errorf("evict cooldown %d must be at most %d frames", s.EvictCooldown, MaxFrameSetting)
+	}
 	if s.Distance != DistanceBounds && s.Distance != DistanceCenter {
 		return errors.New("unknown distance mode")
 	}
 	r := s.Retry
 	if r.Retries < 0 || r.TimeoutFrames < 0 || r.BackoffFrames < 0 || r.MaxBackoffFrames < 0 {
 		return errors.New("retry settings must not be negative")
+	}
+	if max(r.TimeoutFrames, r.BackoffFrames, r.MaxBackoffFrames) > MaxFrameSetting {
+		return fmt.Errorf("retry timeout and backoff must be at most %d frames", MaxFrameSetting)
 	}
 	return nil
 }

@@ -78,6 +78,9 @@ type World struct {
 	Plane   string
 	Cells   []Cell
 	Sources []Source
+	// RuntimeSources are the sources as the Estella runtime samples them:
+	// on X and Z whatever the plane (for an xz world, Sources).
+	RuntimeSources []Source
 	// Files holds the cooked documents, addressed by Cell.Path. It may be
 	// nil for a world that is only simulated with modelled IO.
 	Files fs.FS
@@ -164,7 +167,9 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Plane:    plane,
 		Cells:    CellsFromManifest(m),
 		Sources:  SourcesFromManifest(m),
-		Files:    files,
+		// The runtime's view of the sources, for --policy estella.
+		RuntimeSources: runtimeSources(m),
+		Files:          files,
 	}
 	assetsFromManifest(m, w)
 	return w
@@ -180,6 +185,10 @@ func (w *World) check() error {
 		return fmt.Errorf("cell size %v must be a positive finite number", w.CellSize)
 	}
 	seen := make(map[string]bool, len(w.Cells))
+	// The sizes must add up within manifest.MaxWorldBytes, as a
+	// manifest's must: every byte count the scheduler keeps is a part of
+	// that sum, so none can wrap around.
+	var total int64
 	for _, c := range w.Cells {
 		b := c.Bounds
 		if !finite(b.MinX, b.MinZ, b.MaxX, b.MaxZ) || b.MinX > b.MaxX || b.MinZ > b.MaxZ {
@@ -187,6 +196,14 @@ func (w *World) check() error {
 		}
 		if c.Bytes < 0 || c.ProxyBytes < 0 {
 			return fmt.Errorf("cell %s: negative byte size", c.Name)
+		}
+		if c.Bytes > manifest.MaxWorldBytes || c.ProxyBytes > manifest.MaxWorldBytes {
+			total = manifest.MaxWorldBytes + 1
+		} else {
+			total += c.Bytes + c.ProxyBytes
+		}
+		if total > manifest.MaxWorldBytes {
+			return fmt.Errorf("cell %s: the cells' sizes add up past %d bytes, more than a world may hold", c.Name, int64(manifest.MaxWorldBytes))
 		}
 		if seen[c.Name] {
 			return fmt.Errorf("cell %s is listed twice", c.Name)

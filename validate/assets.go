@@ -40,6 +40,9 @@ type AssetPlan struct {
 	Refs bool
 	// Root is the project folder the paths are relative to.
 	Root string
+	// Files are the assets' paths in the file system, in the order of
+	// All: inputs of the run, which a cook must never write over.
+	Files []string
 }
 
 // assetGraph returns the graph that resolves this scene's references: the
@@ -150,6 +153,7 @@ func (c *checker) collectAssets() {
 	}
 	for _, p := range sortedKeys(all) {
 		ap.All = append(ap.All, g.Asset(p))
+		ap.Files = append(ap.Files, g.File(p))
 	}
 	c.plan.Assets = ap
 }

@@ -644,6 +644,7 @@ func (c *checker) placeInstances() {
 		prefabs = NewPrefabs(dirs)
 		c.opts.Prefabs = prefabs // the asset graph shares its .meta index
 	}
+	defer func() { c.plan.PrefabFiles = prefabs.Files() }()
 	c.instAt = make([]int32, len(c.flags))
 	c.inst = make([]instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {

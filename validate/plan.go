@@ -79,6 +79,9 @@ type Plan struct {
 	// Assets are the asset files each cell and the persistent world
 	// load; nil for a scene that is not a streamed world.
 	Assets *AssetPlan
+	// PrefabFiles are the prefab documents read to place instances (with
+	// a shared Options.Prefabs, every one it has read so far).
+	PrefabFiles []string
 
 	// cut[i] is true when entity i's parent is not in the document that
 	// holds entity i (a missing parent), so writers emit null.
@@ -151,4 +154,18 @@ func (p *Plan) Errors(strict bool) int {
 	}
 	errors, _ := p.Counts()
 	return errors
+}
+
+// FindingsOnly keeps what a report needs of a plan, letting the document's
+// bytes and the partition go: a run over many scenes reports each when all
+// are checked, without holding every scene's document.
+func FindingsOnly(p *Plan) *Plan {
+	return &Plan{
+		Doc:       &scene.Document{Path: p.Doc.Path},
+		Streamed:  p.Streamed,
+		SceneName: p.SceneName,
+		CellSize:  p.CellSize,
+		Plane:     p.Plane,
+		Findings:  p.Findings,
+	}
 }

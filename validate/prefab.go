@@ -36,6 +36,16 @@ type Prefabs struct {
 
 	mu     sync.Mutex
 	assets map[string]*prefabAsset
+	// files are the prefab documents read, in the order they were.
+	files []string
+}
+
+// Files returns the prefab documents read so far: inputs of the run, which
+// a cook must never write over.
+func (p *Prefabs) Files() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.files...)
 }
 
 // NewPrefabs returns a Prefabs searching dirs (recursively for .meta files).
@@ -142,6 +152,7 @@ type prefabDoc struct {
 // read parses a prefab document and keeps its root entity's components. A
 // variant whose root lives in its base prefab follows basePrefab.
 func (p *Prefabs) read(file, sceneFile string, depth int) *prefabAsset {
+	p.files = append(p.files, file)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return &prefabAsset{file: file, err: "cannot read prefab " + file + ": " + errText(err)}

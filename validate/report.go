@@ -37,6 +37,10 @@ type ReportOptions struct {
 	// with a caret at the field and the hint on a line of its own: for a
 	// person at a terminal, not for logs that tools read.
 	Frames bool
+	// Color paints the severities of framed findings (red errors, yellow
+	// warnings) with ANSI colours. The command sets it on a terminal
+	// unless NO_COLOR is set (no-color.org).
+	Color bool
 }
 
 // Write renders the plans' findings in format (text, json, sarif or
@@ -116,7 +120,8 @@ func (f Finding) head(b *strings.Builder) {
 	b.WriteString(f.Message)
 }
 
-// Frame renders a finding for a person at a terminal: the one-line head,
+// Frame renders a finding for a person at a terminal (with colour if
+// color is set): the one-line head,
 // then the source line with its number and a caret under the field, then
 // the hint on a line of its own. Without the source line it is the head
 // and the hint.
@@ -125,9 +130,21 @@ func (f Finding) head(b *strings.Builder) {
 //	   50 |             "target": 31
 //	      |             ^
 //	  fix: mark "Gate" (30) WorldPersistent, or ...
-func (f Finding) Frame() string {
+func (f Finding) Frame(color bool) string {
 	var b strings.Builder
-	f.head(&b)
+	head := strings.Builder{}
+	f.head(&head)
+	line := head.String()
+	if color {
+		// Only the severity is painted: the rest reads the same with
+		// colour or without, and copies cleanly.
+		sev := f.Severity + "["
+		paint := map[string]string{SeverityError: "\x1b[1;31m", SeverityWarning: "\x1b[1;33m"}[f.Severity]
+		if paint != "" {
+			line = strings.Replace(line, ": "+sev, ": "+paint+f.Severity+"\x1b[0m[", 1)
+		}
+	}
+	b.WriteString(line)
 	b.WriteByte('\n')
 	if f.Source != "" && f.Line > 0 && f.Column > 0 {
 		num := strconv.Itoa(f.Line)
@@ -170,7 +187,7 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 				continue
 			}
 			if opts.Frames {
-				w.WriteString(f.Frame())
+				w.WriteString(f.Frame(opts.Color))
 				continue
 			}
 			w.WriteString(f.String())
@@ -216,6 +233,9 @@ func short(f float64) string {
 // jsonReport is the JSON schema of one scene's report (SPEC §3). Field
 // order is the declaration order and never changes.
 type jsonReport struct {
+	// MessageType is "validate": machine output of every worldcook
+	// command names its kind in this first field (docs/json.md).
+	MessageType        string     `json:"message_type"`
 	Scene              string     `json:"scene"`
 	Name               string     `json:"name"`
 	Streamed           bool       `json:"streamed"`
@@ -252,6 +272,7 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 	enc.SetEscapeHTML(false)
 	for _, p := range plans {
 		r := jsonReport{
+			MessageType:    "validate",
 			Scene:          p.Doc.Path,
 			Name:           p.SceneName,
 			Streamed:       p.Streamed,

@@ -70,6 +70,18 @@ func TestGoldenReports(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden(t, "errors.text-frames.golden", buf.Bytes())
+		buf.Reset()
+		if err := Write(&buf, FormatText, []*Plan{p}, ReportOptions{Frames: true, Color: true}); err != nil {
+			t.Fatal(err)
+		}
+		painted := buf.String()
+		if !strings.Contains(painted, ": \x1b[1;31merror\x1b[0m[cross-cell-ref]") || !strings.Contains(painted, ": \x1b[1;33mwarning\x1b[0m[dangling-ref]") {
+			t.Errorf("colour: severities are not painted:\n%.300q", painted)
+		}
+		plain := strings.NewReplacer("\x1b[1;31m", "", "\x1b[1;33m", "", "\x1b[0m", "").Replace(painted)
+		if want, _ := os.ReadFile(filepath.Join("..", "testdata", "validate", "errors.text-frames.golden")); plain != string(want) {
+			t.Error("colour changes more than the severities")
+		}
 	})
 	t.Run("map", func(t *testing.T) {
 		var buf bytes.Buffer
@@ -217,7 +229,7 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"scene", "name", "streamed", "plane", "cellSize", "persistentEntities", "persistentRefs", "cells", "findings", "summary"}
+	want := []string{"message_type", "scene", "name", "streamed", "plane", "cellSize", "persistentEntities", "persistentRefs", "cells", "findings", "summary"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}

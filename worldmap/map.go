@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // Rect is a rectangle in world units on the partition plane.
@@ -34,6 +35,9 @@ type Cell struct {
 	// tooltip.
 	Value float64
 	Note  string
+	// Alert outlines the cell in the alert colour (a cell that was
+	// missing when it was wanted).
+	Alert bool
 }
 
 // Route is a path through the world, drawn as a line from a dot (start) to
@@ -44,6 +48,31 @@ type Route struct {
 	// Jumps are the indices of points reached by a jump (a teleport, a
 	// camera cut): the line is broken there rather than drawn across.
 	Jumps []int
+	// Ticks mark points along the route, such as every tenth frame.
+	Ticks []Tick
+	// TickName says what the ticks count ("frame ticks every 20
+	// frames"), for the legend.
+	TickName string
+}
+
+// Tick is a labelled mark on a route.
+type Tick struct {
+	At    Point
+	Label string
+}
+
+// Mark highlights a stretch of a route, such as the frames during which
+// cells were missing: a broad band under the route. A mark with a Badge
+// (a short tag, such as a number) gets it in a disc at the stretch's
+// start, and the legend lists the badge with the Label: a label set on
+// the map itself would cover the route and its neighbours wherever
+// stretches crowd.
+type Mark struct {
+	Points []Point
+	Badge  string
+	Label  string
+	// Title is the band's tooltip.
+	Title string
 }
 
 // Ring is a circle around a point, such as a source's radius.
@@ -99,6 +128,12 @@ type Map struct {
 	// GrowthThreshold outlines only the grown bounds that reach more than
 	// this far (world units) beyond their grid square; 0 outlines all.
 	GrowthThreshold float64
+	// Marks are highlighted stretches of routes; MarkName says what they
+	// are, for the legend ("hole episode").
+	Marks    []Mark
+	MarkName string
+	// MarkNote follows the list of badged marks in the legend.
+	MarkNote string
 	// View limits the drawing to a region; nil shows everything.
 	View *Rect
 	// AxisX and AxisZ name the axes (default "x" and "z").
@@ -208,6 +243,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		color = greyColor
 	}
 	cellPx := m.CellSize * scale
+	var names []Rect // where cell names are set, for the labels to avoid
 	for _, cell := range m.Cells {
 		g := m.grid(cell)
 		if !view.Intersects(g) && !view.Intersects(cell.Bounds) {
@@ -240,6 +276,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		labelled := !dense && drawn <= labelledCells
 		if labelled && cellPx >= 64 {
 			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(ink)})
+			names = append(names, Rect{px(g.MinX) + 4, pz(g.MaxZ) + 3, px(g.MinX) + 4 + 5*float64(len(cell.Name)), pz(g.MaxZ) + 14})
 		}
 		if labelled && cell.Value > 0 && cellPx >= 18 {
 			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
@@ -259,6 +296,38 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale,
 			Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"})
 	}
+	alerts := 0
+	for _, cell := range m.Cells {
+		if !cell.Alert || dense {
+			continue
+		}
+		g := m.grid(cell)
+		if !view.Intersects(g) {
+			continue
+		}
+		alerts++
+		c.Rect(px(g.MinX)+1, pz(g.MaxZ)+1, cellPx-2, cellPx-2, Style{Stroke: alertColor, Width: 2, Title: cell.Name + " missing while wanted"})
+	}
+	for _, mk := range m.Marks {
+		if len(mk.Points) == 0 {
+			continue
+		}
+		st := Style{Stroke: alertColor, Width: 10, Opacity: 0.55, Title: mk.Title}
+		if len(mk.Points) == 1 || allSame(mk.Points) {
+			p := mk.Points[0]
+			c.Circle(px(p.X), pz(p.Z), 6, Style{Fill: alertColor, Opacity: 0.55, Title: mk.Title})
+		} else {
+			var p PathBuilder
+			for k, pt := range mk.Points {
+				if k == 0 {
+					p.M(px(pt.X), pz(pt.Z))
+				} else {
+					p.L(px(pt.X), pz(pt.Z))
+				}
+			}
+			c.Path(&p, st)
+		}
+	}
 	for _, r := range m.Rings {
 		col := r.Color
 		if col == "" {
@@ -266,6 +335,9 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Circle(px(r.Center.X), pz(r.Center.Z), r.Radius*scale, Style{Stroke: col, Width: 1, Dash: "2 3", Title: r.Label})
 	}
+	// placed are the boxes of the labels set on the routes so far: a
+	// label that would overlap one is left out (its mark keeps a tooltip).
+	placed := names
 	for i, rt := range m.Routes {
 		col := Palette[i%len(Palette)]
 		if len(rt.Points) == 0 {
@@ -284,6 +356,15 @@ func (m *Map) WriteSVG(w io.Writer) error {
 			}
 		}
 		c.Path(&p, Style{Stroke: col, Width: 2.2, Title: rt.Name})
+		for _, t := range rt.Ticks {
+			x, y := px(t.At.X), pz(t.At.Z)
+			c.Circle(x, y, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2, Title: rt.Name + " frame " + t.Label})
+			box := Rect{x + 2, y - 12, x + 6 + 5.5*float64(len(t.Label)), y - 1}
+			if !slices.ContainsFunc(placed, box.Intersects) {
+				placed = append(placed, box)
+				c.Text(x+4, y-4, t.Label, Font{Size: 9, Fill: "#333", Halo: true})
+			}
+		}
 		first, last := rt.Points[0], rt.Points[len(rt.Points)-1]
 		c.Circle(px(first.X), pz(first.Z), 4.5, Style{Fill: col, Stroke: "#fff", Width: 1.2, Title: rt.Name + " start"})
 		if n := len(rt.Points); n > 1 {
@@ -306,9 +387,25 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Line(x-5, y+5, x+5, y-5, st)
 	}
 	m.texts(c, px, pz, Rect{mapLeft, mapTop, mapLeft + plotW, mapTop + plotH})
+	// Badges that would cover one already set move along to its right.
+	var discs []Rect
+	for _, mk := range m.Marks {
+		if len(mk.Points) == 0 || mk.Badge == "" {
+			continue
+		}
+		x, y := px(mk.Points[0].X), pz(mk.Points[0].Z)
+		r := 5 + 3*float64(len(mk.Badge))
+		box := Rect{x - r, y - r, x + r, y + r}
+		for try := 0; try < 6 && slices.ContainsFunc(discs, box.Intersects); try++ {
+			x += 2*r + 1
+			box = Rect{x - r, y - r, x + r, y + r}
+		}
+		discs = append(discs, box)
+		badge(c, x, y, r, mk.Badge, mk.Title)
+	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, minV, maxV, grown > 0)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, minV, maxV, grown > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
@@ -390,7 +487,25 @@ func (m *Map) texts(c *Canvas, px, pz func(float64) float64, plot Rect) {
 	}
 }
 
-func (m *Map) legend(c *Canvas, x, minV, maxV float64, grown bool) {
+// alertColor marks what went wrong: missing cells, hole episodes.
+const alertColor = "#c2185b"
+
+func allSame(pts []Point) bool {
+	for _, p := range pts[1:] {
+		if p != pts[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// badge draws a tag in a disc of radius r.
+func badge(c *Canvas, x, y, r float64, tag, title string) {
+	c.Circle(x, y, r, Style{Fill: alertColor, Stroke: "#fff", Width: 1.2, Title: title})
+	c.Text(x, y+3.5, tag, Font{Size: 10, Weight: "bold", Fill: "#fff", Anchor: "middle"})
+}
+
+func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
 	color := rampColor
@@ -435,6 +550,45 @@ func (m *Map) legend(c *Canvas, x, minV, maxV float64, grown bool) {
 		c.Circle(x, y+6, 3, Style{Fill: col})
 		c.Text(x+22, y+10, rt.Name, key)
 		y += 18
+		if rt.TickName != "" && len(rt.Ticks) > 0 {
+			c.Circle(x+8, y+6, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2})
+			c.Text(x+22, y+10, rt.TickName, key)
+			y += 18
+		}
+	}
+	if alerts {
+		c.Rect(x+1, y+1, 14, 10, Style{Stroke: alertColor, Width: 2})
+		c.Text(x+22, y+10, "missing while wanted", key)
+		y += 20
+	}
+	if len(m.Marks) > 0 && m.MarkName != "" {
+		c.Line(x, y+6, x+16, y+6, Style{Stroke: alertColor, Width: 10, Opacity: 0.55})
+		c.Text(x+22, y+10, m.MarkName, key)
+		y += 20
+		var badged []Mark
+		for _, mk := range m.Marks {
+			if mk.Badge != "" {
+				badged = append(badged, mk)
+			}
+		}
+		// As many as fit above the rings' entry and the bottom.
+		room := int((bottom - y - 38) / 16)
+		for i, mk := range badged {
+			if i == room-1 && len(badged) > room {
+				c.Text(x+22, y+10, fmt.Sprintf("and %d more", len(badged)-i), key)
+				y += 16
+				break
+			}
+			r := 5 + 3*float64(len(mk.Badge))
+			badge(c, x+8, y+6, math.Min(r, 8), mk.Badge, mk.Title)
+			c.Text(x+22, y+10, mk.Label, key)
+			y += 16
+		}
+		if m.MarkNote != "" {
+			c.Text(x+22, y+10, m.MarkNote, key)
+			y += 16
+		}
+		y += 4
 	}
 	if len(m.Rings) > 0 {
 		c.Circle(x+8, y+7, 7, Style{Stroke: "#666", Dash: "2 3"})

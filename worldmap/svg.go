@@ -193,7 +193,7 @@ func (c *Canvas) Text(x, y float64, text string, f Font) {
 		fmt.Fprintf(&c.b, ` transform="rotate(%s %s %s)"`, num(f.Rotate), num(x), num(y))
 	}
 	if f.Halo {
-		c.b.WriteString(` stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`)
+		c.b.WriteString(` stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`)
 	}
 	fmt.Fprintf(&c.b, ">%s</text>\n", esc(text))
 }

@@ -118,3 +118,32 @@ func TestTicks(t *testing.T) {
 		t.Errorf("label(5120, bytes) = %q", got)
 	}
 }
+
+// TestMapMarksBadgesAndTicks: a marked stretch gets a band and a badge,
+// the legend lists the badge with its label, alert cells are outlined,
+// and of two tick labels on one spot only the first is set.
+func TestMapMarksBadgesAndTicks(t *testing.T) {
+	m := &Map{
+		CellSize: 100,
+		Cells:    []Cell{{Name: "a", Bounds: Rect{0, 0, 100, 100}, Alert: true}},
+		Routes: []Route{{Name: "cam", Points: []Point{{10, 10}, {90, 90}},
+			Ticks: []Tick{{At: Point{50, 50}, Label: "10"}, {At: Point{50, 50}, Label: "20"}}, TickName: "frame every 10"}},
+		Marks:    []Mark{{Points: []Point{{10, 10}, {50, 50}}, Badge: "1", Label: "3-7: budget", Title: "episode one"}, {Points: []Point{{90, 90}}}},
+		MarkName: "hole episode", MarkNote: "2 more, unnumbered",
+	}
+	var buf bytes.Buffer
+	if err := m.WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, buf.Bytes())
+	out := buf.String()
+	for _, want := range []string{"episode one", ">1</text>", ">3-7: budget</text>", ">hole episode</text>", ">2 more, unnumbered</text>",
+		">frame every 10</text>", "a missing while wanted", ">10</text>", "paint-order"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("map lacks %q", want)
+		}
+	}
+	if strings.Contains(out, ">20</text>") {
+		t.Error("a tick label set over another")
+	}
+}

@@ -95,3 +95,7 @@ func inUse() int64 {
 // bytes: a cook's heap has measured at about the scene's size, and the
 // budget allows twice that, plus room for the program itself.
 func ForInput(n int) int64 { return 2*int64(n) + 256<<20 }
+
+// Job pauses collection for a job that parses and checks a scene of n
+// bytes (see ForInput): the policy the worldcook program gives the cook.
+func Job(n int) (resume func()) { return Pause(ForInput(n)) }

@@ -1,0 +1,205 @@
+package streaming
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseFailOn(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []string
+		err  string
+	}{
+		{nil, nil, ""},
+		{[]string{"holes"}, []string{"holes"}, ""},
+		{[]string{"over-cap,holes", " failures "}, []string{"holes", "over-cap", "failures"}, ""},
+		{[]string{"holes,holes,"}, []string{"holes"}, ""},
+		{[]string{"hole"}, nil, `"hole" is not a condition: use holes, over-budget, over-cap, failures`},
+	} {
+		got, err := ParseFailOn(tc.in)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestGateCheck(t *testing.T) {
+	for _, tc := range []struct {
+		gate Gate
+		set  Settings
+		want string
+	}{
+		{Gate{FailOn: []string{FailOverBudget}}, Settings{}, "over-budget needs a budget"},
+		{Gate{FailOn: []string{FailOverBudget}}, Settings{Budget: Int64(0)}, ""},
+		{Gate{FailOn: []string{FailOverCap}}, Settings{}, "over-cap needs a cap"},
+		{Gate{FailOn: []string{FailOverCap}}, Settings{MaxResidentBytes: Int64(10)}, ""},
+		{Gate{FailOn: []string{FailHoles}, Warmup: Int(-1)}, Settings{}, "warm-up -1 must be 0 or more"},
+		{Gate{FailOn: []string{FailHoles, FailFailures}}, Settings{}, ""},
+	} {
+		err := tc.gate.Check(tc.set)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.gate, err, tc.want)
+		}
+	}
+}
+
+// gateFrames is a run of six frames: holes in 1-2 (the warm-up), none in
+// 3, holes again in 5-6; frame 4 requests 300 B against a 250 B budget
+// in one request; frame 6 ends 50 B over a 1000 B cap.
+func gateFrames() ([]FrameReport, *Summary) {
+	frames := []FrameReport{
+		{Frame: 1, Requested: []string{"a"}, RequestedBytes: 200, Holes: []string{"a"}},
+		{Frame: 2, Holes: []string{"a"}},
+		{Frame: 3, Published: []string{"a"}, ResidentBytes: 200},
+		{Frame: 4, Requested: []string{"big"}, RequestedBytes: 300, ResidentBytes: 200},
+		{Frame: 5, Holes: []string{"b", "c"}, ResidentBytes: 200},
+		{Frame: 6, Holes: []string{"c"}, Published: []string{"big"}, ResidentBytes: 1050},
+	}
+	sum := &Summary{Frames: 6, Budget: Int64(250), MaxResidentBytes: Int64(1000),
+		GaveUp: []GaveUp{{Cell: "e", Frame: 2, Attempts: 4}, {Cell: "d", Frame: 5, Attempts: 4}}}
+	return frames, sum
+}
+
+func TestEvaluateGate(t *testing.T) {
+	type breach struct {
+		cond   string
+		frames string
+		cells  string
+	}
+	for _, tc := range []struct {
+		name   string
+		gate   Gate
+		warmup int
+		want   []breach
+	}{
+		{"nothing asked", Gate{}, 3, nil},
+		{"holes after the found warm-up", Gate{FailOn: []string{FailHoles}}, 3,
+			[]breach{{FailHoles, "5-6", "b, c"}}},
+		{"holes after a given warm-up", Gate{FailOn: []string{FailHoles}, Warmup: Int(1)}, 1,
+			[]breach{{FailHoles, "2, 5-6", "a, b, c"}}},
+		{"a warm-up past the end", Gate{FailOn: []string{FailHoles}, Warmup: Int(100)}, 6, nil},
+		{"a single request over the budget", Gate{FailOn: []string{FailOverBudget}}, 3,
+			[]breach{{FailOverBudget, "4", "big"}}},
+		{"over the cap", Gate{FailOn: []string{FailOverCap}}, 3,
+			[]breach{{FailOverCap, "6", "big"}}},
+		{"given up", Gate{FailOn: []string{FailFailures}}, 3,
+			[]breach{{FailFailures, "2, 5", "e, d"}}},
+		{"all", Gate{FailOn: FailConditions}, 3, []breach{
+			{FailHoles, "5-6", "b, c"}, {FailOverBudget, "4", "big"}, {FailOverCap, "6", "big"}, {FailFailures, "2, 5", "e, d"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frames, sum := gateFrames()
+			res := EvaluateGate(frames, sum, tc.gate)
+			var got []breach
+			for _, b := range res.Breaches {
+				got = append(got, breach{b.Condition, FrameList(b.Frames, 10), strings.Join(b.Cells, ", ")})
+				if b.Detail == "" {
+					t.Errorf("%s has no detail", b.Condition)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("breaches %v, want %v", got, tc.want)
+			}
+			if res.Failed != (len(tc.want) > 0) || res.Warmup != tc.warmup || !res.WarmupEnded {
+				t.Errorf("failed %v, warm-up %d (ended %v); want failed %v, warm-up %d", res.Failed, res.Warmup, res.WarmupEnded, len(tc.want) > 0, tc.warmup)
+			}
+		})
+	}
+}
+
+// TestGateNeverResident: a run that never has a frame without holes has
+// no end to its warm-up, and every hole counts.
+func TestGateNeverResident(t *testing.T) {
+	frames := []FrameReport{{Frame: 1, Holes: []string{"a"}}, {Frame: 2, Holes: []string{"a"}}}
+	res := EvaluateGate(frames, &Summary{}, Gate{FailOn: []string{FailHoles}})
+	if !res.Failed || res.WarmupEnded || len(res.Breaches) != 1 || res.Breaches[0].FrameCount != 2 ||
+		!strings.Contains(res.Breaches[0].Detail, "never ended") {
+		t.Errorf("%+v", res)
+	}
+	if msg := res.Message(); msg != "holes in frames 1-2 (a)" {
+		t.Errorf("message %q", msg)
+	}
+}
+
+// TestGateOnTheSeedRun: the reference demo keeps within its budget and
+// cap and gives nothing up, but has holes after its warm-up.
+func TestGateOnTheSeedRun(t *testing.T) {
+	reps, sum := runSeed(t)
+	res := EvaluateGate(reps, &sum, Gate{FailOn: FailConditions})
+	if len(res.Breaches) != 1 || res.Breaches[0].Condition != FailHoles {
+		t.Fatalf("breaches %+v", res.Breaches)
+	}
+	if res.Warmup != 6 || res.Breaches[0].Frames[0].First != 9 {
+		t.Errorf("warm-up %d, first breach %v", res.Warmup, res.Breaches[0].Frames)
+	}
+}
+
+func TestFrameAndNameLists(t *testing.T) {
+	rs := []FrameRange{{1, 1}, {3, 5}, {9, 9}}
+	if got := FrameList(rs, 2); got != "1, 3-5 and 1 more ranges" {
+		t.Errorf("FrameList = %q", got)
+	}
+	if got := NameList([]string{"a", "b", "c"}, 2); got != "a, b and 1 more" {
+		t.Errorf("NameList = %q", got)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	w := rowWorld(3)
+	w.Cells[1].Bytes, w.Cells[2].Bytes = 500, 300
+	ws := OversizeCells(w, Settings{Budget: Int64(200)})
+	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []string{"c01 (500 B)", "c02 (300 B)"}) || !strings.Contains(ws[0].Message, "2 of 3 cells") {
+		t.Errorf("oversize: %+v", ws)
+	}
+	if ws := OversizeCells(w, Settings{}); ws != nil {
+		t.Errorf("no budget: %+v", ws)
+	}
+	if ws := OversizeCells(w, Settings{Budget: Int64(500)}); ws != nil {
+		t.Errorf("a cell the size of the budget fits: %+v", ws)
+	}
+	big := rowWorld(maxWarningCells + 5)
+	if ws := OversizeCells(big, Settings{Budget: Int64(0)}); len(ws[0].Cells) != maxWarningCells || ws[0].More != 5 {
+		t.Errorf("bounded: %d cells, %d more", len(ws[0].Cells), ws[0].More)
+	}
+	row := rowWorld(10)
+	s := []Source{{Name: "camera", X: 5, Z: 5, Load: 20, Unload: 3000, Prefetch: 3000, Enabled: true}}
+	ws = AssumedRadii(row, s, [3]bool{true, false, false})
+	if len(ws) != 1 || !strings.Contains(ws[0].Message, "assumed unload 3000 and prefetch 3000 (the WorldStreamingSource defaults), whose load radius reaches 3 of 10 cells") {
+		t.Errorf("assumed radii: %+v", ws)
+	}
+	authored := rowWorld(10)
+	authored.Sources = s
+	if AssumedRadii(authored, s, [3]bool{}) != nil || AssumedRadii(row, s, [3]bool{true, true, true}) != nil {
+		t.Error("warned with authored sources or every radius given")
+	}
+}
+
+// FuzzParseFailOn: any text either is refused or gives known conditions,
+// in reporting order, without repeats.
+func FuzzParseFailOn(f *testing.F) {
+	for _, s := range []string{"holes", "over-cap,holes", " failures ,, over-budget", "hole", ",", "holes,holes"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseFailOn([]string{s})
+		if err != nil {
+			return
+		}
+		last := -1
+		for _, c := range got {
+			i := slices.Index(FailConditions, c)
+			if i <= last {
+				t.Fatalf("%q gave %q: unknown, repeated or out of order", s, got)
+			}
+			last = i
+		}
+	})
+}
