@@ -92,7 +92,7 @@ func TestHostileFiles(t *testing.T) {
 		for _, tc := range []struct{ path, missing string }{
 			{"escape.png", "cannot be read"},
 			{"pipe.png", "named pipe"},
-			{"dir.png", "a folder"},
+			{"dir.png", "a directory"},
 			{"none.png", "does not exist"},
 			{"inside.png", ""},
 		} {

@@ -3,7 +3,9 @@ package assets
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/zeebo/blake3"
+
+	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // MaxDocBytes bounds a document whose references are followed (a prefab,
@@ -249,25 +253,16 @@ func (g *Graph) load(p string) *node {
 		return fail("cannot be read: the project " + g.shown + " cannot be opened: " + errText(err))
 	}
 	defer r.Close()
-	name := filepath.FromSlash(p)
-	st, err := r.Stat(name)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return fail("does not exist")
-		}
-		return fail("cannot be read: " + errText(err))
-	}
-	if !st.Mode().IsRegular() {
-		return fail("is " + fileKind(st.Mode()) + ", not a regular file")
-	}
-	f, err := r.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
-	if err != nil {
+	f, st, err := regular.OpenIn(r, filepath.FromSlash(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("does not exist")
+	case errors.Is(err, regular.ErrNotRegular):
+		return fail("is " + errText(err))
+	case err != nil:
 		return fail("cannot be read: " + errText(err))
 	}
 	defer f.Close()
-	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return fail("is not a regular file")
-	}
 	k := g.rules.kindOf(p)
 	h := blake3.New()
 	if k != nil && k.Follow && st.Size() <= MaxDocBytes {

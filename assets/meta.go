@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // ProjectFile marks the root of an Estella project.
@@ -96,37 +98,60 @@ func (x *Index) Where() string {
 func (x *Index) build() {
 	x.byID = make(map[string]string)
 	for _, root := range x.dirs {
-		_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-			if err != nil {
-				if de != nil && de.IsDir() && path != root {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := de.Name()
-			if de.IsDir() {
-				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(name, ".meta") || !de.Type().IsRegular() {
-				return nil
-			}
-			data, err := readBounded(path, MaxMetaBytes)
-			if err != nil {
-				return nil
-			}
-			m, ok := DecodeMeta(data)
-			if !ok {
-				return nil
-			}
-			if _, dup := x.byID[m.UUID]; !dup {
-				x.byID[m.UUID] = strings.TrimSuffix(path, ".meta")
+		x.walk(root)
+	}
+}
+
+// walk indexes the sidecars under one folder, opened as an os.Root so that
+// a sidecar is read only where the walk found it, never through a link.
+func (x *Index) walk(root string) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			if de != nil && de.IsDir() && path != root {
+				return fs.SkipDir
 			}
 			return nil
-		})
-	}
+		}
+		name := de.Name()
+		if de.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".meta") || !de.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return nil
+		}
+		f, st, err := regular.OpenIn(r, rel)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		if st.Size() > MaxMetaBytes {
+			return nil
+		}
+		data, err := readOpen(f, MaxMetaBytes)
+		if err != nil {
+			return nil
+		}
+		m, ok := DecodeMeta(data)
+		if !ok {
+			return nil
+		}
+		if _, dup := x.byID[m.UUID]; !dup {
+			x.byID[m.UUID] = strings.TrimSuffix(path, ".meta")
+		}
+		return nil
+	})
 }
 
 // FindProject returns the Estella project holding file: the nearest folder

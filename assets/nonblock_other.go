@@ -1,5 +1,0 @@
-//go:build !unix
-
-package assets
-
-const openNonBlock = 0
