@@ -3,6 +3,7 @@
 package cook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,8 +135,9 @@ func uncommitted(rel string) bool {
 
 // cookSummary is the part of `worldcook cook --json` this test reads.
 type cookSummary struct {
-	Written []string `json:"written"`
-	Removed []string `json:"removed"`
+	MessageType string   `json:"message_type"`
+	Written     []string `json:"written"`
+	Removed     []string `json:"removed"`
 }
 
 // TestKillDuringCook kills `worldcook cook` with SIGKILL at many moments
@@ -337,9 +339,20 @@ func TestKillDuringCook(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: the next cook: %v", name, err)
 		}
+		// --json is JSON Lines: one "cook" object for the one scene.
 		var got []cookSummary
-		if err := json.Unmarshal(b, &got); err != nil || len(got) != 1 {
-			t.Fatalf("%s: the next cook's --json: %v: %.200s", name, err, b)
+		var err2 error
+		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var s cookSummary
+			if err2 = json.Unmarshal(line, &s); err2 != nil {
+				break
+			}
+			if s.MessageType == "cook" {
+				got = append(got, s)
+			}
+		}
+		if err2 != nil || len(got) != 1 {
+			t.Fatalf("%s: the next cook's --json: %v: %.200s", name, err2, b)
 		}
 		for _, l := range [][2][]string{{got[0].Written, want.Written}, {got[0].Removed, want.Removed}} {
 			sort.Strings(l[0])
