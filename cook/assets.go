@@ -35,6 +35,18 @@ func addAssets(m *manifest.Manifest, plan *validate.Plan) {
 // confirmed from one; every cook reads its assets again.
 func dependsOnAssets(plan *validate.Plan) bool { return plan.Assets != nil }
 
+// inProject reports whether the scene's world is cooked with asset lists
+// (it lies in a project, or asset folders are given), as validate decides:
+// such a world is never confirmed from a record, even one an earlier cook
+// wrote before the project was there.
+func inProject(file string, opts validate.Options) bool {
+	if len(opts.Assets) > 0 || opts.AssetGraph != nil {
+		return true
+	}
+	_, ok := assets.FindProject(file)
+	return ok
+}
+
 // openAssets gives a world with assets the project files they are read
 // from with disk IO: the project given, else the one above near (a
 // folder holding project.esproject). A world with assets but no project

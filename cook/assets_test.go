@@ -160,3 +160,28 @@ func TestAssetThatIsAnOutputIsRefused(t *testing.T) {
 		t.Errorf("the previous world was damaged: %v", err)
 	}
 }
+
+// TestRecordOfASceneThatJoinsAProject: a record written while the scene
+// was outside any project is not trusted once a project.esproject appears
+// above it (the world now has asset lists).
+func TestRecordOfASceneThatJoinsAProject(t *testing.T) {
+	scene, root := assetProject(t)
+	os.Remove(filepath.Join(root, "project.esproject"))
+	out := t.TempDir()
+	cookTo(t, scene, out, validate.Options{}, 0)
+	if rep := cookTo(t, scene, out, validate.Options{}, 0); !rep.Reused {
+		t.Fatal("outside a project the record should be used")
+	}
+	record := filepath.Join(out, ".main.worldcook-record")
+	if _, err := os.Stat(record); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "project.esproject"), []byte("{}"), 0o644)
+	rep := cookTo(t, scene, out, validate.Options{}, 0)
+	if rep.Reused || len(rep.World.Manifest.Assets) == 0 {
+		t.Fatalf("after the project appeared: reused %v, %d assets", rep.Reused, len(rep.World.Manifest.Assets))
+	}
+	if _, err := os.Stat(record); !os.IsNotExist(err) {
+		t.Errorf("a world with assets kept a record: %v", err)
+	}
+}

@@ -273,6 +273,9 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, err
 	}
 	key := settingsKey(opts)
+	if inProject(job.File, opts) {
+		key = "" // matches no record: see dependsOnAssets
+	}
 	// The scene's fingerprint is needed to check a record now, or to
 	// write one at the end. In the second case the parse hashes the
 	// blocks it reads, while they are in cache, and only what it did not
