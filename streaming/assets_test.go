@@ -2,6 +2,7 @@ package streaming
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -249,5 +250,28 @@ func TestAssetReportsAreDeterministic(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(first), []byte(`"reloaded":2,"mostReloaded":[{"path":"assets/mesh.esmesh","loads":4},{"path":"assets/tex.png","loads":4}]`)) {
 		t.Errorf("a route back and forth reloads the texture; summary: %s", first[bytes.LastIndexByte([]byte(first[:len(first)-1]), '\n')+1:])
+	}
+}
+
+func TestChartDrawsTheAssetShare(t *testing.T) {
+	for _, w := range []*World{assetWorld(6), rowWorld(6)} {
+		s := newSim(t, w, []Source{src("cam", 5, 12, 12, 14)}, Settings{}, ModelIO{LatencyFrames: 1})
+		var frames []FrameReport
+		for _, x := range []float64{5, 5, 25, 45} {
+			frames = append(frames, s.at(x))
+		}
+		sum := s.s.Summary()
+		ch := Chart("t", "s", frames, &sum, Settings{})
+		var names []string
+		for _, series := range ch.Panels[0].Series {
+			names = append(names, series.Name)
+		}
+		has := slices.Contains(names, "of which assets")
+		if has != (len(w.Assets) > 0) {
+			t.Errorf("world with %d assets: resident panel series %q", len(w.Assets), names)
+		}
+		if has && ch.Panels[0].Series[1].Values[1] != float64(frames[1].ResidentAssetBytes) {
+			t.Errorf("asset share %v, want %d", ch.Panels[0].Series[1].Values[1], frames[1].ResidentAssetBytes)
+		}
 	}
 }

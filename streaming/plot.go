@@ -29,7 +29,7 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 	if a := sum.Assets; a != nil {
 		// The asset share: drawn over the total, so the gap above it is
 		// the cell documents.
-		resident.Series = append(resident.Series, worldmap.Series{Name: "of which assets", Kind: worldmap.Area, Color: "#8fb8e8",
+		resident.Series = append(resident.Series, worldmap.Series{Name: "of which assets", Kind: worldmap.Area, Color: "#e9a23b",
 			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
 		resident.Note += fmt.Sprintf("; assets peak %s", byteSize(a.PeakResidentAssetBytes))
 	}
