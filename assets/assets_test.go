@@ -193,3 +193,15 @@ func TestSharedAssetReadOnce(t *testing.T) {
 		t.Errorf("closure %q, texture %d bytes; want it read once (3 bytes)", paths, g.Asset("t.png").Bytes)
 	}
 }
+
+func TestCacheSharesAGraphPerProject(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	c := NewCache()
+	g := c.Graph(a, []string{a}, nil, Rules{})
+	if c.Graph(a, []string{a}, nil, Rules{}) != g {
+		t.Error("the same project got two graphs")
+	}
+	if c.Graph(b, []string{b}, nil, Rules{}) == g || c.Graph(a, []string{a}, nil, Rules{Fields: []string{"x"}}) == g {
+		t.Error("another project or other rules shared a graph")
+	}
+}

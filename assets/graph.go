@@ -425,3 +425,36 @@ type closure struct {
 	paths  []string
 	misses []Miss
 }
+
+// Cache hands out one Graph per project, asset folders and rules, so that
+// a run over many scenes of one project reads each asset and .meta once.
+// It is safe for concurrent use.
+type Cache struct {
+	mu     sync.Mutex
+	graphs map[string]*Graph
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{graphs: make(map[string]*Graph)} }
+
+// Graph returns the graph of the project at root whose uuids resolve
+// through the .meta files under dirs, made with index (when not nil) the
+// first time.
+func (c *Cache) Graph(root string, dirs []string, index *Index, rules Rules) *Graph {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = root
+	}
+	key := abs + "\x00" + strings.Join(dirs, "\x00") + "\x00" + rules.Key()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.graphs[key]; ok {
+		return g
+	}
+	if index == nil {
+		index = NewIndex(dirs)
+	}
+	g := New(root, index, rules)
+	c.graphs[key] = g
+	return g
+}

@@ -6,7 +6,19 @@ import (
 
 	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/validate"
 )
+
+// assetOptions sets the asset rules of worldcook.yaml and a cache that
+// lets the scenes of one run share each project's asset graph.
+func assetOptions(opts *validate.Options, c config.AssetRefs) error {
+	rules, err := assetRules(c)
+	if err != nil {
+		return err
+	}
+	opts.AssetRules, opts.AssetCache = rules, assets.NewCache()
+	return nil
+}
 
 // assetRules turns the assetRefs section of worldcook.yaml into rules.
 func assetRules(c config.AssetRefs) (assets.Rules, error) {

@@ -144,3 +144,41 @@ func readBytes(t *testing.T, out string) int64 {
 }
 
 func fmtSscanf(line string, n, b *int64) (int, error) { return fmt.Sscanf(line, "%d, %d B", n, b) }
+
+// TestAssetRefsFromConfig: a reference field declared in worldcook.yaml
+// puts its files in the manifest; without it they are not assets.
+func TestAssetRefsFromConfig(t *testing.T) {
+	proj := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(proj, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("project.esproject", "{}")
+	write("assets/portraits/ann.png", "PNG")
+	write("main.esscene", `{"version":1,"name":"main","entities":[{"id":1,"parent":null,"components":[{"type":"StreamedWorld","data":{"cellSize":100}}]},
+		{"id":2,"name":"Ann","parent":null,"components":[{"type":"Transform","data":{"position":{"x":5,"y":0,"z":5}}},{"type":"Dialog","data":{"portrait":"assets/portraits/ann.png"}}]}]}`)
+	write("worldcook.yaml", "assetRefs:\n  fields: [portrait]\n")
+	for _, tc := range []struct {
+		config string
+		want   bool
+	}{{filepath.Join(proj, "worldcook.yaml"), true}, {"", false}} {
+		out := t.TempDir()
+		args := []string{"cook", filepath.Join(proj, "main.esscene"), "--out", out}
+		if tc.config != "" {
+			args = append([]string{"--config", tc.config}, args...)
+		}
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Fatalf("cook: exit %d: %s", code, errs)
+		}
+		m, err := os.ReadFile(filepath.Join(out, "world", "main.world.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(m), `"path": "assets/portraits/ann.png"`); got != tc.want {
+			t.Errorf("config %q: portrait listed %v, want %v:\n%s", tc.config, got, tc.want, m)
+		}
+	}
+}

@@ -452,7 +452,7 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if err != nil {
 		return nil, err
 	}
-	if vopts.AssetRules, err = assetRules(opts.AssetRefs); err != nil {
+	if err := assetOptions(&vopts, opts.AssetRefs); err != nil {
 		return nil, err
 	}
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}

@@ -68,7 +68,11 @@ func (c *checker) assetGraph() *assets.Graph {
 	var index *assets.Index
 	if c.opts.Prefabs != nil {
 		index = c.opts.Prefabs.Index()
-	} else {
+	}
+	if c.opts.AssetCache != nil {
+		return c.opts.AssetCache.Graph(root, dirs, index, c.opts.AssetRules)
+	}
+	if index == nil {
 		index = assets.NewIndex(dirs)
 	}
 	return assets.New(root, index, c.opts.AssetRules)

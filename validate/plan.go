@@ -34,6 +34,10 @@ type Options struct {
 	// scenes of one project reads each asset once); nil builds one per
 	// Check over the scene's project.
 	AssetGraph *assets.Graph
+	// AssetCache, when set (and AssetGraph is not), shares one graph per
+	// project between Check calls: a run over many scenes of a project
+	// reads each asset once.
+	AssetCache *assets.Cache
 	// Prefabs, when set, is a prefab asset index shared between Check
 	// calls (a cook of many scenes reads each prefab once); it replaces
 	// Assets. Nil builds one per call, lazily, only if a prefab is placed.
