@@ -182,7 +182,10 @@ const mapCellLimit = 20000
 // cell was requested, grown bounds, each enabled source's path (from
 // frames, each frame's source positions) and its load radius at the start.
 func Map(title, subtitle string, w *World, loads []int, sources []Source, frames [][]Point) *worldmap.Map {
-	m := &worldmap.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded"}
+	m := &worldmap.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
+		// As on the validate map: at hundreds of cells, only the largest
+		// growths are outlined.
+		MaxGrown: 40}
 	if w.Plane == "xy" {
 		m.AxisZ = "y"
 	}

@@ -571,6 +571,7 @@ func (c *checker) partition() error {
 		return err
 	}
 	c.buildCells()
+	c.checkPlane(sw)
 	return nil
 }
 

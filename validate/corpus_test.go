@@ -24,7 +24,9 @@ import (
 // is not in the corpus.
 func TestCorpus(t *testing.T) {
 	files := corpus.Files(t, ".esscene")
-	allowed := map[string]bool{CodeCrossCellRef: true, CodePersistentToCellRef: true, CodeUnplaceablePrefab: true}
+	// plane-mismatch too: the corpus holds 2D scenes, and each is cut on
+	// both planes here; it may fire on one plane of a scene only.
+	allowed := map[string]bool{CodeCrossCellRef: true, CodePersistentToCellRef: true, CodeUnplaceablePrefab: true, CodePlaneMismatch: true}
 	prefabs := NewPrefabs([]string{corpus.Dir()})
 	multi := 0
 	for _, file := range files {
@@ -44,6 +46,7 @@ func TestCorpus(t *testing.T) {
 			if p.Streamed || len(p.Findings) != 0 {
 				t.Fatalf("authored scene: streamed %v, findings %v", p.Streamed, codes(p))
 			}
+			mismatched := 0
 			for _, plane := range []string{manifest.PlaneXZ, manifest.PlaneXY} {
 				streamed, cs := streamedVariant(t, d, plane)
 				sd, err := scene.Parse(file, streamed)
@@ -61,11 +64,17 @@ func TestCorpus(t *testing.T) {
 					if !allowed[f.Code] {
 						t.Errorf("%s variant: unexpected %s", plane, f.String())
 					}
+					if f.Code == CodePlaneMismatch {
+						mismatched++
+					}
 				}
 				checkPartition(t, sp)
 				if len(sp.Cells) > 1 {
 					multi++
 				}
+			}
+			if mismatched > 1 {
+				t.Error("plane-mismatch on both planes: a scene is laid out on at most one of them")
 			}
 		})
 	}

@@ -15,6 +15,7 @@ const (
 	CodeInconsistentTopology  = "inconsistent-topology"
 	CodeUnplaceablePrefab     = "unplaceable-prefab"
 	CodeBadSourceRadii        = "bad-source-radii"
+	CodePlaneMismatch         = "plane-mismatch"
 )
 
 // Rule describes one finding code for reports (SARIF rules, --help, docs).
@@ -78,6 +79,10 @@ var Rules = []Rule{
 		"A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
 		"Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start.",
 		SeverityError},
+	{CodePlaneMismatch, "The world is laid out on the other plane than it is cut on",
+		"Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
+		"Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one.",
+		SeverityWarning},
 }
 
 // RuleByID returns the rule of a finding code.

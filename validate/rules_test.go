@@ -20,6 +20,12 @@ func TestRules(t *testing.T) {
 		want []string
 	}{
 		{name: "clean", es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}}},
+		{name: "plane-mismatch: a 2D scene cut on xz", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 50, 0)}}, {ID: 12, C: []string{tr(200, 100, 0)}}, {ID: 13, C: []string{tr(300, 150, 0)}}, {ID: 14, C: []string{tr(400, 200, 0)}}, {ID: 15, C: []string{tr(500, 250, 0)}}, {ID: 16, C: []string{tr(600, 300, 0)}}, {ID: 17, C: []string{tr(700, 350, 0)}}, {ID: 18, C: []string{tr(800, 400, 0)}}, {ID: 19, C: []string{tr(900, 450, 0)}}},
+			want: []string{"plane-mismatch@1:StreamedWorld"}},
+		{name: "the same scene cut on xy", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 50, 0)}}, {ID: 12, C: []string{tr(200, 100, 0)}}, {ID: 13, C: []string{tr(300, 150, 0)}}, {ID: 14, C: []string{tr(400, 200, 0)}}, {ID: 15, C: []string{tr(500, 250, 0)}}, {ID: 16, C: []string{tr(600, 300, 0)}}, {ID: 17, C: []string{tr(700, 350, 0)}}, {ID: 18, C: []string{tr(800, 400, 0)}}, {ID: 19, C: []string{tr(900, 450, 0)}}}, opts: Options{Plane: "xy"}},
+		{name: "plane-mismatch: a ground-level 3D scene cut on xy", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 0, 50)}}, {ID: 12, C: []string{tr(200, 0, 100)}}, {ID: 13, C: []string{tr(300, 0, 150)}}, {ID: 14, C: []string{tr(400, 0, 200)}}, {ID: 15, C: []string{tr(500, 0, 250)}}, {ID: 16, C: []string{tr(600, 0, 300)}}, {ID: 17, C: []string{tr(700, 0, 350)}}, {ID: 18, C: []string{tr(800, 0, 400)}}, {ID: 19, C: []string{tr(900, 0, 450)}}}, opts: Options{Plane: "xy"},
+			want: []string{"plane-mismatch@1:StreamedWorld"}},
+		{name: "layers a few units apart on z are not a layout", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 1, 0)}}, {ID: 12, C: []string{tr(200, 2, 0)}}, {ID: 13, C: []string{tr(300, 0, 0)}}, {ID: 14, C: []string{tr(400, 1, 0)}}, {ID: 15, C: []string{tr(500, 2, 0)}}, {ID: 16, C: []string{tr(600, 0, 0)}}, {ID: 17, C: []string{tr(700, 1, 0)}}, {ID: 18, C: []string{tr(800, 2, 0)}}, {ID: 19, C: []string{tr(900, 0, 0)}}}},
 		{name: "persistent-not-root", es: []E{settings,
 			{ID: 2, C: []string{tr(5, 0, 5)}},
 			{ID: 3, Parent: at(2), C: []string{tr(1, 0, 1), persistent}}},

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/worldmap"
@@ -32,6 +31,7 @@ func Map(p *Plan) *worldmap.Map {
 		Title:    p.SceneName + " — worldcook validate",
 		CellSize: p.CellSize,
 		Neutral:  true,
+		MaxGrown: outlinedGrowths,
 	}
 	if p.Plane == manifest.PlaneXY {
 		m.AxisZ = "y"
@@ -70,7 +70,6 @@ func Map(p *Plan) *worldmap.Map {
 			Color:  "#2a9d8f",
 		})
 	}
-	m.GrowthThreshold = growthShown(p)
 	rejected, dangling := 0, 0
 	for _, f := range p.Findings {
 		a := f.Arrow
@@ -109,25 +108,6 @@ func Map(p *Plan) *worldmap.Map {
 	return m
 }
 
-// outlinedGrowths is the most grown bounds a map outlines. Beyond it only
-// the cells that grew most are outlined, and the legend says from how far:
-// at hundreds of cells, an outline on every cell that grew by a door's
-// width hides the grid.
+// outlinedGrowths is the most grown bounds a map outlines (worldmap's
+// MaxGrown): the 40 cells that grew most.
 const outlinedGrowths = 40
-
-// growthShown is the growth beyond which a cell's bounds are outlined: 0
-// (all) unless more than outlinedGrowths cells grew, else the growth of
-// the largest one left out.
-func growthShown(p *Plan) float64 {
-	var by []float64
-	for _, c := range p.Cells {
-		if c.Overhang.By > 0 {
-			by = append(by, c.Overhang.By)
-		}
-	}
-	if len(by) <= outlinedGrowths {
-		return 0
-	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(by)))
-	return by[outlinedGrowths]
-}

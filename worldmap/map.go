@@ -125,9 +125,11 @@ type Map struct {
 	// whose message is drawn on top (rejected references), where a red
 	// fill would drown it.
 	Neutral bool
-	// GrowthThreshold outlines only the grown bounds that reach more than
-	// this far (world units) beyond their grid square; 0 outlines all.
-	GrowthThreshold float64
+	// MaxGrown is the most grown bounds outlined: beyond it only the cells
+	// whose bounds grew most are, and the legend says from which growth
+	// on. At hundreds of cells an outline on every cell a door overhangs
+	// hides the grid. 0 outlines all.
+	MaxGrown int
 	// Marks are highlighted stretches of routes; MarkName says what they
 	// are, for the legend ("hole episode").
 	Marks    []Mark
@@ -283,10 +285,10 @@ func (m *Map) WriteSVG(w io.Writer) error {
 				Font{Size: math.Min(12, cellPx/2.5), Anchor: "middle", Fill: textOn(ink)})
 		}
 	}
-	grown := 0
+	grown, shown := 0, m.growthShown()
 	for _, cell := range m.Cells {
 		g, b := m.grid(cell), cell.Bounds
-		if growth(g, b) <= m.GrowthThreshold {
+		if growth(g, b) <= shown {
 			continue
 		}
 		if !view.Intersects(b) || dense {
@@ -437,6 +439,26 @@ func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
 	c.Text(18, mapTop+plotH/2, az+" →", Font{Size: 11, Anchor: "middle", Fill: "#333", Rotate: -90})
 }
 
+// growthShown is the growth beyond which a cell's bounds are outlined: 0
+// (any growth) unless more than MaxGrown cells grew, else the growth of
+// the largest one left out.
+func (m *Map) growthShown() float64 {
+	if m.MaxGrown <= 0 {
+		return 0
+	}
+	var by []float64
+	for _, cell := range m.Cells {
+		if g := growth(m.grid(cell), cell.Bounds); g > 0 {
+			by = append(by, g)
+		}
+	}
+	if len(by) <= m.MaxGrown {
+		return 0
+	}
+	slices.Sort(by)
+	return by[len(by)-1-m.MaxGrown]
+}
+
 // growth is how far bounds b reach beyond grid square g, at most.
 func growth(g, b Rect) float64 {
 	return math.Max(math.Max(g.MinX-b.MinX, g.MinZ-b.MinZ), math.Max(b.MaxX-g.MaxX, b.MaxZ-g.MaxZ))
@@ -538,8 +560,8 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 	if grown {
 		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
 		text := "grown bounds"
-		if m.GrowthThreshold > 0 {
-			text += " (> " + label(math.Floor(m.GrowthThreshold), false) + ")"
+		if t := m.growthShown(); t > 0 {
+			text += " (> " + label(math.Floor(t), false) + ")"
 		}
 		c.Text(x+22, y+10, text, key)
 		y += 22

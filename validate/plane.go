@@ -1,0 +1,82 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/worldcook/worldcook/manifest"
+)
+
+// planeSample is how many top-level entities the plane check reads: enough
+// to tell a flat world from a spread one, at a cost that does not grow
+// with the world.
+const planeSample = 4096
+
+// checkPlane warns when the world is spread over the other plane than the
+// one it is cut on: a 2D scene (every z equal, y spread out) cut on xz, or
+// a 3D scene on the ground (every y equal, z spread out) cut on xy. Either
+// way every entity lands in one row of cells, which streams as badly as no
+// streaming at all, and nothing else would say so.
+func (c *checker) checkPlane(sw int32) {
+	d := c.d
+	var roots []int
+	for i := range d.Entities {
+		if c.parent[i] < 0 {
+			roots = append(roots, i)
+		}
+	}
+	if len(roots) < 2 {
+		return
+	}
+	step := max(1, len(roots)/planeSample)
+	// flat is the axis the cut uses but the world does not; spread the
+	// one it does not use but the world does.
+	flatName, spreadName := "z", "y"
+	axis := func(p [3]float64) (flat, spread float64) { return p[2], p[1] }
+	if c.xy {
+		flatName, spreadName = "y", "z"
+		axis = func(p [3]float64) (flat, spread float64) { return p[1], p[2] }
+	}
+	n := 0
+	var flatLo, flatHi, spreadLo, spreadHi, xLo, xHi float64
+	for k := 0; k < len(roots); k += step {
+		t, ok, err := d.Transform(roots[k])
+		if !ok || err != nil {
+			continue
+		}
+		p := t.Position
+		f, s := axis([3]float64{p.X, p.Y, p.Z})
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.IsNaN(s) || math.IsInf(s, 0) {
+			continue
+		}
+		if math.IsNaN(p.X) || math.IsInf(p.X, 0) {
+			continue
+		}
+		if n == 0 {
+			flatLo, flatHi, spreadLo, spreadHi, xLo, xHi = f, f, s, s, p.X, p.X
+		}
+		flatLo, flatHi = math.Min(flatLo, f), math.Max(flatHi, f)
+		spreadLo, spreadHi = math.Min(spreadLo, s), math.Max(spreadHi, s)
+		xLo, xHi = math.Min(xLo, p.X), math.Max(xHi, p.X)
+		n++
+	}
+	// The unused axis must spread like a layout, not like layers: over
+	// two cells at least, and a quarter as far as x does (UI scenes put
+	// their layers a few units apart on z).
+	spread := spreadHi - spreadLo
+	if n < 8 || flatHi-flatLo > 1e-6*math.Max(1, c.cellSize) || spread < 2*c.cellSize || spread < (xHi-xLo)/4 {
+		return
+	}
+	other := manifest.PlaneXY
+	if c.xy {
+		other = manifest.PlaneXZ
+	}
+	c.add(sw, Finding{
+		Code:     CodePlaneMismatch,
+		Severity: SeverityWarning,
+		Message: fmt.Sprintf("the world is cut on %s, but its top-level entities all have %s = %s while %s spans %s to %s: every one lands in one row of cells",
+			c.plan.Plane, flatName, fmtNum(flatLo), spreadName, fmtNum(spreadLo), fmtNum(spreadHi)),
+		Field: "StreamedWorld",
+		Hint:  fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s (or plane: %s in worldcook.yaml)", other, other),
+	})
+}
