@@ -24,6 +24,7 @@ type cookOptions struct {
 	Scenes      []string
 	Cfg         config.Cook
 	Components  map[string]config.Component
+	AssetRefs   config.AssetRefs
 	Quiet       bool
 	JSON        bool
 	LockTimeout time.Duration
@@ -86,6 +87,7 @@ EXIT STATUS
 			opts.Scenes = args
 			opts.Cfg = cfg.Cook
 			opts.Components = cfg.Components
+			opts.AssetRefs = cfg.AssetRefs
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
 			opts.LockTimeout = cfg.Cook.LockTimeout
@@ -121,6 +123,9 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, opts.Cfg.Strict, opts.Components)
 	if err != nil {
+		return inputErr(err)
+	}
+	if err := assetOptions(&vopts, opts.AssetRefs); err != nil {
 		return inputErr(err)
 	}
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)

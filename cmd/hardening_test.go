@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +38,15 @@ func demoInto(t *testing.T, dir, rel string) string {
 	src, err := os.ReadFile("../testdata/demo/main.esscene")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The demo's project comes along (project.esproject and its assets at
+	// dir), so that the scene's mesh, textures and materials are found
+	// wherever under dir it is put.
+	if err := os.CopyFS(dir, os.DirFS("../testdata/demo")); err != nil && !errors.Is(err, fs.ErrExist) {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"main.esscene", "route.csv", "worldcook.yaml"} {
+		os.Remove(filepath.Join(dir, f))
 	}
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -270,6 +281,9 @@ func hostileFSCases() []hostileFS {
 		{name: "the record's temporary file is a link to a victim", code: 0,
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				s, out := cookedDemo(t, dir)
+				// Outside a project, where the cook keeps a record (a
+				// project's assets are not covered by one).
+				os.Remove(filepath.Join(dir, "project.esproject"))
 				writeFile(t, s, strings.Replace(readText(t, s), `"visible": true`, `"visible": false`, 1))
 				victim := writeFile(t, filepath.Join(dir, "victim"), "precious")
 				symlink(t, victim, filepath.Join(out, ".main.worldcook-record.tmp"))

@@ -27,6 +27,7 @@ type simulateOptions struct {
 	World      string
 	Cfg        config.Simulate
 	Components map[string]config.Component
+	AssetRefs  config.AssetRefs
 	Quiet      bool
 	JSON       bool
 	// ConfigFile is the configuration file read, an input of the run.
@@ -149,6 +150,7 @@ EXIT STATUS
 			}
 			opts.Cfg = cfg.Simulate
 			opts.Components = cfg.Components
+			opts.AssetRefs = cfg.AssetRefs
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
 			opts.ConfigFile = cfg.File
@@ -168,6 +170,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	set.IgnoreAssets = c.AssetCosts == "off"
 	gate, err := simulateGate(c, set)
 	if err != nil {
 		return inputErr(err)
@@ -212,7 +215,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	var loader streaming.Loader = streaming.NewModelLoader(model)
 	pace := time.Duration(0)
 	if c.IO == "disk" {
+		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {
+			return inputErr(errors.New("--io disk reads the world's assets, but no project holds it: pass --assets with the project folder, or --asset-costs off"))
+		}
 		loader, err = streaming.NewDiskLoader(streaming.DiskIO{
+			Assets:      world.AssetFiles,
 			Files:       world.Files,
 			Concurrency: c.Concurrency,
 			FrameBudget: time.Duration(c.FrameBudgetMS * float64(time.Millisecond)),
@@ -227,6 +234,10 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		loader.Close()
 		return inputErr(err)
+	}
+	if sched.HasAssets() {
+		// The same report, with the asset columns.
+		report, _ = streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: true})
 	}
 	if !opts.Quiet {
 		if format == streaming.FormatCSV {
@@ -441,7 +452,13 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if err != nil {
 		return nil, err
 	}
+	if err := assetOptions(&vopts, opts.AssetRefs); err != nil {
+		return nil, err
+	}
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
+	if len(opts.Cfg.Assets) > 0 {
+		o.Project = opts.Cfg.Assets[0]
+	}
 	if opts.World == defaultWorld {
 		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}

@@ -85,6 +85,9 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if err != nil {
 		return inputErr(err)
 	}
+	if err := assetOptions(&opts, cfg.AssetRefs); err != nil {
+		return inputErr(err)
+	}
 	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
 	// One prefab index per asset folder set serves every scene using it:
 	// each .meta and prefab is read once per run.

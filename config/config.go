@@ -36,6 +36,11 @@ type Config struct {
 	// are matched without regard to case.
 	Components map[string]Component
 
+	// AssetRefs extends which fields and files reference assets, for the
+	// asset lists of the manifest and simulate's asset costs. Only
+	// worldcook.yaml sets them (assetRefs:).
+	AssetRefs AssetRefs
+
 	// File is the configuration file that was read, if any.
 	File string
 
@@ -123,7 +128,8 @@ type Simulate struct {
 	Map           string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
 	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
 	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
-	Assets        []string `flag:"assets" unit:"dir" help:"scene input: folders searched for prefab assets"`
+	Assets        []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files; the first is the project whose asset files --io disk reads (default: the project holding the world)"`
+	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only"`
 
 	from map[string]Origin
 }

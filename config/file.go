@@ -142,12 +142,14 @@ func (d *fileDecoder) top(n *yaml.Node) error {
 		keys = append(keys, s.Key)
 	}
 	keys = append(keys, Sections()...)
-	keys = append(keys, "components")
+	keys = append(keys, "components", "assetRefs")
 	return d.pairs(n, "worldcook.yaml", func(k, v *yaml.Node) error {
 		name := normalize(k.Value)
 		switch {
 		case name == "components":
 			return d.components(v)
+		case name == normalize("assetRefs"):
+			return d.assetRefs(v)
 		case slices.Contains(Sections(), name):
 			return d.section(name, v)
 		}

@@ -318,6 +318,9 @@ func (o *Outcome) Files() []string {
 		}
 		if rep.Plan != nil {
 			out = append(out, rep.Plan.PrefabFiles...)
+			if rep.Plan.Assets != nil {
+				out = append(out, rep.Plan.Assets.Files...)
+			}
 		}
 		if rep.Result != nil {
 			for _, list := range [][]string{rep.Result.Written, rep.Result.Unchanged} {

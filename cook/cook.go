@@ -180,6 +180,7 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 	if err != nil {
 		return nil, err
 	}
+	addAssets(m, plan)
 	return m, nil
 }
 

@@ -23,6 +23,10 @@ type OpenOptions struct {
 	// Missing is the advice given when the path does not exist (default:
 	// pass a cooked directory, a world manifest or a scene).
 	Missing string
+	// Project is the folder whose asset files a world with assets loads
+	// (disk IO); "" means the project above the cooked directory, or the
+	// scene's project.
+	Project string
 }
 
 // Open opens a world for simulation: a cooked directory (its manifest
@@ -80,7 +84,8 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 	if err != nil {
 		return nil, err
 	}
-	return streaming.WorldFromManifest(m, files), nil
+	w := streaming.WorldFromManifest(m, files)
+	return w, openAssets(w, m, opts.Project, filepath.Join(root, "world"))
 }
 
 // findManifest finds the one world manifest of a cooked directory (or of
@@ -132,5 +137,10 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 	for _, f := range cooked.Files {
 		files[f.Path] = f.Bytes
 	}
-	return streaming.WorldFromManifest(cooked.Manifest, files), nil
+	w := streaming.WorldFromManifest(cooked.Manifest, files)
+	project := opts.Project
+	if project == "" && plan.Assets != nil {
+		project = plan.Assets.Root
+	}
+	return w, openAssets(w, cooked.Manifest, project, "")
 }

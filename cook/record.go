@@ -174,6 +174,9 @@ func (c *Committer) forget(l layout) error {
 // remember writes the record of a complete world.
 func (c *Committer) remember(scene string, w *World, input func() string, key string) error {
 	plan := w.Plan
+	if dependsOnAssets(plan) {
+		return c.forget(layoutOf(scene)) // see dependsOnAssets
+	}
 	r := record{Input: input(), Key: key, Streamed: plan.Streamed, Entities: len(plan.Doc.Entities), Cells: len(plan.Cells)}
 	for i := range plan.Doc.Entities {
 		if plan.Doc.Entities[i].IsPrefab() {

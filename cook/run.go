@@ -273,6 +273,9 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		return rep, err
 	}
 	key := settingsKey(opts)
+	if inProject(job.File, opts) {
+		key = "" // matches no record: see dependsOnAssets
+	}
 	// The scene's fingerprint is needed to check a record now, or to
 	// write one at the end. In the second case the parse hashes the
 	// blocks it reads, while they are in cache, and only what it did not
@@ -323,6 +326,13 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		for _, f := range p.PrefabFiles {
 			if err := guard.check(f, "prefab"); err != nil {
 				return rep, err
+			}
+		}
+		if p.Assets != nil {
+			for _, f := range p.Assets.Files {
+				if err := guard.check(f, "asset"); err != nil {
+					return rep, err
+				}
 			}
 		}
 	}

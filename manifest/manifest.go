@@ -86,6 +86,46 @@ type Manifest struct {
 	Persistent     Persistent `json:"persistent"`
 	Sources        []Source   `json:"sources"`
 	Cells          []Cell     `json:"cells"`
+	// Assets lists every distinct asset file the world's entities load,
+	// sorted by path; absent for a world that references none (or was
+	// cooked outside a project), which simulates exactly as before assets
+	// were counted.
+	Assets []Asset `json:"assets,omitempty"`
+}
+
+// Asset is one file a streamed world loads besides its entity documents.
+// Path is relative to the project root (where project.esproject is), as
+// the runtime's asset loader names it, not to the cooked directory.
+type Asset struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+	// Blake3 is the digest of the file's bytes, so that a change of an
+	// asset's content alone changes the manifest.
+	Blake3 string `json:"blake3"`
+}
+
+// Assets lists the assets a cell or the persistent world holds: the
+// project paths, sorted, and their total size. Both are nil in a world
+// without assets, so the fields are absent from its manifest.
+type Assets struct {
+	Assets     *[]string `json:"assets,omitempty"`
+	AssetBytes *int64    `json:"assetBytes,omitempty"`
+}
+
+// List returns the asset paths (nil when none are recorded).
+func (a Assets) List() []string {
+	if a.Assets == nil {
+		return nil
+	}
+	return *a.Assets
+}
+
+// SetAssets records paths and their total size.
+func (a *Assets) SetAssets(paths []string, bytes int64) {
+	if paths == nil {
+		paths = []string{}
+	}
+	a.Assets, a.AssetBytes = &paths, &bytes
 }
 
 // Persistent describes the persistent scene: what residency never removes.
@@ -98,6 +138,7 @@ type Persistent struct {
 	// prefab instances expanded; written only for worlds with instances
 	// (it equals EntityCount otherwise).
 	SpawnCount *int `json:"spawnCount,omitempty"`
+	Assets
 }
 
 // Vec3 is a world-space position.
@@ -137,6 +178,7 @@ type Cell struct {
 	ProxyBytes  *int64  `json:"proxyBytes,omitempty"`
 	// SpawnCount is as Persistent.SpawnCount, for the cell.
 	SpawnCount *int `json:"spawnCount,omitempty"`
+	Assets
 }
 
 // Encode renders m as 2-space-indented JSON followed by a newline. The
@@ -280,6 +322,41 @@ func (m *Manifest) Check() error {
 			if p.X > c.X || (p.X == c.X && p.Z >= c.Z) {
 				return errors.New("cells are not sorted by x then z; re-cook the world")
 			}
+		}
+	}
+	return m.checkAssets()
+}
+
+// checkAssets reports assets that could not have been cooked: unsafe or
+// repeated paths, negative sizes, cells naming assets the list lacks.
+func (m *Manifest) checkAssets() error {
+	known := make(map[string]bool, len(m.Assets))
+	for i, a := range m.Assets {
+		if err := CheckPath(a.Path); err != nil {
+			return fmt.Errorf("assets[%d]: %w", i, err)
+		}
+		if a.Bytes < 0 {
+			return fmt.Errorf("asset %s: negative byte size", a.Path)
+		}
+		if i > 0 && m.Assets[i-1].Path >= a.Path {
+			return errors.New("assets are not sorted by path or repeat one; re-cook the world")
+		}
+		known[a.Path] = true
+	}
+	holds := func(who string, a Assets) error {
+		for _, p := range a.List() {
+			if !known[p] {
+				return fmt.Errorf("%s lists asset %q that the manifest's assets do not; re-cook the world", who, p)
+			}
+		}
+		return nil
+	}
+	if err := holds("persistent", m.Persistent.Assets); err != nil {
+		return err
+	}
+	for _, c := range m.Cells {
+		if err := holds("cell "+c.Name, c.Assets); err != nil {
+			return err
 		}
 	}
 	return nil

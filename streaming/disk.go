@@ -45,6 +45,10 @@ type DiskIO struct {
 	// always applied, so progress never stops.
 	FrameBudget time.Duration
 	Fail        FailureModel
+	// Assets holds the project's asset files, addressed by Asset.Path;
+	// a request's assets are read by the same worker as its document. Nil
+	// when the world's assets are not read.
+	Assets fs.FS
 }
 
 // DiskLoader is the real IO layer. Workers read and decode cell documents
@@ -194,6 +198,9 @@ func (d *DiskLoader) load(req Request, res *Result) (*cellDoc, error) {
 		return nil, fmt.Errorf("cell file %s is %v; re-cook the world", req.Path, cause(err))
 	case err != nil:
 		return nil, fmt.Errorf("cannot read %s: %w", req.Path, cause(err))
+	}
+	if err := d.readAssets(req, res); err != nil {
+		return nil, err
 	}
 	if d.cfg.Fail.Fails(req.Name, req.Attempt) {
 		return nil, d.cfg.Fail.err(req.Attempt)

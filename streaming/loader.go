@@ -27,6 +27,10 @@ type Request struct {
 	// Distance is the squared distance to the nearest source at dispatch:
 	// nearer requests are served first.
 	Distance float64
+	// Assets are the project paths of the asset files this attempt loads
+	// besides the document: the cell's assets nothing else held at
+	// dispatch (their sizes are part of Bytes).
+	Assets []string
 }
 
 // Result answers a Request.

@@ -40,6 +40,10 @@ type ReportOptions struct {
 	// Human renders the table's byte counts in binary units (12.3 KiB)
 	// for a person at a terminal; files and pipes get exact counts.
 	Human bool
+	// Assets adds the asset columns (resident asset bytes, asset loads
+	// and unloads) to the table and CSV, for a world with assets; JSONL
+	// carries them as fields whenever they are not 0.
+	Assets bool
 }
 
 // NewReportWriter returns a writer for format (table, jsonl or csv).
@@ -52,19 +56,20 @@ func NewReport(format string, w io.Writer, o ReportOptions) (ReportWriter, error
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "", FormatTable:
-		return &tableWriter{w: bw, human: o.Human}, nil
+		return &tableWriter{w: bw, human: o.Human, assets: o.Assets}, nil
 	case FormatJSONL:
 		return &jsonlWriter{w: bw}, nil
 	case FormatCSV:
-		return &csvWriter{w: csv.NewWriter(bw), bw: bw}, nil
+		return &csvWriter{w: csv.NewWriter(bw), bw: bw, assets: o.Assets}, nil
 	}
 	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
 }
 
 type tableWriter struct {
-	w     *bufio.Writer
-	human bool
-	rows  int
+	w      *bufio.Writer
+	human  bool
+	assets bool
+	rows   int
 	// blocks counts what was written (warnings, the frames, the summary),
 	// so that a blank line parts each from the one before.
 	blocks int
@@ -105,7 +110,12 @@ func (t *tableWriter) Frame(r *FrameReport) error {
 			names[i] = p.Source
 		}
 		fmt.Fprintf(t.w, tableLegend, joinAnd(names))
-		t.w.WriteString(tableHeader)
+		if t.assets {
+			t.w.WriteString(tableAssetLegend)
+			t.w.WriteString(strings.Replace(tableHeader, "  position", tableAssetHeader+"  position", 1))
+		} else {
+			t.w.WriteString(tableHeader)
+		}
 	}
 	t.rows++
 	bytes := func(n int64, width int) string {
@@ -118,10 +128,14 @@ func (t *tableWriter) Frame(r *FrameReport) error {
 	for i, p := range r.Positions {
 		pos[i] = fmt.Sprintf("(%s, %s)", coord(p.X), coord(p.Z))
 	}
-	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %s %s %6d  %s\n",
+	var assets string
+	if t.assets {
+		assets = assetColumns(r, bytes)
+	}
+	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %s %s %6d%s  %s\n",
 		r.Frame, len(r.Requested), len(r.Completed), len(r.Published), len(r.Prepared), len(r.Dropped),
 		len(r.Cancelled), len(r.Unloaded), len(r.Evicted), len(r.Failed),
-		r.Resident, r.InFlight, bytes(r.ResidentBytes, 11), bytes(r.RequestedBytes, 10), len(r.Holes), strings.Join(pos, " "))
+		r.Resident, r.InFlight, bytes(r.ResidentBytes, 11), bytes(r.RequestedBytes, 10), len(r.Holes), assets, strings.Join(pos, " "))
 	return err
 }
 
@@ -212,9 +226,10 @@ func (r *FrameReport) lists() []*[]string {
 }
 
 type csvWriter struct {
-	w    *csv.Writer
-	bw   *bufio.Writer
-	rows int
+	w      *csv.Writer
+	bw     *bufio.Writer
+	rows   int
+	assets bool
 }
 
 // csvHeader's columns after holes were added later and stay at the end,
@@ -229,7 +244,11 @@ func (c *csvWriter) Warnings([]Warning) error { return nil }
 // Lists in a CSV cell are joined with ';', which cell names do not use.
 func (c *csvWriter) Frame(r *FrameReport) error {
 	if c.rows == 0 {
-		c.w.Write(csvHeader)
+		if c.assets {
+			c.w.Write(append(slices.Clone(csvHeader), csvAssetHeader...))
+		} else {
+			c.w.Write(csvHeader)
+		}
 	}
 	c.rows++
 	j := func(xs []string) string { return strings.Join(xs, ";") }
@@ -244,9 +263,13 @@ func (c *csvWriter) Frame(r *FrameReport) error {
 	for k, h := range r.HoleCauses {
 		causes[k] = h.String()
 	}
-	return c.w.Write([]string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
+	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
 		j(r.Cancelled), j(r.Unloaded), j(r.Evicted), j(r.Dropped), j(r.Failed), i(r.Resident), i(r.InFlight),
-		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes)})
+		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes)}
+	if c.assets {
+		row = append(row, assetCells(r)...)
+	}
+	return c.w.Write(row)
 }
 
 func (c *csvWriter) Summary(*Summary) error { return nil }
@@ -321,6 +344,9 @@ func WriteSummary(w io.Writer, s *Summary) error {
 	}
 	line("resident at the end", "%d cells, %d entities%s", len(rr.ResidentCells), entities, nameList(rr.ResidentCells, 8))
 	line("load count", "%d", rr.LoadCount)
+	if s.Assets != nil {
+		writeAssetSummary(line, s.Assets)
+	}
 	if io := s.IO; io != nil {
 		line("disk reads", "%d, %s", io.Reads, byteSize(io.BytesRead))
 		line("read", "%s", io.Read.String())

@@ -26,6 +26,13 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentBytes) })}},
 		Note: fmt.Sprintf("peak %s at frame %d", byteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
 	}
+	if a := sum.Assets; a != nil {
+		// The asset share: drawn over the total, so the gap above it is
+		// the cell documents.
+		resident.Series = append(resident.Series, worldmap.Series{Name: "of which assets", Kind: worldmap.Area, Color: "#e9a23b",
+			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
+		resident.Note += fmt.Sprintf("; assets peak %s", byteSize(a.PeakResidentAssetBytes))
+	}
 	if sum.PeakPreparedBytes > 0 {
 		resident.Series = append(resident.Series, worldmap.Series{Name: "prepared (not in the world)", Kind: worldmap.Line, Color: "#2a9d8f",
 			Values: col(func(r *FrameReport) float64 { return float64(r.PreparedBytes) })})

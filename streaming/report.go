@@ -53,6 +53,13 @@ type FrameReport struct {
 	// Cost is the real time the frame took to step. It is measured by
 	// Run and never written to a report, which stays deterministic.
 	Cost time.Duration `json:"-"`
+
+	// In a world with assets: the bytes of the resident assets (part of
+	// ResidentBytes), and how many assets became resident and were freed
+	// this frame. Absent (0) for a world without assets.
+	ResidentAssetBytes int64 `json:"residentAssetBytes,omitempty"`
+	AssetLoads         int   `json:"assetLoads,omitempty"`
+	AssetUnloads       int   `json:"assetUnloads,omitempty"`
 }
 
 // SourcePosition is where a source stood in a frame.
@@ -131,6 +138,8 @@ type Summary struct {
 	// that a frame costs no more for them and any policy gets them.
 	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
 	Gate         *GateResult   `json:"gate,omitempty"`
+	// Assets is set for a world with assets whose costs are counted.
+	Assets *AssetSummary `json:"assets,omitempty"`
 }
 
 // Conclude completes a run's summary from its frame reports: the hole
@@ -291,6 +300,9 @@ func (s *Scheduler) Summary() Summary {
 	}
 	sum.Residency = s.Residency()
 	sum.HoleEpisodes = []HoleEpisode{}
+	if s.book != nil {
+		sum.Assets = s.book.summary()
+	}
 	if st := &s.stats; st.reads > 0 || st.frameT != nil {
 		sum.IO = &IOStats{
 			Reads:                st.reads,

@@ -164,6 +164,9 @@ type Scheduler struct {
 	first []int32
 
 	stats stats
+	// book counts asset holds; nil for a world without assets or when
+	// their costs are ignored.
+	book *assetBook
 	// measured counts distance evaluations, a size-independent proxy for
 	// the work a frame does (see the cost test).
 	measured uint64
@@ -187,6 +190,9 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 	}
 	if len(w.Cells) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
+	}
+	if !w.checkAssets() {
+		return nil, fmt.Errorf("the world's asset lists name assets it does not have, or negative sizes")
 	}
 	s := &Scheduler{
 		cells:   w.Cells,
@@ -217,6 +223,9 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 		s.geo[i].maxX, s.geo[i].maxZ = c.Bounds.MaxX, c.Bounds.MaxZ
 	}
 	s.stats.init(set)
+	if s.book = newAssetBook(w, set); s.book != nil {
+		s.book.holdPersistent(s, w.PersistentAssets)
+	}
 	return s, nil
 }
 
@@ -259,6 +268,9 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	rep.InFlight = s.nInflight
 	rep.ResidentBytes = s.residentBytes
 	rep.PreparedBytes = s.preparedBytes
+	if s.book != nil {
+		s.book.report(&rep)
+	}
 	if t, ok := s.loader.(frameTimer); ok {
 		apply, backlog, budget := t.frameTiming()
 		rep.Timing = &FrameTiming{ApplyMS: float64(apply.Microseconds()) / 1000, Backlog: backlog}
@@ -367,6 +379,10 @@ func (s *Scheduler) measure(i int32) *cellRT {
 // setState moves a cell to a new state under a fresh seq, which makes the
 // cell's entries in every list stale.
 func (s *Scheduler) setState(i int32, st CellState) *cellRT {
+	if s.book != nil && (st == Unloaded || st == Retrying || st == Failed) {
+		// The cell holds nothing any more: its assets may be freed.
+		s.book.release(s, i)
+	}
 	s.seq++
 	r := &s.rt[i]
 	r.state, r.seq = st, s.seq
@@ -412,6 +428,9 @@ func (s *Scheduler) finish(rep *FrameReport) {
 			r.entities = int32(min(res.Entities, math.MaxInt32))
 		}
 		rep.Completed = append(rep.Completed, s.name(i))
+		if s.book != nil {
+			s.book.complete(s, i)
+		}
 		if !r.prefetch {
 			s.makeResident(i)
 			rep.Published = append(rep.Published, s.name(i))
@@ -663,10 +682,16 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 		if s.set.LODRadius != nil && c.HasProxy && r.d2 > lod2 {
 			bytes, proxy = c.ProxyBytes, true
 		}
+		// A full load pays for the cell's assets that nothing holds yet.
+		var assetBytes int64
+		var assetPaths []string
+		if s.book != nil && !proxy {
+			assetBytes, assetPaths = s.book.fresh(i)
+		}
 		// The first request of a frame always goes, so a cell larger than
 		// the budget still loads; after it, stop at the first that does
 		// not fit, keeping nearest-first order strict.
-		if budget != nil && len(rep.Requested) > 0 && rep.RequestedBytes+bytes > *budget {
+		if budget != nil && len(rep.Requested) > 0 && rep.RequestedBytes+bytes+assetBytes > *budget {
 			held(k, CauseBudget)
 			break
 		}
@@ -675,15 +700,19 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 		r.prefetch = r.flags&inLoad == 0
 		r.bytes, r.dispatched = bytes, f
 		r.loads++
+		if s.book != nil && !proxy {
+			s.book.acquire(i)
+		}
 		s.inflight = append(s.inflight, entry{i, r.seq})
 		s.nInflight++
 		rep.Requested = append(rep.Requested, c.Name)
-		rep.RequestedBytes += bytes
+		rep.RequestedBytes += bytes + assetBytes
 		s.stats.dispatched(r.prefetch, retry, proxy)
 		s.loader.Start(Request{
 			ID: r.seq, Cell: int(i), Name: c.Name, Path: c.Path,
-			Bytes: bytes, Proxy: proxy, Prefetch: r.prefetch,
+			Bytes: bytes + assetBytes, Proxy: proxy, Prefetch: r.prefetch,
 			Attempt: int(r.failures) + 1, Frame: s.frame, Distance: r.d2,
+			Assets: assetPaths,
 		})
 		// A frame whose requests reach the budget exactly is full, as in
 		// the reference (this matters only for zero-byte cells).

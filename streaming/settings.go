@@ -64,6 +64,9 @@ type Settings struct {
 	EvictCooldown int
 	// Retry is the policy for failed loads.
 	Retry RetryPolicy
+	// IgnoreAssets leaves the world's assets out: requests and resident
+	// bytes count the cell documents only, as for a world without assets.
+	IgnoreAssets bool
 }
 
 // RetryPolicy bounds how a failed or hung load is retried, so that no cell

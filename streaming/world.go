@@ -44,6 +44,9 @@ type Cell struct {
 	EntityCount int
 	// Path locates the cell document in World.Files (disk IO only).
 	Path string
+	// Assets index World.Assets: the asset files the cell's entities load
+	// besides its document.
+	Assets []int32
 }
 
 // Source is a streaming source: a place that asks cells to exist.
@@ -81,6 +84,15 @@ type World struct {
 	// Files holds the cooked documents, addressed by Cell.Path. It may be
 	// nil for a world that is only simulated with modelled IO.
 	Files fs.FS
+	// Assets are the distinct asset files of the world, shared by the
+	// cells that list them; PersistentAssets index them for what the
+	// persistent world holds. A world without assets simulates by its
+	// documents alone.
+	Assets           []Asset
+	PersistentAssets []int32
+	// AssetFiles holds the asset files, addressed by Asset.Path (the
+	// project's folder; disk IO only).
+	AssetFiles fs.FS
 }
 
 // Default radii of a WorldStreamingSource that does not set them.
@@ -149,7 +161,7 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 	if plane == "" {
 		plane = manifest.PlaneXZ
 	}
-	return &World{
+	w := &World{
 		Scene:    m.Scene,
 		CellSize: m.CellSize,
 		Plane:    plane,
@@ -159,6 +171,8 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		RuntimeSources: runtimeSources(m),
 		Files:          files,
 	}
+	assetsFromManifest(m, w)
+	return w
 }
 
 // check reports the first way w cannot be simulated. Manifests are checked

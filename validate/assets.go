@@ -1,504 +1,276 @@
 package validate
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
+	"path/filepath"
+	"sort"
 	"strings"
 
-	json "github.com/goccy/go-json"
-
-	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/assets"
 )
 
-// Asset extents: what a mesh, a tile map or a light covers, read cheaply
-// from the asset (a mesh's 48-byte header, a map's grid) so that a cell's
-// bounds cover what the engine draws.
-
-// maxMapBytes bounds a Tiled map read for its size.
-const maxMapBytes = 64 << 20
-
-// defaultLightRadius is Light2D.radius when the field is absent.
-const defaultLightRadius = 200
-
-// assetMiss is an asset reference whose file is absent.
-type assetMiss struct {
-	ent         int32
-	comp, field string
-	ref, why    string
+// AssetSet is what one cell, or the persistent world, loads besides its
+// entity document: the project paths of the asset files its entities
+// reference, directly and transitively, sorted, and their total size.
+type AssetSet struct {
+	Paths []string
+	Bytes int64
 }
 
-// assetBox is a cached local box of an asset, or why there is none.
-type assetBox struct {
-	lo, hi scene.Vec3
-	ok     bool
-	why    string
+// AssetPlan is the asset side of a streamed world.
+type AssetPlan struct {
+	Persistent AssetSet
+	// Cells are in the order of Plan.Cells.
+	Cells []AssetSet
+	// All is every distinct asset of the world, sorted by path.
+	All []assets.Asset
+	// Refs is true when some entity references an asset, found or not: the
+	// cooked world then depends on files besides the scene.
+	Refs bool
+	// Root is the project folder the paths are relative to.
+	Root string
+	// Files are the assets' paths in the file system, in the order of
+	// All: inputs of the run, which a cook must never write over.
+	Files []string
 }
 
-// extentSink receives the local boxes of an entity's components and the
-// assets they name that cannot be found. It is an interface rather than
-// two funcs so that the per-entity path allocates no closures.
-type extentSink interface {
-	box(lo, hi scene.Vec3)
-	miss(comp, field, ref, why string)
+// assetGraph returns the graph that resolves this scene's references: the
+// one given, or one over the project holding the scene (else the first
+// asset folder), sharing the prefab index. A scene outside any project
+// and without asset folders has no asset database to resolve against: it
+// gets no graph, and its world no asset lists.
+func (c *checker) assetGraph() *assets.Graph {
+	if c.opts.AssetGraph != nil {
+		return c.opts.AssetGraph
+	}
+	root, ok := assets.FindProject(c.d.Path)
+	if !ok && len(c.opts.Assets) == 0 {
+		return nil
+	}
+	dirs := c.opts.Assets
+	if len(dirs) == 0 {
+		dirs = []string{root}
+	}
+	if !ok {
+		root = dirs[0]
+	}
+	var index *assets.Index
+	if c.prefabs != nil || c.opts.Prefabs != nil {
+		// The asset graph shares the prefab expansion's .meta index.
+		index = c.prefabsFor().Index()
+	}
+	if c.opts.AssetCache != nil {
+		return c.opts.AssetCache.Graph(root, dirs, index, c.opts.AssetRules)
+	}
+	if index == nil {
+		index = assets.NewIndex(dirs)
+	}
+	return assets.New(root, index, c.opts.AssetRules)
 }
 
-// funcSink adapts two funcs to an extentSink.
-type funcSink struct {
-	onBox  func(lo, hi scene.Vec3)
-	onMiss func(comp, field, ref, why string)
-}
-
-func (f funcSink) box(lo, hi scene.Vec3) { f.onBox(lo, hi) }
-func (f funcSink) miss(comp, field, ref, why string) {
-	if f.onMiss != nil {
-		f.onMiss(comp, field, ref, why)
-	}
-}
-
-// localExtents gives sink each local box entity components comps cover,
-// and each mesh, tileset or map they name that cannot be found. from is
-// the file that holds the components (relative asset paths resolve
-// against it).
-func (c *checker) localExtents(comps []scene.Component, from string, sink extentSink) {
-	ppu := c.ppu
-	for k := range comps {
-		typ := comps[k].Type
-		data := comps[k].Data
-		switch typ {
-		case "Sprite":
-			sv, pv, _ := members3(data, "size", "pivot", "")
-			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
-			sink.box(scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
-				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
-		case "ShapeRenderer":
-			sv, _, _ := members3(data, "size", "", "")
-			size := vec2(sv, 100, 100)
-			sink.box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
-		case "BoxCollider":
-			// 2D collider fields are physics metres: pixelsPerUnit world
-			// units each.
-			hv, ov, _ := members3(data, "halfExtents", "offset", "")
-			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
-			sink.box(scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
-				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
-		case "CircleCollider":
-			rv, ov, _ := members3(data, "radius", "offset", "")
-			r, off := num(rv, 0.5), vec2(ov, 0, 0)
-			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
-		case "CapsuleCollider":
-			rv, hv, ov := members3(data, "radius", "halfHeight", "offset")
-			r, off := num(rv, 0.25), vec2(ov, 0, 0)
-			h := num(hv, 0.5) + r
-			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
-		case "BoxCollider3D":
-			// 3D collider fields are world units.
-			hv, _, _ := members3(data, "halfExtents", "", "")
-			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
-			sink.box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
-		case "SphereCollider3D":
-			rv, _, _ := members3(data, "radius", "", "")
-			r := num(rv, 0.5)
-			sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
-		case "CapsuleCollider3D", "CharacterController3D":
-			rv, hv, _ := members3(data, "radius", "halfHeight", "")
-			r := num(rv, 0.3)
-			h := num(hv, 0.5) + r
-			sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
-		case "Mesh2D", "MeshRenderer", "MeshCollider3D":
-			mv, _, _ := members3(data, "mesh", "", "")
-			if lo, hi, ok := builtinMesh(mv); ok {
-				sink.box(lo, hi)
-				continue
-			}
-			if ref := assetRef(mv); ref != "" {
-				if b := c.meshBox(ref, from); b.ok {
-					sink.box(b.lo, b.hi)
-				} else if b.why != "" {
-					sink.miss(typ, "mesh", ref, b.why)
-				}
-			}
-		case "Light2D":
-			// Point (0) and spot (3) lights reach radius; directional and
-			// ambient lights light everything and have no extent.
-			tv, rv, _ := members3(data, "type", "radius", "")
-			if lt := num(tv, 0); lt == 0 || lt == 3 {
-				r := num(rv, defaultLightRadius)
-				if r > 0 {
-					sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
-				}
-			}
-		case "TilemapLayer":
-			c.layerExtents(data, from, sink)
-		case "Tilemap":
-			sv, _, _ := members3(data, "source", "", "")
-			if ref := assetRef(sv); ref != "" {
-				if b := c.mapBox(ref, from); b.ok {
-					sink.box(b.lo, b.hi)
-				} else if b.why != "" {
-					sink.miss(typ, "source", ref, b.why)
-				}
-			}
-		}
-	}
-}
-
-// assetRef reads an asset reference field: a non-empty string. Numbers
-// (runtime handles, 0 for none) name no file.
-func assetRef(v []byte) string {
-	if scene.KindOf(v) != scene.String {
-		return ""
-	}
-	return strOf(v)
-}
-
-// meshBox returns the bounding box in a .esmesh file's header.
-func (c *checker) meshBox(ref, from string) assetBox {
-	return c.prefabsFor().assetBox("mesh", ref, from, readMeshBox)
-}
-
-// mapBox returns the local box a Tiled map's layers cover.
-func (c *checker) mapBox(ref, from string) assetBox {
-	return c.prefabsFor().assetBox("map", ref, from, readMapBox)
-}
-
-// assetBox resolves ref and reads its box with read, once per file.
-func (p *Prefabs) assetBox(kind, ref, from string, read func(file string) assetBox) assetBox {
-	file, why := p.resolve(ref, from)
-	if why != "" {
-		return assetBox{why: "the " + kind + " " + why + "; its extent is unknown and left out of the bounds"}
-	}
-	p.mu.Lock()
-	b, ok := p.boxes[file]
-	p.mu.Unlock()
-	if ok {
-		return b
-	}
-	b = read(file)
-	p.mu.Lock()
-	if p.boxes == nil {
-		p.boxes = make(map[string]assetBox)
-	}
-	p.boxes[file] = b
-	p.mu.Unlock()
-	return b
-}
-
-// Layout of the .esmesh header: magic "ESMH", u16 version, u16 channel
-// count, u32 stride, vertex and index counts, then the bounding box as six
-// little-endian float32 (min xyz, max xyz) at byte 20.
-const (
-	meshMagic       = 0x484d5345
-	meshVersion     = 2
-	meshHeaderV1    = 44
-	meshMaxChannels = 7
-)
-
-// readMeshBox reads the bounding box of the .esmesh file at path.
-func readMeshBox(file string) assetBox {
-	f, _, err := regular.Open(file, "mesh")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	var hdr [meshHeaderV1]byte
-	if _, err := io.ReadFull(f, hdr[:]); err != nil {
-		return assetBox{why: "mesh " + file + " is shorter than an .esmesh header"}
-	}
-	lo, hi, err := decodeMeshBox(hdr[:])
-	if err != nil {
-		return assetBox{why: "mesh " + file + ": " + err.Error()}
-	}
-	return assetBox{lo: lo, hi: hi, ok: true}
-}
-
-// decodeMeshBox decodes the bounding box of an .esmesh header.
-func decodeMeshBox(b []byte) (lo, hi scene.Vec3, err error) {
-	if len(b) < meshHeaderV1 || binary.LittleEndian.Uint32(b) != meshMagic {
-		return lo, hi, fmt.Errorf("not an .esmesh file (no ESMH header)")
-	}
-	if v := binary.LittleEndian.Uint16(b[4:]); v > meshVersion {
-		return lo, hi, fmt.Errorf(".esmesh version %d is newer than this cook understands (%d)", v, meshVersion)
-	}
-	if n := binary.LittleEndian.Uint16(b[6:]); n > meshMaxChannels {
-		return lo, hi, fmt.Errorf(".esmesh declares %d channels; the format has %d", n, meshMaxChannels)
-	}
-	var v [6]float64
-	for k := range v {
-		v[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[20+4*k:])))
-		if !finite(v[k]) {
-			return lo, hi, fmt.Errorf(".esmesh bounding box holds a value that is not a finite number")
-		}
-	}
-	lo, hi = scene.Vec3{X: v[0], Y: v[1], Z: v[2]}, scene.Vec3{X: v[3], Y: v[4], Z: v[5]}
-	if lo.X > hi.X || lo.Y > hi.Y || lo.Z > hi.Z {
-		return lo, hi, fmt.Errorf(".esmesh bounding box has its minimum above its maximum")
-	}
-	return lo, hi, nil
-}
-
-// tileGrid is the layout of a tile layer.
-type tileGrid struct {
-	orient   int // 0 orthogonal, 1 isometric, 2 staggered, 3 hexagonal
-	tw, th   float64
-	side     float64 // hex side length
-	staggerX bool
-	even     bool
-}
-
-// center is the engine's tile cell centre (layer-local, y up).
-func (g *tileGrid) center(tx, ty int64) (x, y float64) {
-	hw, hh := g.tw/2, g.th/2
-	fx, fy := float64(tx), float64(ty)
-	switch g.orient {
-	case 1:
-		return (fx - fy) * hw, -(fx + fy) * hh
-	case 2, 3:
-		side := 0.0
-		if g.orient == 3 {
-			side = g.side
-			if side <= 0 {
-				side = g.th / 2
-			}
-		}
-		if g.staggerX {
-			shifted := (tx&1 != 0) != g.even
-			s := 0.0
-			if shifted {
-				s = hh
-			}
-			return fx*(g.tw+side)/2 + hw, -(fy*g.th + s + hh)
-		}
-		shifted := (ty&1 != 0) != g.even
-		s := 0.0
-		if shifted {
-			s = hw
-		}
-		return fx*g.tw + s + hw, -(fy*(g.th+side)/2 + hh)
-	}
-	return fx*g.tw + hw, -(fy*g.th + hh)
-}
-
-// box returns the local box of the tiles x0..x1 × y0..y1 (inclusive).
-// Centres are linear in the tile indices but for a shift on every other
-// line, so the extreme tiles are among the two first and two last of
-// each axis; every cell lies within half a tile of its centre.
-func (g *tileGrid) box(x0, y0, x1, y1 int64) (lo, hi scene.Vec3) {
-	lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1)}
-	hi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1)}
-	xs := [4]int64{x0, min(x0+1, x1), max(x1-1, x0), x1}
-	ys := [4]int64{y0, min(y0+1, y1), max(y1-1, y0), y1}
-	for _, tx := range xs {
-		for _, ty := range ys {
-			cx, cy := g.center(tx, ty)
-			lo.X, hi.X = math.Min(lo.X, cx-g.tw/2), math.Max(hi.X, cx+g.tw/2)
-			lo.Y, hi.Y = math.Min(lo.Y, cy-g.th/2), math.Max(hi.Y, cy+g.th/2)
-		}
-	}
-	return lo, hi
-}
-
-// chunkSide is the side of a native tile chunk, in tiles.
-const chunkSide = 16
-
-// layerExtents adds the painted tiles of a native TilemapLayer.
-func (c *checker) layerExtents(data []byte, from string, sink extentSink) {
-	g := tileGrid{tw: 32, th: 32}
-	scene.Members(data, func(k, v []byte) bool {
-		switch string(k) {
-		case "cellSize":
-			s := vec2(v, 32, 32)
-			g.tw, g.th = s[0], s[1]
-		case "orientation":
-			g.orient = int(num(v, 0))
-		case "hexSideLength":
-			g.side = num(v, 0)
-		case "staggerAxis":
-			g.staggerX = num(v, 0) == 1
-		case "staggerIndex":
-			g.even = num(v, 0) == 1
-		case "tilesetAsset":
-			if ref := assetRef(v); ref != "" {
-				if _, why := c.prefabsFor().resolve(ref, from); why != "" {
-					sink.miss("TilemapLayer", "tilesetAsset", ref, "the tileset "+why)
-				}
-			}
-		}
-		return true
-	})
-	blob, _ := scene.Field(data, "chunks")
-	x0, y0, x1, y1, ok := paintedTiles(strOf(blob))
-	if !ok || !finite(g.tw) || !finite(g.th) {
+// collectAssets lists each cell's and the persistent world's assets and
+// reports references that lead nowhere: a reference the entity holds
+// itself on that entity and field, one inside an asset once per scene,
+// on the first entity that pulls it in.
+func (c *checker) collectAssets() {
+	g := c.assetGraph()
+	if g == nil {
 		return
 	}
-	lo, hi := g.box(x0, y0, x1, y1)
-	sink.box(lo, hi)
-}
-
-// paintedTiles returns the range of non-empty tiles in a native chunk
-// blob (base64 of "ESTM", a chunk count, then per chunk its i32 x, y and
-// 256 u16 tiles). A blob that does not decode paints nothing, as in the
-// engine.
-func paintedTiles(blob string) (x0, y0, x1, y1 int64, ok bool) {
-	b := decodeBase64Loose(blob)
-	if len(b) < 8 || binary.LittleEndian.Uint32(b) != 0x4d545345 {
-		return 0, 0, 0, 0, false
-	}
-	count := binary.LittleEndian.Uint32(b[4:])
-	const per = 8 + chunkSide*chunkSide*2
-	off := 8
-	x0, y0, x1, y1 = math.MaxInt64, math.MaxInt64, math.MinInt64, math.MinInt64
-	for i := uint32(0); i < count && off+per <= len(b); i++ {
-		cx := int64(int32(binary.LittleEndian.Uint32(b[off:])))
-		cy := int64(int32(binary.LittleEndian.Uint32(b[off+4:])))
-		tiles := b[off+8 : off+per]
-		off += per
-		for t := 0; t < chunkSide*chunkSide; t++ {
-			if tiles[2*t] == 0 && tiles[2*t+1] == 0 {
+	ap := &AssetPlan{Cells: make([]AssetSet, len(c.plan.Cells)), Root: g.Root()}
+	all := map[string]bool{}
+	reported := map[assets.Miss]bool{}
+	set := func(ents []int32) AssetSet {
+		paths := map[string]bool{}
+		var found []assets.Found
+		for _, i := range ents {
+			e := &c.d.Entities[i]
+			if !g.MayRefer(e.Raw) {
 				continue
 			}
-			tx, ty := cx*chunkSide+int64(t%chunkSide), cy*chunkSide+int64(t/chunkSide)
-			x0, y0, x1, y1 = min(x0, tx), min(y0, ty), max(x1, tx), max(y1, ty)
-			ok = true
+			if e.IsPrefab() {
+				// An instance entry: its asset, overrides and added
+				// entities are read from the whole record.
+				found, _ = g.Refs(e.Raw)
+			} else {
+				found = found[:0]
+				for _, comp := range c.d.Components(int(i)) {
+					found = append(found, g.ComponentRefs(comp.Type, comp.Data)...)
+				}
+			}
+			for _, f := range found {
+				p, reason, ok := g.Resolve(f.Value, "")
+				if !ok {
+					continue
+				}
+				ap.Refs = true
+				if reason == "" {
+					if a := g.Asset(p); a.Missing != "" {
+						reason = a.Missing
+					}
+				}
+				// A prefab that cannot be found is the placement's to report
+				// (unplaceable-prefab): it is not reported twice.
+				if reason != "" && f.Field != "prefab" && !c.alreadyMissed(i, f.Value) {
+					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
+						Message: c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
+						Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root())})
+				}
+				if reason != "" {
+					continue
+				}
+				closure, misses := g.ClosureOf(p)
+				for _, q := range closure {
+					paths[q] = true
+				}
+				for _, m := range misses {
+					// The prefab document itself (too large, unreadable) is
+					// the expansion's to report, as unresolved-prefab.
+					if reported[m] || c.alreadyMissed(i, m.Ref) || (f.Field == "prefab" && m.Via == "") {
+						continue
+					}
+					reported[m] = true
+					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
+						Message: c.who(i) + " " + f.Field + ": " + m.Message(),
+						Hint:    "fix the reference in " + m.Via + " or add the file it names"})
+				}
+			}
 		}
+		s := AssetSet{Paths: sortedKeys(paths)}
+		for _, p := range s.Paths {
+			s.Bytes += g.Asset(p).Bytes
+			all[p] = true
+		}
+		return s
 	}
-	return x0, y0, x1, y1, ok
+	ap.Persistent = set(c.plan.Persistent)
+	for k := range c.plan.Cells {
+		ap.Cells[k] = set(c.plan.Cells[k].Entities)
+	}
+	for _, p := range sortedKeys(all) {
+		ap.All = append(ap.All, g.Asset(p))
+		ap.Files = append(ap.Files, g.File(p))
+	}
+	c.plan.Assets = ap
 }
 
-// decodeBase64Loose decodes base64 in either alphabet, skipping any other
-// byte, as the engine's chunk decoder does.
-func decodeBase64Loose(s string) []byte {
-	out := make([]byte, 0, len(s)*3/4)
-	var acc uint32
-	bits := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var v uint32
-		switch {
-		case c >= 'A' && c <= 'Z':
-			v = uint32(c - 'A')
-		case c >= 'a' && c <= 'z':
-			v = uint32(c-'a') + 26
-		case c >= '0' && c <= '9':
-			v = uint32(c-'0') + 52
-		case c == '+' || c == '-':
-			v = 62
-		case c == '/' || c == '_':
-			v = 63
-		default:
-			continue
-		}
-		acc = acc<<6 | v
-		bits += 6
-		if bits >= 8 {
-			bits -= 8
-			out = append(out, byte(acc>>bits))
-		}
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
-// tiledMap is what a Tiled .tmj map says about its size.
-type tiledMap struct {
-	Width        float64 `json:"width"`
-	Height       float64 `json:"height"`
-	TileWidth    float64 `json:"tilewidth"`
-	TileHeight   float64 `json:"tileheight"`
-	Orientation  string  `json:"orientation"`
-	StaggerAxis  string  `json:"staggeraxis"`
-	StaggerIndex string  `json:"staggerindex"`
-	HexSide      float64 `json:"hexsidelength"`
-	Layers       []struct {
-		Type    string  `json:"type"`
-		Width   float64 `json:"width"`
-		Height  float64 `json:"height"`
-		OffsetX float64 `json:"offsetx"`
-		OffsetY float64 `json:"offsety"`
-		Chunks  []struct {
-			X, Y, Width, Height float64
-		} `json:"chunks"`
-		Objects []struct {
-			X, Y, Width, Height float64
-		} `json:"objects"`
-	} `json:"layers"`
+// How many cells and assets the reports name at most.
+const (
+	heaviestCells = 5
+	sharedAssets  = 10
+)
+
+// CellAssetCost is one cell's asset count and bytes, for reports.
+type CellAssetCost struct {
+	Cell   string `json:"cell"`
+	Assets int    `json:"assets"`
+	Bytes  int64  `json:"bytes"`
 }
 
-// readMapBox reads the local box a Tiled map's tile layers and objects
-// cover (y up, the map's top-left corner at the entity's origin).
-func readMapBox(file string) assetBox {
-	f, size, err := regular.Open(file, "map")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	if size > maxMapBytes {
-		return assetBox{why: fmt.Sprintf("map %s is larger than %d bytes; its extent is left out of the bounds", file, maxMapBytes)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxMapBytes))
-	if err != nil {
-		return assetBox{why: "cannot read map " + file + ": " + errText(err)}
-	}
-	return decodeMapBox(file, data)
+// SharedAsset is an asset listed by more than one cell.
+type SharedAsset struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+	Cells int    `json:"cells"`
 }
 
-func decodeMapBox(file string, data []byte) assetBox {
-	if strings.HasPrefix(strings.TrimSpace(string(data[:min(len(data), 64)])), "<") {
-		return assetBox{why: "map " + file + " is a Tiled XML map; the engine reads only .tmj (JSON)"}
+// AssetReport summarises a world's assets for validate's reports.
+type AssetReport struct {
+	Distinct   int           `json:"distinct"`
+	Bytes      int64         `json:"bytes"`
+	Persistent CellAssetCost `json:"persistent"`
+	// Heaviest are the cells with the most asset bytes, heaviest first
+	// (then by name), at most five.
+	Heaviest []CellAssetCost `json:"heaviest"`
+	// Shared are the assets the most cells share, most first (then by
+	// path), at most ten, each listed by two cells or more.
+	Shared []SharedAsset `json:"shared"`
+}
+
+// AssetSummary returns the world's asset report, or nil for a world
+// without assets.
+func (p *Plan) AssetSummary() *AssetReport {
+	ap := p.Assets
+	if ap == nil || len(ap.All) == 0 {
+		return nil
 	}
-	var m tiledMap
-	if err := json.Unmarshal(data, &m); err != nil {
-		return assetBox{why: "map " + file + " is not valid JSON: " + err.Error()}
-	}
-	if !(m.Width > 0 && m.Height > 0 && m.TileWidth > 0 && m.TileHeight > 0) {
-		return assetBox{why: "map " + file + " has no width, height or tile size; the engine refuses it"}
-	}
-	g := tileGrid{tw: m.TileWidth, th: m.TileHeight, side: m.HexSide, staggerX: m.StaggerAxis == "x", even: m.StaggerIndex == "even"}
-	switch m.Orientation {
-	case "isometric":
-		g.orient = 1
-	case "staggered":
-		g.orient = 2
-	case "hexagonal":
-		g.orient = 3
-	}
-	lo := scene.Vec3{X: math.Inf(1), Y: math.Inf(1)}
-	hi := scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1)}
-	add := func(l, h scene.Vec3) {
-		lo.X, lo.Y = math.Min(lo.X, l.X), math.Min(lo.Y, l.Y)
-		hi.X, hi.Y = math.Max(hi.X, h.X), math.Max(hi.Y, h.Y)
-	}
-	clampTiles := func(f float64) int64 { return int64(math.Max(-1<<40, math.Min(1<<40, f))) }
-	for _, l := range m.Layers {
-		switch l.Type {
-		case "tilelayer":
-			if len(l.Chunks) > 0 {
-				for _, ch := range l.Chunks {
-					if ch.Width > 0 && ch.Height > 0 {
-						add(g.box(clampTiles(ch.X), clampTiles(ch.Y), clampTiles(ch.X+ch.Width-1), clampTiles(ch.Y+ch.Height-1)))
-					}
-				}
-				continue
-			}
-			w, h := l.Width, l.Height
-			if w <= 0 {
-				w = m.Width
-			}
-			if h <= 0 {
-				h = m.Height
-			}
-			add(g.box(0, 0, clampTiles(w-1), clampTiles(h-1)))
-		case "objectgroup":
-			for _, o := range l.Objects {
-				add(scene.Vec3{X: o.X, Y: -(o.Y + o.Height)}, scene.Vec3{X: o.X + o.Width, Y: -o.Y})
-			}
+	r := &AssetReport{Distinct: len(ap.All), Heaviest: []CellAssetCost{}, Shared: []SharedAsset{},
+		Persistent: CellAssetCost{Cell: "persistent", Assets: len(ap.Persistent.Paths), Bytes: ap.Persistent.Bytes}}
+	users := map[string]int{}
+	for k, c := range p.Cells {
+		s := ap.Cells[k]
+		for _, path := range s.Paths {
+			users[path]++
+		}
+		if len(s.Paths) > 0 {
+			r.Heaviest = append(r.Heaviest, CellAssetCost{Cell: c.Name, Assets: len(s.Paths), Bytes: s.Bytes})
 		}
 	}
-	if !finite(lo.X) || !finite(hi.X) || !finite(lo.Y) || !finite(hi.Y) {
-		return assetBox{why: "map " + file + " has no tile layer"}
+	sort.SliceStable(r.Heaviest, func(a, b int) bool {
+		x, y := r.Heaviest[a], r.Heaviest[b]
+		if x.Bytes != y.Bytes {
+			return x.Bytes > y.Bytes
+		}
+		return x.Cell < y.Cell
+	})
+	r.Heaviest = r.Heaviest[:min(len(r.Heaviest), heaviestCells)]
+	for _, a := range ap.All {
+		r.Bytes += a.Bytes
+		if n := users[a.Path]; n > 1 {
+			r.Shared = append(r.Shared, SharedAsset{Path: a.Path, Bytes: a.Bytes, Cells: n})
+		}
 	}
-	return assetBox{lo: lo, hi: hi, ok: true}
+	sort.SliceStable(r.Shared, func(a, b int) bool {
+		if r.Shared[a].Cells != r.Shared[b].Cells {
+			return r.Shared[a].Cells > r.Shared[b].Cells
+		}
+		return r.Shared[a].Path < r.Shared[b].Path
+	})
+	r.Shared = r.Shared[:min(len(r.Shared), sharedAssets)]
+	return r
+}
+
+// cellAssetCost returns cell k's asset count and bytes for the JSON
+// report; nil for a world without assets.
+func (p *Plan) cellAssetCost(k int) (*int, *int64) {
+	if p.Assets == nil || len(p.Assets.All) == 0 {
+		return nil, nil
+	}
+	s := p.Assets.Cells[k]
+	n, b := len(s.Paths), s.Bytes
+	return &n, &b
+}
+
+// writeAssetText writes the asset lines of a world's text summary.
+func writeAssetText(w io.Writer, p *Plan) {
+	r := p.AssetSummary()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "  assets: %s, %d B; the persistent world holds %s (%d B)\n",
+		plural(r.Distinct, "distinct asset"), r.Bytes, plural(r.Persistent.Assets, "asset"), r.Persistent.Bytes)
+	if len(r.Heaviest) > 0 {
+		parts := make([]string, len(r.Heaviest))
+		for i, c := range r.Heaviest {
+			parts[i] = fmt.Sprintf("%s (%s, %d B)", c.Cell, plural(c.Assets, "asset"), c.Bytes)
+		}
+		fmt.Fprintf(w, "  heaviest cells by assets: %s\n", strings.Join(parts, ", "))
+	}
+	if len(r.Shared) > 0 {
+		parts := make([]string, len(r.Shared))
+		for i, a := range r.Shared {
+			parts[i] = fmt.Sprintf("%s (%d B, %d cells)", a.Path, a.Bytes, a.Cells)
+		}
+		fmt.Fprintf(w, "  most shared assets: %s\n", strings.Join(parts, ", "))
+	}
 }

@@ -1,232 +1,262 @@
 package validate
 
 import (
-	"encoding/binary"
-	"math"
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/worldcook/worldcook/scene"
 )
 
-func TestMeshHeaderOnRealAssets(t *testing.T) {
-	models := filepath.Join(projectsDir(t), "examples", "lighting-3d", "assets", "models")
-	cases := []struct {
-		file   string
-		lo, hi scene.Vec3
+const sharedProjects = "../../shared/estella-projects"
+
+// streamed returns the scene at file made a streamed world: a StreamedWorld
+// root with cellSize is put first in its entities list. The document keeps
+// the file's path, so its project resolves as it would in place.
+func streamed(t *testing.T, file string, cellSize string) *scene.Document {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Skipf("the Estella projects are not beside the repository (%v)", err)
+	}
+	at := bytes.Index(src, []byte(`"entities": [`))
+	if at < 0 {
+		t.Fatalf("%s has no entities list", file)
+	}
+	at += len(`"entities": [`)
+	root := `{"id": 90001, "name": "World", "parent": null, "children": [], "components": [{"type": "StreamedWorld", "data": {"cellSize": ` + cellSize + `}}]},`
+	src = append(append(append([]byte(nil), src[:at]...), root...), src[at:]...)
+	d, err := scene.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func assetSets(p *Plan) map[string][]string {
+	out := map[string][]string{"persistent": p.Assets.Persistent.Paths}
+	for k, c := range p.Cells {
+		out[c.Name] = p.Assets.Cells[k].Paths
+	}
+	return out
+}
+
+func TestAssetsOfRealProjects(t *testing.T) {
+	for _, tc := range []struct {
+		scene    string
+		cellSize string
+		want     map[string][]string
 	}{
-		{"waver_0_0.esmesh", scene.Vec3{X: -14, Y: 0, Z: -6}, scene.Vec3{X: 14, Y: 120, Z: 6}},
-		{"waver_1_0.esmesh", scene.Vec3{X: -220, Y: -220}, scene.Vec3{X: 220, Y: 220}},
-	}
-	for _, tc := range cases {
-		b := readMeshBox(filepath.Join(models, tc.file))
-		if !b.ok || b.lo != tc.lo || b.hi != tc.hi {
-			t.Errorf("%s: %+v, want %v..%v", tc.file, b, tc.lo, tc.hi)
-		}
-	}
-}
-
-func TestMeshHeaderRejects(t *testing.T) {
-	good := make([]byte, meshHeaderV1)
-	binary.LittleEndian.PutUint32(good, meshMagic)
-	binary.LittleEndian.PutUint16(good[4:], 2)
-	for k, v := range []float32{-1, -2, -3, 1, 2, 3} {
-		binary.LittleEndian.PutUint32(good[20+4*k:], math.Float32bits(v))
-	}
-	if _, _, err := decodeMeshBox(good); err != nil {
-		t.Fatalf("good header: %v", err)
-	}
-	mod := func(f func(b []byte)) []byte {
-		b := append([]byte(nil), good...)
-		f(b)
-		return b
-	}
-	bad := map[string][]byte{
-		"short":         good[:20],
-		"magic":         mod(func(b []byte) { b[0] = 'X' }),
-		"newer":         mod(func(b []byte) { binary.LittleEndian.PutUint16(b[4:], 3) }),
-		"channels":      mod(func(b []byte) { binary.LittleEndian.PutUint16(b[6:], 8) }),
-		"nan":           mod(func(b []byte) { binary.LittleEndian.PutUint32(b[20:], math.Float32bits(float32(math.NaN()))) }),
-		"inf":           mod(func(b []byte) { binary.LittleEndian.PutUint32(b[40:], math.Float32bits(float32(math.Inf(1)))) }),
-		"min above max": mod(func(b []byte) { binary.LittleEndian.PutUint32(b[20:], math.Float32bits(5)) }),
-	}
-	for name, b := range bad {
-		if _, _, err := decodeMeshBox(b); err == nil {
-			t.Errorf("%s accepted", name)
-		}
-	}
-}
-
-func FuzzMeshHeader(f *testing.F) {
-	if d := os.Getenv("WORLDCOOK_PROJECTS"); d != "" {
-		if b, err := os.ReadFile(filepath.Join(d, "examples", "lighting-3d", "assets", "models", "waver_0_0.esmesh")); err == nil {
-			f.Add(b[:meshHeaderV1])
-		}
-	}
-	f.Add(make([]byte, meshHeaderV1))
-	f.Add([]byte("ESMH\x02\x00\x06\x00"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		lo, hi, err := decodeMeshBox(b)
-		if err != nil {
-			return
-		}
-		if !(lo.X <= hi.X && lo.Y <= hi.Y && lo.Z <= hi.Z) || !lo.Finite() || !hi.Finite() {
-			t.Fatalf("accepted box %v..%v", lo, hi)
-		}
-	})
-}
-
-func TestTiledMapOnRealAsset(t *testing.T) {
-	file := filepath.Join(projectsDir(t), "examples", "tilemap-demo", "assets", "maps", "level.tmj")
-	b := readMapBox(file)
-	// 32 × 18 tiles of 18 units, its top-left corner at the origin, y up;
-	// its objects lie on the map.
-	if !b.ok || b.lo.X != 0 || b.hi.X != 32*18 || b.lo.Y != -18*18 || b.hi.Y != 0 {
-		t.Errorf("level.tmj box %+v", b)
-	}
-}
-
-func FuzzMapBox(f *testing.F) {
-	f.Add([]byte(`{"width": 2, "height": 3, "tilewidth": 16, "tileheight": 16, "layers": [{"type": "tilelayer"}]}`))
-	f.Add([]byte(`{"width": 2, "height": 3, "tilewidth": 16, "tileheight": 16, "orientation": "hexagonal", "layers": [{"type": "tilelayer", "chunks": [{"x": -16, "y": 0, "width": 16, "height": 16}]}]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		box := decodeMapBox("fuzz.tmj", b)
-		if box.ok && !(box.lo.X <= box.hi.X && box.lo.Y <= box.hi.Y) {
-			t.Fatalf("accepted box %+v", box)
-		}
-	})
-}
-
-func TestTilemapLayerAndLightExtents(t *testing.T) {
-	root := projectsDir(t)
-	// The iso demo's painted tiles, on a 64×32 isometric grid.
-	src, err := os.ReadFile(filepath.Join(root, "examples", "tilemap-demo", "assets", "scenes", "iso-map.esscene"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := scene.Parse("iso-map.esscene", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, ok := d.Component(1, "TilemapLayer")
-	if !ok {
-		t.Fatal("no TilemapLayer on entity 1")
-	}
-	blob, _ := scene.Field(data, "chunks")
-	x0, y0, x1, y1, ok := paintedTiles(strOf(blob))
-	if !ok || x0 < 0 || y0 < 0 || x1 < x0 || y1 < y0 {
-		t.Fatalf("painted tiles %d..%d × %d..%d (%v)", x0, x1, y0, y1, ok)
-	}
-	c := &checker{ppu: defaultPPU, opts: Options{}, d: d}
-	var lo, hi scene.Vec3
-	c.localExtents([]scene.Component{{Type: "TilemapLayer", Data: data}}, d.Path, funcSink{onBox: func(l, h scene.Vec3) { lo, hi = l, h }})
-	g := tileGrid{orient: 1, tw: 64, th: 32}
-	// Every painted tile's diamond lies in the box.
-	for tx := x0; tx <= x1; tx++ {
-		for ty := y0; ty <= y1; ty++ {
-			cx, cy := g.center(tx, ty)
-			if cx-32 < lo.X || cx+32 > hi.X || cy-16 < lo.Y || cy+16 > hi.Y {
-				t.Fatalf("tile %d,%d at %g,%g outside %v..%v", tx, ty, cx, cy, lo, hi)
+		{"examples/lighting-3d/assets/scenes/main.esscene", "100", map[string][]string{
+			"persistent":    {},
+			"main.cell_0_0": {"assets/env/sky.esenv", "assets/env/sky_env.png", "assets/models/waver.esprefab", "assets/models/waver_0_0.esmesh", "assets/models/waver_1_0.esmesh", "assets/models/waver_Wave.estimeline", "assets/models/waver_m0.esmaterial", "assets/models/waver_m1.esmaterial"},
+			"main.cell_0_3": {},
+		}},
+		{"examples/platformer/assets/scenes/main.esscene", "400", map[string][]string{
+			"persistent":     {},
+			"main.cell_-2_0": {},
+			"main.cell_-1_0": {"assets/prefabs/Coin.esprefab", "assets/textures/block-guard.ktx2", "assets/textures/coin.png", "assets/textures/platform.png", "assets/textures/player.png"},
+			"main.cell_0_0":  {"assets/prefabs/Coin.esprefab", "assets/textures/coin.png", "assets/textures/ground.png", "assets/textures/platform.png", "assets/textures/sky.png"},
+			"main.cell_1_0":  {},
+		}},
+		{"examples/tilemap-demo/assets/scenes/tiled-map.esscene", "200", map[string][]string{
+			"persistent":         {},
+			"tiled-map.cell_0_0": {"assets/maps/level.tmj", "assets/textures/player.png", "assets/textures/props.png", "assets/textures/tileset.png"},
+			"tiled-map.cell_1_0": {},
+		}},
+		{"examples/tilemap-demo/assets/scenes/wang-map.esscene", "200", map[string][]string{
+			"persistent":        {},
+			"wang-map.cell_0_0": {"assets/tilesets/wang-tiles.png", "assets/tilesets/wang.estileset"},
+			"wang-map.cell_1_0": {},
+		}},
+		{"examples/sprite-rendering/assets/scenes/main.esscene", "300", map[string][]string{
+			"persistent":     {},
+			"main.cell_-1_0": {"assets/textures/arrow.png"},
+			"main.cell_0_0":  {"assets/textures/arrow.png", "assets/textures/star.png"},
+		}},
+	} {
+		t.Run(tc.scene, func(t *testing.T) {
+			d := streamed(t, filepath.Join(sharedProjects, tc.scene), tc.cellSize)
+			p, err := Check(d, Options{SceneName: strings.TrimSuffix(filepath.Base(tc.scene), SceneExt)})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-	// A point light reaches its radius, a directional one nothing.
-	var got []scene.Vec3
-	c.localExtents([]scene.Component{{Type: "Light2D", Data: []byte(`{"type":0,"radius":260}`)}, {Type: "Light2D", Data: []byte(`{"type":1}`)}, {Type: "Light2D", Data: []byte(`{}`)}},
-		"", funcSink{onBox: func(l, h scene.Vec3) { got = append(got, h) }})
-	if len(got) != 2 || got[0].X != 260 || got[1].X != defaultLightRadius {
-		t.Errorf("light extents %v", got)
-	}
-}
-
-// FuzzPrefabExpansion decodes a prefab document and expands it, with an
-// instance's overrides, as a nested and a variant prefab of itself: any
-// input gives an expansion or an error, never a panic or a loop.
-func FuzzPrefabExpansion(f *testing.F) {
-	f.Add([]byte(`{"rootEntityId": "h", "entities": [{"prefabEntityId": "h", "parent": null, "children": ["w"], "components": [{"type": "Transform", "data": {}}]},
-		{"prefabEntityId": "w", "parent": "h", "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 1}}}]}]}`),
-		[]byte(`[{"prefabEntityId": "w", "type": "parent", "value": null}, {"prefabEntityId": "w", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 5}}]`))
-	f.Add([]byte(`{"rootEntityId": "n", "basePrefab": "self", "entities": [{"prefabEntityId": "n", "parent": null, "children": [], "components": [], "nestedPrefab": {"prefabPath": "self", "overrides": []}}]}`), []byte(`[]`))
-	f.Fuzz(func(t *testing.T, doc, ovs []byte) {
-		p, why := decodePrefabDoc("fuzz.esprefab", doc)
-		if p == nil {
-			if why == "" {
-				t.Fatal("no document and no reason")
+			if p.Assets == nil {
+				t.Fatal("no asset plan")
 			}
-			return
-		}
-		var list []override
-		if d, err := scene.Parse("o", append(append([]byte(`{"entities": [{"id": 1, "prefab": "x", "overrides": `), ovs...), "}]}"...)); err == nil {
-			list, _ = parseOverrides(d, 0)
-		}
-		load := func(ref, from string) (*pdoc, string) { return p, "" }
-		ents, root, allocs, err := expandInstance(p, &delta{ovs: list, removed: []string{"w"}}, load)
-		if err != nil {
-			return
-		}
-		if int(allocs) < len(ents) || root <= 0 {
-			t.Fatalf("%d entities from %d allocations, root %d", len(ents), allocs, root)
-		}
-	})
-}
-
-func TestAssetPathsStayInTheProject(t *testing.T) {
-	dir := t.TempDir()
-	p := NewPrefabs([]string{filepath.Join(dir, "project")})
-	os.MkdirAll(filepath.Join(dir, "project"), 0o755)
-	os.WriteFile(filepath.Join(dir, "outside.esmesh"), make([]byte, 64), 0o644)
-	for _, ref := range []string{"../outside.esmesh", "a/../../outside.esmesh", "/../outside.esmesh"} {
-		if file, why := p.resolve(ref, filepath.Join(dir, "project", "main.esscene")); why == "" {
-			t.Errorf("%s resolved to %s", ref, file)
-		}
+			got := assetSets(p)
+			if len(got) != len(tc.want) {
+				t.Errorf("asset sets of %d cells and the persistent world, want %d: %q", len(got)-1, len(tc.want)-1, got)
+			}
+			for name, want := range tc.want {
+				if !slices.Equal(got[name], want) {
+					t.Errorf("%s: assets %q, want %q", name, got[name], want)
+				}
+			}
+			for _, f := range p.Findings {
+				// The camera and the HUD land in cells once a scene not
+				// made to stream is cut: their warnings are expected.
+				if f.Code == CodeCameraInCell || f.Code == CodeUIRootInCell {
+					continue
+				}
+				t.Errorf("unexpected finding %s", f)
+			}
+		})
 	}
 }
 
-// TestAssetsThatAreNotFiles gives a project whose .meta, prefab and mesh
-// are links to a named pipe, and one whose prefab is far too large: every
-// one is reported, none is opened to block.
-func TestAssetsThatAreNotFiles(t *testing.T) {
+// synthetic writes a project with every reference form and returns its
+// root.
+func synthetic(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
-	fifo := filepath.Join(root, "pipe")
-	if err := mkfifo(fifo); err != nil {
-		t.Skipf("no named pipes here: %v", err)
-	}
-	must := func(err error) {
-		if err != nil {
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(os.WriteFile(filepath.Join(root, "project.esproject"), []byte(`{}`), 0o644))
-	must(os.Symlink(fifo, filepath.Join(root, "Pipe.esprefab.meta")))
-	must(os.Symlink(fifo, filepath.Join(root, "Pipe.esprefab")))
-	must(os.Symlink(fifo, filepath.Join(root, "pipe.esmesh")))
-	big, err := os.Create(filepath.Join(root, "Big.esprefab"))
-	must(err)
-	must(big.Truncate(maxPrefabBytes + 1))
-	big.Close()
-	must(os.WriteFile(filepath.Join(root, "Mesh.esprefab"), []byte(`{"rootEntityId": "r", "entities": [{"prefabEntityId": "r", "parent": null, "children": [],
-		"components": [{"type": "Transform", "data": {}}, {"type": "Mesh2D", "data": {"mesh": "pipe.esmesh"}}]}]}`), 0o644))
-	inst := func(id int64, ref string) E {
-		return E{ID: id, Raw: `{"id": ` + itoa(id) + `, "name": "I", "parent": null, "prefab": "` + ref + `", "overrides": [{"prefabEntityId": "r", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 10}}], "added": [], "removed": []}`}
+	meta := func(rel, uuid string) { write(rel+".meta", `{"uuid": "`+uuid+`", "type": "x"}`) }
+	write("project.esproject", `{}`)
+	write("assets/textures/grass.png", "PNG-grass")
+	meta("assets/textures/grass.png", "00000000-0000-4000-8000-000000000001")
+	write("assets/textures/rock.png", "PNG-rock!")
+	write("assets/textures/tiles.png", "PNG-tiles")
+	meta("assets/textures/tiles.png", "00000000-0000-4000-8000-000000000003")
+	write("assets/textures/props.png", "PNG-props")
+	write("assets/materials/rock.esmaterial", `{"type": "material", "shader": "builtin:model", "properties": {"texture": "assets/textures/rock.png"}}`)
+	meta("assets/materials/rock.esmaterial", "00000000-0000-4000-8000-000000000002")
+	write("assets/materials/broken.esmaterial", `{"texture": "assets/textures/gone.png"}`)
+	write("assets/models/rock.esmesh", "ESMH....")
+	write("assets/prefabs/Rock.esprefab", `{"version": "2", "rootEntityId": "r", "entities": [{"prefabEntityId": "r", "components": [
+		{"type": "Transform", "data": {}},
+		{"type": "Mesh2D", "data": {"mesh": "assets/models/rock.esmesh", "material": "@uuid:00000000-0000-4000-8000-000000000002"}}]}]}`)
+	meta("assets/prefabs/Rock.esprefab", "00000000-0000-4000-8000-000000000004")
+	write("assets/tilesets/ground.estileset", `{"texture": "@uuid:00000000-0000-4000-8000-000000000003", "tileWidth": 16}`)
+	meta("assets/tilesets/ground.estileset", "00000000-0000-4000-8000-000000000005")
+	write("assets/maps/level.tmj", `{"tilesets": [{"firstgid": 1, "source": "ground.tsj"}, {"firstgid": 99, "image": "../textures/props.png"}]}`)
+	write("assets/maps/ground.tsj", `{"image": "../textures/tiles.png"}`)
+	return root
+}
+
+func TestAssetsOfSyntheticProject(t *testing.T) {
+	root := synthetic(t)
+	sprite := func(tex string) string { return comp("Sprite", `{"texture": "`+tex+`"}`) }
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		// Cell 0_0: a uuid texture, a prefab by path (mesh, material by uuid,
+		// its texture by path), a builtin mesh.
+		E{ID: 2, C: []string{tr(10, 0, 10), sprite("@uuid:00000000-0000-4000-8000-000000000001"), comp("Mesh2D", `{"mesh": "builtin:cube"}`)}},
+		inst(3, "null", "assets/prefabs/Rock.esprefab", `[{"prefabEntityId": "r", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 20, "y": 0, "z": 20}}]`),
+		// Cell 1_0: the same texture (shared), a tileset by uuid in a list,
+		// a Tiled map by path with an external tileset.
+		E{ID: 4, C: []string{tr(110, 0, 10), sprite("assets/textures/grass.png"),
+			comp("TilemapLayer", `{"tilesetAssets": ["@uuid:00000000-0000-4000-8000-000000000005"]}`),
+			comp("Tilemap", `{"source": "assets/maps/level.tmj"}`)}},
+		// Cell 2_0: missing files: a path, a uuid and one inside a material.
+		E{ID: 5, C: []string{tr(210, 0, 10), sprite("assets/textures/none.png")}},
+		E{ID: 6, C: []string{tr(220, 0, 10), sprite("@uuid:00000000-0000-4000-8000-0000000000ff")}},
+		E{ID: 7, C: []string{tr(230, 0, 10), comp("Mesh2D", `{"material": "assets/materials/broken.esmaterial"}`)}},
+	)
+	got := assetSets(p)
+	want := map[string][]string{
+		"persistent":    {},
+		"test.cell_0_0": {"assets/materials/rock.esmaterial", "assets/models/rock.esmesh", "assets/prefabs/Rock.esprefab", "assets/textures/grass.png", "assets/textures/rock.png"},
+		"test.cell_1_0": {"assets/maps/ground.tsj", "assets/maps/level.tmj", "assets/textures/grass.png", "assets/textures/props.png", "assets/textures/tiles.png", "assets/tilesets/ground.estileset"},
+		"test.cell_2_0": {"assets/materials/broken.esmaterial"},
 	}
-	done := make(chan *Plan, 1)
-	go func() {
-		done <- checkAt(t, filepath.Join(root, "main.esscene"), Options{}, E{ID: 1, C: []string{sw("100")}},
-			inst(2, "Pipe.esprefab"), inst(3, "Big.esprefab"), inst(4, "Mesh.esprefab"), inst(5, "@uuid:00000000-0000-4000-8000-000000000000"))
-	}()
-	select {
-	case p := <-done:
-		want := []string{"missing-asset@4:Mesh2D.mesh", "unresolved-prefab@2:prefab", "unresolved-prefab@3:prefab", "unresolved-prefab@5:prefab"}
-		if got := codes(p); !slices.Equal(got, want) {
-			t.Errorf("findings\n got %v\nwant %v", got, want)
+	if len(got) != len(want) {
+		t.Errorf("sets %q, want %q", got, want)
+	}
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
 		}
-		for _, f := range p.Findings {
-			t.Log(f.String())
+	}
+	size := func(rel string) int64 {
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("check blocked on a named pipe")
+		return st.Size()
+	}
+	for k, c := range p.Cells {
+		var sum int64
+		for _, a := range got[c.Name] {
+			sum += size(a)
+		}
+		if p.Assets.Cells[k].Bytes != sum {
+			t.Errorf("%s: %d asset bytes, want %d", c.Name, p.Assets.Cells[k].Bytes, sum)
+		}
+	}
+	if n := len(p.Assets.All); n != 11 {
+		t.Errorf("%d distinct assets, want 11 (the shared texture once)", n)
+	}
+	var missing []string
+	for _, f := range p.Findings {
+		if f.Code == CodeMissingAsset {
+			msg, _ := strings.CutPrefix(f.Message, quoteName(f.EntityName)+" ("+itoa(*f.Entity)+") ")
+			missing = append(missing, itoa(*f.Entity)+":"+msg)
+		}
+	}
+	// The synthetic mesh and map are stand-ins, not valid files: the
+	// extents say so (their bounds are unknown), and the asset graph,
+	// which counts them, does not report them a second time.
+	wantMissing := []string{
+		`3:(prefab entity Coin3#3) Mesh2D.mesh names assets/models/rock.esmesh: mesh ` + filepath.Join(root, "assets", "models", "rock.esmesh") + ` is shorter than an .esmesh header`,
+		`4:Tilemap.source names assets/maps/level.tmj: map ` + filepath.Join(root, "assets", "maps", "level.tmj") + ` has no width, height or tile size; the engine refuses it`,
+		`5:Sprite.texture: "assets/textures/none.png" does not exist`,
+		`6:Sprite.texture: "@uuid:00000000-0000-4000-8000-0000000000ff" has no .meta with that uuid under ` + root,
+		`7:Mesh2D.material: "assets/textures/gone.png", referenced by assets/materials/broken.esmaterial, does not exist`,
+	}
+	if !slices.Equal(missing, wantMissing) {
+		t.Errorf("missing-asset findings\n%q\nwant\n%q", missing, wantMissing)
+	}
+}
+
+func TestAssetReports(t *testing.T) {
+	root := synthetic(t)
+	sprite := func(tex string) string { return comp("Sprite", `{"texture": "`+tex+`"}`) }
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		E{ID: 2, C: []string{tr(10, 0, 10), sprite("assets/textures/grass.png"), comp("Mesh2D", `{"material": "assets/materials/rock.esmaterial"}`)}},
+		E{ID: 3, C: []string{tr(110, 0, 10), sprite("assets/textures/grass.png")}},
+		E{ID: 4, C: []string{tr(210, 0, 10), sprite("assets/textures/grass.png"), sprite("assets/textures/props.png")}},
+	)
+	r := p.AssetSummary()
+	if r == nil {
+		t.Fatal("no asset report")
+	}
+	if r.Distinct != 4 || r.Bytes != 9+9+9+int64(len(`{"type": "material", "shader": "builtin:model", "properties": {"texture": "assets/textures/rock.png"}}`)) {
+		t.Errorf("report %+v", r)
+	}
+	if len(r.Heaviest) != 3 || r.Heaviest[0].Cell != "test.cell_0_0" || r.Heaviest[1].Cell != "test.cell_2_0" || r.Heaviest[1].Assets != 2 {
+		t.Errorf("heaviest %+v", r.Heaviest)
+	}
+	if len(r.Shared) != 1 || r.Shared[0] != (SharedAsset{Path: "assets/textures/grass.png", Bytes: 9, Cells: 3}) {
+		t.Errorf("shared %+v", r.Shared)
+	}
+	var text, js bytes.Buffer
+	if err := Write(&text, FormatText, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&js, FormatJSON, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"assets: 4 distinct assets", "heaviest cells by assets: test.cell_0_0 (3 assets, ", "most shared assets: assets/textures/grass.png (9 B, 3 cells)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{`"assetCount":3,"assetBytes":`, `"shared":[{"path":"assets/textures/grass.png","bytes":9,"cells":3}]`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON report lacks %q:\n%s", want, js.String())
+		}
 	}
 }

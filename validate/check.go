@@ -64,6 +64,11 @@ type ref struct {
 
 // checker holds the state of one Check call.
 type checker struct {
+	// missed are the asset references the extents reported missing
+	// (instfind.go), which the asset graph then leaves alone.
+	missedMu sync.Mutex
+	missed   map[missedRef]bool
+
 	d     *scene.Document
 	opts  Options
 	plan  *Plan
@@ -188,6 +193,7 @@ func (c *checker) run() error {
 		c.cellRoles()
 		c.spawnCounts()
 		c.collectSources()
+		c.collectAssets()
 	}
 	c.finish()
 	return nil

@@ -5,6 +5,7 @@
 package validate
 
 import (
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -27,6 +28,16 @@ type Options struct {
 	// Estella project holding the scene (the nearest parent directory with
 	// a project.esproject), else the scene's own directory.
 	Assets []string
+	// AssetRules extend the default asset reference rules (worldcook.yaml).
+	AssetRules assets.Rules
+	// AssetGraph, when set, resolves asset references (a cook of many
+	// scenes of one project reads each asset once); nil builds one per
+	// Check over the scene's project.
+	AssetGraph *assets.Graph
+	// AssetCache, when set (and AssetGraph is not), shares one graph per
+	// project between Check calls: a run over many scenes of a project
+	// reads each asset once.
+	AssetCache *assets.Cache
 	// Prefabs, when set, is a prefab asset index shared between Check
 	// calls (a cook of many scenes reads each prefab once); it replaces
 	// Assets. Nil builds one per call, lazily, only if a prefab is placed.
@@ -69,6 +80,9 @@ type Plan struct {
 	Sources []manifest.Source
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
+	// Assets are the asset files each cell and the persistent world
+	// load; nil for a scene that is not a streamed world.
+	Assets *AssetPlan
 	// PrefabFiles are the prefab documents read to place instances (with
 	// a shared Options.Prefabs, every one it has read so far).
 	PrefabFiles []string

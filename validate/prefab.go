@@ -2,25 +2,17 @@ package validate
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
-	json "github.com/goccy/go-json"
-
-	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/assets"
 )
 
 // ProjectFile marks the root of an Estella project.
-const ProjectFile = "project.esproject"
-
-// maxMetaBytes bounds the .meta files read while indexing: a sidecar is a
-// few hundred bytes, and anything much larger is not one.
-const maxMetaBytes = 1 << 20
+const ProjectFile = assets.ProjectFile
 
 // Prefabs finds prefab assets for prefab-instance entries: by uuid through
 // the .meta sidecars under its directories, or by project-relative path.
@@ -29,11 +21,13 @@ const maxMetaBytes = 1 << 20
 type Prefabs struct {
 	dirs []string
 
-	mu      sync.Mutex
-	indexed bool
-	uuids   map[string]string // lower-case uuid → prefab file
-	assets  map[string]*prefabAsset
-	boxes   map[string]assetBox // asset file → its local box
+	// meta is the uuid index of the folders, shared with the asset graph
+	// so that each .meta is read once.
+	meta *assets.Index
+
+	mu     sync.Mutex
+	assets map[string]*prefabAsset
+	boxes  map[string]assetBox // asset file → its local box
 	// files are the prefab documents read, in the order they were.
 	files []string
 }
@@ -48,30 +42,21 @@ func (p *Prefabs) Files() []string {
 
 // NewPrefabs returns a Prefabs searching dirs (recursively for .meta files).
 func NewPrefabs(dirs []string) *Prefabs {
-	return &Prefabs{dirs: append([]string(nil), dirs...), assets: make(map[string]*prefabAsset)}
+	return &Prefabs{dirs: append([]string(nil), dirs...), meta: assets.NewIndex(dirs), assets: make(map[string]*prefabAsset)}
 }
+
+// Index is the .meta uuid index of the folders.
+func (p *Prefabs) Index() *assets.Index { return p.meta }
 
 // DefaultAssetDirs returns where prefab assets of the scene at file are
 // looked for when no directory is configured: the Estella project holding
 // the scene (the nearest parent directory with a project.esproject), else
 // the scene's own directory.
 func DefaultAssetDirs(file string) []string {
-	dir := filepath.Dir(file)
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return []string{dir}
+	if root, ok := assets.FindProject(file); ok {
+		return []string{root}
 	}
-	for d := abs; ; {
-		if st, err := os.Stat(filepath.Join(d, ProjectFile)); err == nil && !st.IsDir() {
-			return []string{d}
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
-	}
-	return []string{dir}
+	return []string{filepath.Dir(file)}
 }
 
 // prefabAsset is a prefab document found for a reference, or why none was.
@@ -81,8 +66,6 @@ type prefabAsset struct {
 	// err says why the asset could not be used; doc is then nil.
 	err string
 }
-
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // lookup resolves a prefab reference, relative to the file that makes it
 // (the scene, or the prefab naming a base or nested prefab) for plain
@@ -125,7 +108,7 @@ func assetUUID(ref string) (string, bool) {
 	if id, ok := strings.CutPrefix(ref, "@uuid:"); ok {
 		return id, true
 	}
-	return ref, uuidRE.MatchString(ref)
+	return ref, assets.IsUUID(ref)
 }
 
 // resolve finds the file an asset reference names: by uuid through the
@@ -138,8 +121,7 @@ func (p *Prefabs) resolve(ref, from string) (file, why string) {
 
 func (p *Prefabs) resolveLocked(ref, from string) (file, why string) {
 	if id, ok := assetUUID(ref); ok {
-		p.index()
-		if file, ok := p.uuids[strings.ToLower(id)]; ok {
+		if file, ok := p.meta.Lookup(id); ok {
 			return file, ""
 		}
 		return "", "no .meta with uuid " + id + " under " + p.where()
@@ -175,59 +157,6 @@ func (p *Prefabs) readPath(ref, from string) (string, string) {
 		}
 	}
 	return "", ref + " not found under " + p.where()
-}
-
-// index maps every .meta uuid under the directories to its document. Hidden
-// folders and node_modules are skipped: they hold no authored assets and can
-// be huge.
-func (p *Prefabs) index() {
-	if p.indexed {
-		return
-	}
-	p.indexed = true
-	p.uuids = make(map[string]string)
-	for _, root := range p.dirs {
-		_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-			if err != nil {
-				if de != nil && de.IsDir() && path != root {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := de.Name()
-			if de.IsDir() {
-				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(name, ".meta") {
-				return nil
-			}
-			// A sidecar that is a link to a pipe or a device, or far too
-			// large, is not one: it is skipped, never opened to block.
-			f, size, err := regular.Open(path, "meta")
-			if err != nil {
-				return nil
-			}
-			data, err := io.ReadAll(io.LimitReader(f, maxMetaBytes))
-			f.Close()
-			if err != nil || size > maxMetaBytes {
-				return nil
-			}
-			var meta struct {
-				UUID string `json:"uuid"`
-			}
-			if json.Unmarshal(data, &meta) != nil || meta.UUID == "" {
-				return nil
-			}
-			u := strings.ToLower(meta.UUID)
-			if _, dup := p.uuids[u]; !dup {
-				p.uuids[u] = strings.TrimSuffix(path, ".meta")
-			}
-			return nil
-		})
-	}
 }
 
 func errText(err error) string {

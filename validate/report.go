@@ -216,6 +216,7 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 				c.Name, short(c.Overhang.By), short(c.Bounds.MinX), short(c.Bounds.MaxX), short(c.Bounds.MinZ), short(c.Bounds.MaxZ),
 				quoteName(c.Overhang.Name), c.Overhang.Entity)
 		}
+		writeAssetText(w, p)
 	}
 	return nil
 }
@@ -244,7 +245,9 @@ type jsonReport struct {
 	PersistentRefs     []int64    `json:"persistentRefs"`
 	Cells              []jsonCell `json:"cells"`
 	Findings           []Finding  `json:"findings"`
-	Summary            struct {
+	// Assets is set for a world whose entities reference assets.
+	Assets  *AssetReport `json:"assets,omitempty"`
+	Summary struct {
 		Errors   int `json:"errors"`
 		Warnings int `json:"warnings"`
 	} `json:"summary"`
@@ -261,6 +264,9 @@ type jsonCell struct {
 	// SpawnCount is written for worlds with prefab instances.
 	SpawnCount *int      `json:"spawnCount,omitempty"`
 	Overhang   *Overhang `json:"overhang,omitempty"`
+	// AssetCount and AssetBytes are set in a world with assets.
+	AssetCount *int   `json:"assetCount,omitempty"`
+	AssetBytes *int64 `json:"assetBytes,omitempty"`
 }
 
 func writeJSON(w *bufio.Writer, plans []*Plan) error {
@@ -290,12 +296,14 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 		} else {
 			r.PersistentEntities = len(p.Doc.Entities)
 		}
-		for _, c := range p.Cells {
+		r.Assets = p.AssetSummary()
+		for k, c := range p.Cells {
 			jc := jsonCell{Name: c.Name, X: c.X, Z: c.Z, Grid: c.Grid, Bounds: c.Bounds, EntityCount: len(c.Entities), RootCount: c.Roots}
 			if p.Instances {
 				n := c.SpawnCount
 				jc.SpawnCount = &n
 			}
+			jc.AssetCount, jc.AssetBytes = p.cellAssetCost(k)
 			if c.Overhang.By > 0 {
 				o := c.Overhang
 				jc.Overhang = &o

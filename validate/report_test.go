@@ -231,7 +231,7 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"message_type", "scene", "name", "streamed", "plane", "cellSize", "persistentEntities", "persistentRefs", "cells", "findings", "summary"}
+	want := []string{"message_type", "scene", "name", "streamed", "plane", "cellSize", "persistentEntities", "persistentRefs", "cells", "findings", "assets", "summary"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}

@@ -464,7 +464,9 @@ func (d *demoWorld) village(name string, cx, cz int, houses []house) {
 		box3D("40", "25", "40"),
 		demoComp{"Interact", obj{{"prompt", "Draw water"}, {"radius", 120}}},
 	)
-	d.add(well, "Bucket", at(0, 60, 0), mesh("cylinder", rgba("0.45", "0.3", "0.18", "1"), matPlank))
+	bucket := mesh("cylinder", rgba("0.45", "0.3", "0.18", "1"), matPlank)
+	bucket.data[0].v = demoBucketMesh // the project's own mesh, shared by every well
+	d.add(well, "Bucket", at(0, 60, 0), bucket)
 
 	for _, h := range houses {
 		root := d.add(0, "House",

@@ -33,6 +33,9 @@ func TestDemoIsUpToDate(t *testing.T) {
 		}
 		goldenfile.Compare(t, filepath.Join(demoDir, f.name), buf.Bytes())
 	}
+	for _, f := range DemoAssets() {
+		goldenfile.Compare(t, filepath.Join(demoDir, filepath.FromSlash(f.Name)), f.Data)
+	}
 }
 
 func demoScene(t *testing.T) (*testScene, *layout) {

@@ -38,6 +38,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
 	{"scene"},
+	{"assets"},
 	{"validate", "streaming"},
 	{"cook"},
 	{"config"},
@@ -46,7 +47,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"config", "cook", "manifest", "sideout", "streaming", "validate"}
+var cmdImports = []string{"assets", "config", "cook", "manifest", "sideout", "streaming", "validate"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

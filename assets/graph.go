@@ -1,0 +1,460 @@
+package assets
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/worldcook/worldcook/internal/regular"
+)
+
+// MaxDocBytes bounds a document whose references are followed (a prefab,
+// material, tileset or map): larger ones are still counted and hashed,
+// but their references are not read.
+const MaxDocBytes = 32 << 20
+
+// Asset is one file of a project as a cook counts it.
+type Asset struct {
+	// Path is project-relative, slash-separated.
+	Path  string
+	Bytes int64
+	// Blake3 is the lowercase hex digest of the file's bytes, so that a
+	// change of content alone changes what a manifest records.
+	Blake3 string
+	// Missing says why the file cannot be used ("" when it can).
+	Missing string
+}
+
+// Miss is a reference that leads to no usable file.
+type Miss struct {
+	// Ref is the reference as written.
+	Ref string
+	// Path is where it pointed ("" for an unknown uuid).
+	Path string
+	// Via is the asset whose document holds the reference ("" when the
+	// entity holds it itself).
+	Via    string
+	Reason string
+}
+
+// Message says what is missing, for a finding.
+func (m Miss) Message() string {
+	what := strconv.Quote(m.Ref)
+	if m.Path != "" && m.Path != m.Ref {
+		what += " (" + m.Path + ")"
+	}
+	if m.Via != "" {
+		what += ", referenced by " + m.Via + ","
+	}
+	return what + " " + m.Reason
+}
+
+// Graph is the asset graph of one project: every file it has looked at,
+// with its size, digest and references, each read once. It is safe for
+// concurrent use.
+type Graph struct {
+	root  string // absolute project root
+	shown string // the root as given, for messages
+	index *Index
+	rules compiled
+
+	mu       sync.Mutex
+	nodes    map[string]*node
+	closures map[string]closure
+	resolved map[string]resolution
+}
+
+type node struct {
+	Asset
+	deps   []string // project paths of the assets its document references
+	misses []Miss   // its references that lead nowhere
+}
+
+// New returns the graph of the project at root, resolving uuids through
+// index (nil: no uuid resolves) by rules.
+func New(root string, index *Index, rules Rules) *Graph {
+	shown := root
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if index == nil {
+		index = NewIndex(nil)
+	}
+	full, err := DefaultRules().With(rules)
+	if err != nil {
+		full = DefaultRules()
+	}
+	return &Graph{root: root, shown: shown, index: index, rules: full.compile(), nodes: make(map[string]*node)}
+}
+
+// Root is the project folder paths are relative to, as it was given.
+func (g *Graph) Root() string { return g.shown }
+
+// File is the path in the file system of the asset at project path p.
+func (g *Graph) File(p string) string { return filepath.Join(g.root, filepath.FromSlash(p)) }
+
+// Resolve turns a reference written in the document at from (a project
+// path, or "" for a scene) into a project path. A reason is returned
+// when it leads nowhere; ok is false when the text is not a file
+// reference at all (a builtin: name, a URL, empty).
+func (g *Graph) Resolve(ref, from string) (p, reason string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.resolveLocked(ref, from)
+}
+
+// resolveLocked is Resolve, remembered, with g.mu held (a document being
+// followed resolves its references while the graph is locked).
+func (g *Graph) resolveLocked(ref, from string) (p, reason string, ok bool) {
+	key := from + "\x00" + ref
+	if r, hit := g.resolved[key]; hit {
+		return r.p, r.reason, r.ok
+	}
+	p, reason, ok = g.resolve(ref, from)
+	if g.resolved == nil {
+		g.resolved = make(map[string]resolution)
+	}
+	g.resolved[key] = resolution{p, reason, ok}
+	return p, reason, ok
+}
+
+type resolution struct {
+	p, reason string
+	ok        bool
+}
+
+func (g *Graph) resolve(ref, from string) (p, reason string, ok bool) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return "", "", false
+	}
+	if id, isUUID := strings.CutPrefix(ref, "@uuid:"); isUUID || IsUUID(ref) {
+		if !isUUID {
+			id = ref
+		}
+		file, found := g.index.Lookup(id)
+		if !found {
+			return "", "has no .meta with that uuid under " + g.index.Where(), true
+		}
+		rel, inside := g.relative(file)
+		if !inside {
+			return "", "resolves to " + file + ", outside the project " + g.shown, true
+		}
+		return rel, "", true
+	}
+	if hasScheme(ref) {
+		return "", "", false
+	}
+	ref = strings.ReplaceAll(ref, "\\", "/")
+	projectRel := path.Clean(strings.TrimPrefix(ref, "/"))
+	cands := []string{projectRel}
+	if from != "" && !strings.HasPrefix(ref, "/") {
+		fileRel := path.Clean(path.Join(path.Dir(from), ref))
+		if k := g.rules.kindOf(from); k != nil && k.FileRelative {
+			cands = []string{fileRel, projectRel}
+		} else if fileRel != projectRel {
+			cands = append(cands, fileRel)
+		}
+	}
+	// The first candidate inside the project that exists wins; when none
+	// exists, the first inside the project is the one reported missing.
+	pick := ""
+	for _, c := range cands {
+		if escapes(c) {
+			continue
+		}
+		if pick == "" {
+			pick = c
+		}
+		if g.exists(c) {
+			return c, "", true
+		}
+	}
+	if pick == "" {
+		return cands[0], "is outside the project " + g.shown, true
+	}
+	return pick, "", true
+}
+
+func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") || p == "." }
+
+// hasScheme reports a "name:" prefix (builtin:, https:, data:) before any
+// slash: such strings name no project file.
+func hasScheme(s string) bool {
+	c := strings.IndexByte(s, ':')
+	if c <= 0 {
+		return false
+	}
+	return !strings.ContainsAny(s[:c], "/\\")
+}
+
+func (g *Graph) relative(file string) (string, bool) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(g.root, abs)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if escapes(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+func (g *Graph) exists(p string) bool {
+	r, err := os.OpenRoot(g.root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	_, err = r.Stat(filepath.FromSlash(p))
+	return err == nil
+}
+
+// Asset returns the file at project path p, reading it the first time.
+func (g *Graph) Asset(p string) Asset {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.nodeLocked(p).Asset
+}
+
+func (g *Graph) nodeLocked(p string) *node {
+	if n, ok := g.nodes[p]; ok {
+		return n
+	}
+	n := g.load(p)
+	g.nodes[p] = n
+	return n
+}
+
+// load stats, hashes and, for kinds that are followed, reads the
+// references of the file at project path p. It opens the file through an
+// os.Root, so that neither "..", an absolute path nor a symbolic link can
+// lead it out of the project, and reads regular files only.
+func (g *Graph) load(p string) *node {
+	n := &node{Asset: Asset{Path: p}}
+	fail := func(reason string) *node { n.Missing = reason; return n }
+	r, err := os.OpenRoot(g.root)
+	if err != nil {
+		return fail("cannot be read: the project " + g.shown + " cannot be opened: " + errText(err))
+	}
+	defer r.Close()
+	f, st, err := regular.OpenIn(r, filepath.FromSlash(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("does not exist")
+	case errors.Is(err, regular.ErrNotRegular):
+		return fail("is " + errText(err))
+	case err != nil:
+		return fail("cannot be read: " + errText(err))
+	}
+	defer f.Close()
+	k := g.rules.kindOf(p)
+	h := blake3.New()
+	if k != nil && k.Follow && st.Size() <= MaxDocBytes {
+		data, err := readOpen(f, MaxDocBytes)
+		if err != nil {
+			return fail("cannot be read: " + errText(err))
+		}
+		h.Write(data)
+		n.Bytes = int64(len(data))
+		g.follow(n, k, data)
+	} else {
+		size, err := io.Copy(h, f)
+		if err != nil {
+			return fail("cannot be read: " + errText(err))
+		}
+		n.Bytes = size
+		if k != nil && k.Follow {
+			n.misses = append(n.misses, Miss{Ref: p, Path: p, Reason: "is larger than " + strconv.Itoa(MaxDocBytes) + " bytes: its references are not followed"})
+		}
+	}
+	n.Blake3 = hex.EncodeToString(h.Sum(nil))
+	return n
+}
+
+// follow records the references of a followed document.
+func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
+	refs, err := Extract(data, g.rules.fields, k.fields)
+	if err != nil {
+		n.misses = append(n.misses, Miss{Ref: n.Path, Path: n.Path, Reason: "is not valid JSON (" + err.Error() + "): its references are not followed"})
+		return
+	}
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		p, reason, ok := g.resolveLocked(ref.Value, n.Path)
+		if !ok {
+			continue
+		}
+		if reason != "" {
+			n.misses = append(n.misses, Miss{Ref: ref.Value, Path: p, Via: n.Path, Reason: reason})
+			continue
+		}
+		if p != n.Path && !seen[p] {
+			seen[p] = true
+			n.deps = append(n.deps, p)
+		}
+	}
+}
+
+// Closure returns the project paths reachable from roots (the roots
+// included), sorted, and every reference on the way that leads nowhere:
+// the roots themselves when they are missing, and what the documents
+// among them reference in vain. Missing files are not in the paths.
+func (g *Graph) Closure(roots []string) (paths []string, misses []Miss) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	seen := make(map[string]bool, len(roots))
+	queue := append([]string(nil), roots...)
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		n := g.nodeLocked(p)
+		if n.Missing != "" {
+			continue
+		}
+		paths = append(paths, p)
+		misses = append(misses, n.misses...)
+		for _, d := range n.deps {
+			if !seen[d] {
+				queue = append(queue, d)
+			}
+			if dn := g.nodeLocked(d); dn.Missing != "" {
+				misses = append(misses, Miss{Ref: d, Path: d, Via: p, Reason: dn.Missing})
+			}
+		}
+	}
+	sort.Strings(paths)
+	sort.Slice(misses, func(a, b int) bool {
+		x, y := misses[a], misses[b]
+		if x.Via != y.Via {
+			return x.Via < y.Via
+		}
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		return x.Ref < y.Ref
+	})
+	return paths, dedupMisses(misses)
+}
+
+func dedupMisses(ms []Miss) []Miss {
+	out := ms[:0]
+	for i, m := range ms {
+		if i > 0 && m == ms[i-1] {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// MayRefer is a cheap test that a compact or pretty JSON value can hold a
+// reference: it holds "@uuid:" or a key that is a reference field. It
+// lets a cook skip decoding the records of a large world that reference
+// nothing; a false positive costs only that decoding.
+func (g *Graph) MayRefer(raw []byte) bool { return mayRefer(raw, g.rules.fields) }
+
+func mayRefer(raw []byte, fields map[string]bool) bool {
+	if bytes.Contains(raw, uuidMark) {
+		return true
+	}
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], keyEnd)
+		if j < 0 {
+			return false
+		}
+		end := i + j
+		start := bytes.LastIndexByte(raw[i:end], '"')
+		if start >= 0 && fields[string(raw[i+start+1:end])] {
+			return true
+		}
+		i = end + len(keyEnd)
+	}
+}
+
+var (
+	uuidMark = []byte("@uuid:")
+	keyEnd   = []byte(`":`)
+)
+
+// Refs lists the references in an entity record or component data by the
+// graph's rules (see Extract).
+func (g *Graph) Refs(data []byte) ([]Found, error) {
+	return extractValid(data, g.rules.fields, nil), nil
+}
+
+// ClosureOf is Closure of one path, remembered: a world of many cells
+// sharing a few prefabs and materials walks each asset's references once.
+func (g *Graph) ClosureOf(p string) ([]string, []Miss) {
+	g.mu.Lock()
+	c, ok := g.closures[p]
+	g.mu.Unlock()
+	if ok {
+		return c.paths, c.misses
+	}
+	paths, misses := g.Closure([]string{p})
+	g.mu.Lock()
+	if g.closures == nil {
+		g.closures = make(map[string]closure)
+	}
+	g.closures[p] = closure{paths, misses}
+	g.mu.Unlock()
+	return paths, misses
+}
+
+type closure struct {
+	paths  []string
+	misses []Miss
+}
+
+// Cache hands out one Graph per project, asset folders and rules, so that
+// a run over many scenes of one project reads each asset and .meta once.
+// It is safe for concurrent use.
+type Cache struct {
+	mu     sync.Mutex
+	graphs map[string]*Graph
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{graphs: make(map[string]*Graph)} }
+
+// Graph returns the graph of the project at root whose uuids resolve
+// through the .meta files under dirs, made with index (when not nil) the
+// first time.
+func (c *Cache) Graph(root string, dirs []string, index *Index, rules Rules) *Graph {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = root
+	}
+	key := abs + "\x00" + strings.Join(dirs, "\x00") + "\x00" + rules.Key()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.graphs[key]; ok {
+		return g
+	}
+	if index == nil {
+		index = NewIndex(dirs)
+	}
+	g := New(root, index, rules)
+	c.graphs[key] = g
+	return g
+}

@@ -1,0 +1,245 @@
+package streaming
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/worldcook/worldcook/manifest"
+)
+
+// Asset is one file the world's cells share: a texture, mesh, material,
+// prefab. Path is relative to the project; Bytes is its size.
+type Asset struct {
+	Path  string
+	Bytes int64
+}
+
+// assetsFromManifest fills in the world's assets and each cell's indices
+// into them. Cell asset paths the top-level list lacks cannot occur in a
+// manifest that passed its check; they are skipped.
+func assetsFromManifest(m *manifest.Manifest, w *World) {
+	if len(m.Assets) == 0 {
+		return
+	}
+	at := make(map[string]int32, len(m.Assets))
+	w.Assets = make([]Asset, len(m.Assets))
+	for i, a := range m.Assets {
+		w.Assets[i] = Asset{Path: a.Path, Bytes: a.Bytes}
+		at[a.Path] = int32(i)
+	}
+	index := func(paths []string) []int32 {
+		out := make([]int32, 0, len(paths))
+		for _, p := range paths {
+			if k, ok := at[p]; ok {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	w.PersistentAssets = index(m.Persistent.List())
+	for i := range m.Cells {
+		w.Cells[i].Assets = index(m.Cells[i].List())
+	}
+}
+
+// assetBook reference-counts the world's assets as the runtime holds them:
+// an asset is held by every cell that is resident, prepared or in flight
+// and lists it (its hold is taken at dispatch), and by the persistent
+// world for the whole run. The first request to take an asset that
+// nothing holds pays its bytes; the asset becomes resident when a request
+// holding it completes, and is freed in the frame its count drops to 0.
+// Proxies (far representations) hold no assets.
+type assetBook struct {
+	assets []Asset
+	cells  [][]int32
+	refs   []int32
+	loaded []bool
+	loads  []int32 // times each asset became resident
+	holds  []bool  // per cell: the cell holds its assets
+
+	resident                 int64 // bytes of the resident assets
+	frameLoads, frameUnloads int
+	sum                      AssetSummary
+}
+
+func newAssetBook(w *World, set Settings) *assetBook {
+	if len(w.Assets) == 0 || set.IgnoreAssets {
+		return nil
+	}
+	b := &assetBook{
+		assets: w.Assets,
+		cells:  make([][]int32, len(w.Cells)),
+		refs:   make([]int32, len(w.Assets)),
+		loaded: make([]bool, len(w.Assets)),
+		loads:  make([]int32, len(w.Assets)),
+		holds:  make([]bool, len(w.Cells)),
+	}
+	for i, c := range w.Cells {
+		b.cells[i] = c.Assets
+	}
+	b.sum.Distinct = len(w.Assets)
+	return b
+}
+
+// validIndex reports whether every asset index of the world is in range.
+func (w *World) checkAssets() bool {
+	ok := func(ix []int32) bool {
+		for _, k := range ix {
+			if k < 0 || int(k) >= len(w.Assets) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range w.Assets {
+		if a.Bytes < 0 {
+			return false
+		}
+	}
+	if !ok(w.PersistentAssets) {
+		return false
+	}
+	for _, c := range w.Cells {
+		if !ok(c.Assets) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdPersistent takes the persistent world's holds: its assets are
+// resident from the first frame, and reported as that frame's loads.
+func (b *assetBook) holdPersistent(s *Scheduler, ix []int32) {
+	for _, k := range ix {
+		b.refs[k]++
+		b.arrive(s, k)
+	}
+}
+
+// fresh returns the bytes and paths of cell i's assets that nothing holds:
+// what a request for the cell has to load besides its document.
+func (b *assetBook) fresh(i int32) (int64, []string) {
+	var n int64
+	var paths []string
+	for _, k := range b.cells[i] {
+		if b.refs[k] == 0 {
+			n += b.assets[k].Bytes
+			paths = append(paths, b.assets[k].Path)
+		}
+	}
+	return n, paths
+}
+
+// acquire takes cell i's holds for a request just dispatched.
+func (b *assetBook) acquire(i int32) {
+	if b.holds[i] {
+		return
+	}
+	b.holds[i] = true
+	for _, k := range b.cells[i] {
+		b.refs[k]++
+	}
+}
+
+// complete makes cell i's assets resident: its request finished.
+func (b *assetBook) complete(s *Scheduler, i int32) {
+	if !b.holds[i] {
+		return
+	}
+	for _, k := range b.cells[i] {
+		b.arrive(s, k)
+	}
+}
+
+func (b *assetBook) arrive(s *Scheduler, k int32) {
+	if b.loaded[k] {
+		return
+	}
+	b.loaded[k] = true
+	b.loads[k]++
+	b.resident += b.assets[k].Bytes
+	s.residentBytes += b.assets[k].Bytes
+	b.frameLoads++
+	b.sum.Loads++
+}
+
+// release drops cell i's holds; assets nobody holds any more are freed
+// now, in the order the cell lists them.
+func (b *assetBook) release(s *Scheduler, i int32) {
+	if !b.holds[i] {
+		return
+	}
+	b.holds[i] = false
+	for _, k := range b.cells[i] {
+		b.refs[k]--
+		if b.refs[k] > 0 {
+			continue
+		}
+		if b.loaded[k] {
+			b.loaded[k] = false
+			b.resident -= b.assets[k].Bytes
+			s.residentBytes -= b.assets[k].Bytes
+			b.frameUnloads++
+			b.sum.Unloads++
+		}
+	}
+}
+
+// report moves the frame's asset counts into its report.
+func (b *assetBook) report(rep *FrameReport) {
+	rep.ResidentAssetBytes = b.resident
+	rep.AssetLoads, rep.AssetUnloads = b.frameLoads, b.frameUnloads
+	b.frameLoads, b.frameUnloads = 0, 0
+	if b.resident > b.sum.PeakResidentAssetBytes {
+		b.sum.PeakResidentAssetBytes, b.sum.PeakFrame = b.resident, rep.Frame
+	}
+}
+
+// maxReloaded is how many of the most reloaded assets a summary names.
+const maxReloaded = 10
+
+// AssetSummary totals what a run did with the world's assets.
+type AssetSummary struct {
+	// Distinct is the number of assets the world lists.
+	Distinct int `json:"distinct"`
+	// PeakResidentAssetBytes is the most asset bytes resident at the end
+	// of a frame, and PeakFrame the first frame it was reached.
+	PeakResidentAssetBytes int64 `json:"peakResidentAssetBytes"`
+	PeakFrame              int   `json:"peakFrame"`
+	// Loads and Unloads count assets becoming resident and being freed.
+	Loads   int `json:"loads"`
+	Unloads int `json:"unloads"`
+	// Reloaded is the number of assets that became resident more than once:
+	// freed while a later cell still wanted them (thrash).
+	Reloaded int `json:"reloaded"`
+	// MostReloaded are the assets loaded most often, most first (then by
+	// path), at most ten, only those loaded more than once.
+	MostReloaded []AssetLoads `json:"mostReloaded"`
+}
+
+// AssetLoads is how many times one asset became resident.
+type AssetLoads struct {
+	Path  string `json:"path"`
+	Loads int    `json:"loads"`
+}
+
+func (b *assetBook) summary() *AssetSummary {
+	sum := b.sum
+	sum.MostReloaded = []AssetLoads{}
+	for k, n := range b.loads {
+		if n > 1 {
+			sum.Reloaded++
+			sum.MostReloaded = append(sum.MostReloaded, AssetLoads{Path: b.assets[k].Path, Loads: int(n)})
+		}
+	}
+	slices.SortFunc(sum.MostReloaded, func(x, y AssetLoads) int {
+		if c := cmp.Compare(y.Loads, x.Loads); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Path, y.Path)
+	})
+	if len(sum.MostReloaded) > maxReloaded {
+		sum.MostReloaded = sum.MostReloaded[:maxReloaded]
+	}
+	return &sum
+}

@@ -1,0 +1,504 @@
+package validate
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/scene"
+)
+
+// Asset extents: what a mesh, a tile map or a light covers, read cheaply
+// from the asset (a mesh's 48-byte header, a map's grid) so that a cell's
+// bounds cover what the engine draws.
+
+// maxMapBytes bounds a Tiled map read for its size.
+const maxMapBytes = 64 << 20
+
+// defaultLightRadius is Light2D.radius when the field is absent.
+const defaultLightRadius = 200
+
+// assetMiss is an asset reference whose file is absent.
+type assetMiss struct {
+	ent         int32
+	comp, field string
+	ref, why    string
+}
+
+// assetBox is a cached local box of an asset, or why there is none.
+type assetBox struct {
+	lo, hi scene.Vec3
+	ok     bool
+	why    string
+}
+
+// extentSink receives the local boxes of an entity's components and the
+// assets they name that cannot be found. It is an interface rather than
+// two funcs so that the per-entity path allocates no closures.
+type extentSink interface {
+	box(lo, hi scene.Vec3)
+	miss(comp, field, ref, why string)
+}
+
+// funcSink adapts two funcs to an extentSink.
+type funcSink struct {
+	onBox  func(lo, hi scene.Vec3)
+	onMiss func(comp, field, ref, why string)
+}
+
+func (f funcSink) box(lo, hi scene.Vec3) { f.onBox(lo, hi) }
+func (f funcSink) miss(comp, field, ref, why string) {
+	if f.onMiss != nil {
+		f.onMiss(comp, field, ref, why)
+	}
+}
+
+// localExtents gives sink each local box entity components comps cover,
+// and each mesh, tileset or map they name that cannot be found. from is
+// the file that holds the components (relative asset paths resolve
+// against it).
+func (c *checker) localExtents(comps []scene.Component, from string, sink extentSink) {
+	ppu := c.ppu
+	for k := range comps {
+		typ := comps[k].Type
+		data := comps[k].Data
+		switch typ {
+		case "Sprite":
+			sv, pv, _ := members3(data, "size", "pivot", "")
+			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
+			sink.box(scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
+				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
+		case "ShapeRenderer":
+			sv, _, _ := members3(data, "size", "", "")
+			size := vec2(sv, 100, 100)
+			sink.box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
+		case "BoxCollider":
+			// 2D collider fields are physics metres: pixelsPerUnit world
+			// units each.
+			hv, ov, _ := members3(data, "halfExtents", "offset", "")
+			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
+			sink.box(scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
+				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
+		case "CircleCollider":
+			rv, ov, _ := members3(data, "radius", "offset", "")
+			r, off := num(rv, 0.5), vec2(ov, 0, 0)
+			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
+				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
+		case "CapsuleCollider":
+			rv, hv, ov := members3(data, "radius", "halfHeight", "offset")
+			r, off := num(rv, 0.25), vec2(ov, 0, 0)
+			h := num(hv, 0.5) + r
+			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
+				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
+		case "BoxCollider3D":
+			// 3D collider fields are world units.
+			hv, _, _ := members3(data, "halfExtents", "", "")
+			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
+			sink.box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
+		case "SphereCollider3D":
+			rv, _, _ := members3(data, "radius", "", "")
+			r := num(rv, 0.5)
+			sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
+		case "CapsuleCollider3D", "CharacterController3D":
+			rv, hv, _ := members3(data, "radius", "halfHeight", "")
+			r := num(rv, 0.3)
+			h := num(hv, 0.5) + r
+			sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
+		case "Mesh2D", "MeshRenderer", "MeshCollider3D":
+			mv, _, _ := members3(data, "mesh", "", "")
+			if lo, hi, ok := builtinMesh(mv); ok {
+				sink.box(lo, hi)
+				continue
+			}
+			if ref := assetRef(mv); ref != "" {
+				if b := c.meshBox(ref, from); b.ok {
+					sink.box(b.lo, b.hi)
+				} else if b.why != "" {
+					sink.miss(typ, "mesh", ref, b.why)
+				}
+			}
+		case "Light2D":
+			// Point (0) and spot (3) lights reach radius; directional and
+			// ambient lights light everything and have no extent.
+			tv, rv, _ := members3(data, "type", "radius", "")
+			if lt := num(tv, 0); lt == 0 || lt == 3 {
+				r := num(rv, defaultLightRadius)
+				if r > 0 {
+					sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
+				}
+			}
+		case "TilemapLayer":
+			c.layerExtents(data, from, sink)
+		case "Tilemap":
+			sv, _, _ := members3(data, "source", "", "")
+			if ref := assetRef(sv); ref != "" {
+				if b := c.mapBox(ref, from); b.ok {
+					sink.box(b.lo, b.hi)
+				} else if b.why != "" {
+					sink.miss(typ, "source", ref, b.why)
+				}
+			}
+		}
+	}
+}
+
+// assetRef reads an asset reference field: a non-empty string. Numbers
+// (runtime handles, 0 for none) name no file.
+func assetRef(v []byte) string {
+	if scene.KindOf(v) != scene.String {
+		return ""
+	}
+	return strOf(v)
+}
+
+// meshBox returns the bounding box in a .esmesh file's header.
+func (c *checker) meshBox(ref, from string) assetBox {
+	return c.prefabsFor().assetBox("mesh", ref, from, readMeshBox)
+}
+
+// mapBox returns the local box a Tiled map's layers cover.
+func (c *checker) mapBox(ref, from string) assetBox {
+	return c.prefabsFor().assetBox("map", ref, from, readMapBox)
+}
+
+// assetBox resolves ref and reads its box with read, once per file.
+func (p *Prefabs) assetBox(kind, ref, from string, read func(file string) assetBox) assetBox {
+	file, why := p.resolve(ref, from)
+	if why != "" {
+		return assetBox{why: "the " + kind + " " + why + "; its extent is unknown and left out of the bounds"}
+	}
+	p.mu.Lock()
+	b, ok := p.boxes[file]
+	p.mu.Unlock()
+	if ok {
+		return b
+	}
+	b = read(file)
+	p.mu.Lock()
+	if p.boxes == nil {
+		p.boxes = make(map[string]assetBox)
+	}
+	p.boxes[file] = b
+	p.mu.Unlock()
+	return b
+}
+
+// Layout of the .esmesh header: magic "ESMH", u16 version, u16 channel
+// count, u32 stride, vertex and index counts, then the bounding box as six
+// little-endian float32 (min xyz, max xyz) at byte 20.
+const (
+	meshMagic       = 0x484d5345
+	meshVersion     = 2
+	meshHeaderV1    = 44
+	meshMaxChannels = 7
+)
+
+// readMeshBox reads the bounding box of the .esmesh file at path.
+func readMeshBox(file string) assetBox {
+	f, _, err := regular.Open(file, "mesh")
+	if err != nil {
+		return assetBox{why: err.Error()}
+	}
+	defer f.Close()
+	var hdr [meshHeaderV1]byte
+	if _, err := io.ReadFull(f, hdr[:]); err != nil {
+		return assetBox{why: "mesh " + file + " is shorter than an .esmesh header"}
+	}
+	lo, hi, err := decodeMeshBox(hdr[:])
+	if err != nil {
+		return assetBox{why: "mesh " + file + ": " + err.Error()}
+	}
+	return assetBox{lo: lo, hi: hi, ok: true}
+}
+
+// decodeMeshBox decodes the bounding box of an .esmesh header.
+func decodeMeshBox(b []byte) (lo, hi scene.Vec3, err error) {
+	if len(b) < meshHeaderV1 || binary.LittleEndian.Uint32(b) != meshMagic {
+		return lo, hi, fmt.Errorf("not an .esmesh file (no ESMH header)")
+	}
+	if v := binary.LittleEndian.Uint16(b[4:]); v > meshVersion {
+		return lo, hi, fmt.Errorf(".esmesh version %d is newer than this cook understands (%d)", v, meshVersion)
+	}
+	if n := binary.LittleEndian.Uint16(b[6:]); n > meshMaxChannels {
+		return lo, hi, fmt.Errorf(".esmesh declares %d channels; the format has %d", n, meshMaxChannels)
+	}
+	var v [6]float64
+	for k := range v {
+		v[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[20+4*k:])))
+		if !finite(v[k]) {
+			return lo, hi, fmt.Errorf(".esmesh bounding box holds a value that is not a finite number")
+		}
+	}
+	lo, hi = scene.Vec3{X: v[0], Y: v[1], Z: v[2]}, scene.Vec3{X: v[3], Y: v[4], Z: v[5]}
+	if lo.X > hi.X || lo.Y > hi.Y || lo.Z > hi.Z {
+		return lo, hi, fmt.Errorf(".esmesh bounding box has its minimum above its maximum")
+	}
+	return lo, hi, nil
+}
+
+// tileGrid is the layout of a tile layer.
+type tileGrid struct {
+	orient   int // 0 orthogonal, 1 isometric, 2 staggered, 3 hexagonal
+	tw, th   float64
+	side     float64 // hex side length
+	staggerX bool
+	even     bool
+}
+
+// center is the engine's tile cell centre (layer-local, y up).
+func (g *tileGrid) center(tx, ty int64) (x, y float64) {
+	hw, hh := g.tw/2, g.th/2
+	fx, fy := float64(tx), float64(ty)
+	switch g.orient {
+	case 1:
+		return (fx - fy) * hw, -(fx + fy) * hh
+	case 2, 3:
+		side := 0.0
+		if g.orient == 3 {
+			side = g.side
+			if side <= 0 {
+				side = g.th / 2
+			}
+		}
+		if g.staggerX {
+			shifted := (tx&1 != 0) != g.even
+			s := 0.0
+			if shifted {
+				s = hh
+			}
+			return fx*(g.tw+side)/2 + hw, -(fy*g.th + s + hh)
+		}
+		shifted := (ty&1 != 0) != g.even
+		s := 0.0
+		if shifted {
+			s = hw
+		}
+		return fx*g.tw + s + hw, -(fy*(g.th+side)/2 + hh)
+	}
+	return fx*g.tw + hw, -(fy*g.th + hh)
+}
+
+// box returns the local box of the tiles x0..x1 × y0..y1 (inclusive).
+// Centres are linear in the tile indices but for a shift on every other
+// line, so the extreme tiles are among the two first and two last of
+// each axis; every cell lies within half a tile of its centre.
+func (g *tileGrid) box(x0, y0, x1, y1 int64) (lo, hi scene.Vec3) {
+	lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1)}
+	hi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1)}
+	xs := [4]int64{x0, min(x0+1, x1), max(x1-1, x0), x1}
+	ys := [4]int64{y0, min(y0+1, y1), max(y1-1, y0), y1}
+	for _, tx := range xs {
+		for _, ty := range ys {
+			cx, cy := g.center(tx, ty)
+			lo.X, hi.X = math.Min(lo.X, cx-g.tw/2), math.Max(hi.X, cx+g.tw/2)
+			lo.Y, hi.Y = math.Min(lo.Y, cy-g.th/2), math.Max(hi.Y, cy+g.th/2)
+		}
+	}
+	return lo, hi
+}
+
+// chunkSide is the side of a native tile chunk, in tiles.
+const chunkSide = 16
+
+// layerExtents adds the painted tiles of a native TilemapLayer.
+func (c *checker) layerExtents(data []byte, from string, sink extentSink) {
+	g := tileGrid{tw: 32, th: 32}
+	scene.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "cellSize":
+			s := vec2(v, 32, 32)
+			g.tw, g.th = s[0], s[1]
+		case "orientation":
+			g.orient = int(num(v, 0))
+		case "hexSideLength":
+			g.side = num(v, 0)
+		case "staggerAxis":
+			g.staggerX = num(v, 0) == 1
+		case "staggerIndex":
+			g.even = num(v, 0) == 1
+		case "tilesetAsset":
+			if ref := assetRef(v); ref != "" {
+				if _, why := c.prefabsFor().resolve(ref, from); why != "" {
+					sink.miss("TilemapLayer", "tilesetAsset", ref, "the tileset "+why)
+				}
+			}
+		}
+		return true
+	})
+	blob, _ := scene.Field(data, "chunks")
+	x0, y0, x1, y1, ok := paintedTiles(strOf(blob))
+	if !ok || !finite(g.tw) || !finite(g.th) {
+		return
+	}
+	lo, hi := g.box(x0, y0, x1, y1)
+	sink.box(lo, hi)
+}
+
+// paintedTiles returns the range of non-empty tiles in a native chunk
+// blob (base64 of "ESTM", a chunk count, then per chunk its i32 x, y and
+// 256 u16 tiles). A blob that does not decode paints nothing, as in the
+// engine.
+func paintedTiles(blob string) (x0, y0, x1, y1 int64, ok bool) {
+	b := decodeBase64Loose(blob)
+	if len(b) < 8 || binary.LittleEndian.Uint32(b) != 0x4d545345 {
+		return 0, 0, 0, 0, false
+	}
+	count := binary.LittleEndian.Uint32(b[4:])
+	const per = 8 + chunkSide*chunkSide*2
+	off := 8
+	x0, y0, x1, y1 = math.MaxInt64, math.MaxInt64, math.MinInt64, math.MinInt64
+	for i := uint32(0); i < count && off+per <= len(b); i++ {
+		cx := int64(int32(binary.LittleEndian.Uint32(b[off:])))
+		cy := int64(int32(binary.LittleEndian.Uint32(b[off+4:])))
+		tiles := b[off+8 : off+per]
+		off += per
+		for t := 0; t < chunkSide*chunkSide; t++ {
+			if tiles[2*t] == 0 && tiles[2*t+1] == 0 {
+				continue
+			}
+			tx, ty := cx*chunkSide+int64(t%chunkSide), cy*chunkSide+int64(t/chunkSide)
+			x0, y0, x1, y1 = min(x0, tx), min(y0, ty), max(x1, tx), max(y1, ty)
+			ok = true
+		}
+	}
+	return x0, y0, x1, y1, ok
+}
+
+// decodeBase64Loose decodes base64 in either alphabet, skipping any other
+// byte, as the engine's chunk decoder does.
+func decodeBase64Loose(s string) []byte {
+	out := make([]byte, 0, len(s)*3/4)
+	var acc uint32
+	bits := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var v uint32
+		switch {
+		case c >= 'A' && c <= 'Z':
+			v = uint32(c - 'A')
+		case c >= 'a' && c <= 'z':
+			v = uint32(c-'a') + 26
+		case c >= '0' && c <= '9':
+			v = uint32(c-'0') + 52
+		case c == '+' || c == '-':
+			v = 62
+		case c == '/' || c == '_':
+			v = 63
+		default:
+			continue
+		}
+		acc = acc<<6 | v
+		bits += 6
+		if bits >= 8 {
+			bits -= 8
+			out = append(out, byte(acc>>bits))
+		}
+	}
+	return out
+}
+
+// tiledMap is what a Tiled .tmj map says about its size.
+type tiledMap struct {
+	Width        float64 `json:"width"`
+	Height       float64 `json:"height"`
+	TileWidth    float64 `json:"tilewidth"`
+	TileHeight   float64 `json:"tileheight"`
+	Orientation  string  `json:"orientation"`
+	StaggerAxis  string  `json:"staggeraxis"`
+	StaggerIndex string  `json:"staggerindex"`
+	HexSide      float64 `json:"hexsidelength"`
+	Layers       []struct {
+		Type    string  `json:"type"`
+		Width   float64 `json:"width"`
+		Height  float64 `json:"height"`
+		OffsetX float64 `json:"offsetx"`
+		OffsetY float64 `json:"offsety"`
+		Chunks  []struct {
+			X, Y, Width, Height float64
+		} `json:"chunks"`
+		Objects []struct {
+			X, Y, Width, Height float64
+		} `json:"objects"`
+	} `json:"layers"`
+}
+
+// readMapBox reads the local box a Tiled map's tile layers and objects
+// cover (y up, the map's top-left corner at the entity's origin).
+func readMapBox(file string) assetBox {
+	f, size, err := regular.Open(file, "map")
+	if err != nil {
+		return assetBox{why: err.Error()}
+	}
+	defer f.Close()
+	if size > maxMapBytes {
+		return assetBox{why: fmt.Sprintf("map %s is larger than %d bytes; its extent is left out of the bounds", file, maxMapBytes)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxMapBytes))
+	if err != nil {
+		return assetBox{why: "cannot read map " + file + ": " + errText(err)}
+	}
+	return decodeMapBox(file, data)
+}
+
+func decodeMapBox(file string, data []byte) assetBox {
+	if strings.HasPrefix(strings.TrimSpace(string(data[:min(len(data), 64)])), "<") {
+		return assetBox{why: "map " + file + " is a Tiled XML map; the engine reads only .tmj (JSON)"}
+	}
+	var m tiledMap
+	if err := json.Unmarshal(data, &m); err != nil {
+		return assetBox{why: "map " + file + " is not valid JSON: " + err.Error()}
+	}
+	if !(m.Width > 0 && m.Height > 0 && m.TileWidth > 0 && m.TileHeight > 0) {
+		return assetBox{why: "map " + file + " has no width, height or tile size; the engine refuses it"}
+	}
+	g := tileGrid{tw: m.TileWidth, th: m.TileHeight, side: m.HexSide, staggerX: m.StaggerAxis == "x", even: m.StaggerIndex == "even"}
+	switch m.Orientation {
+	case "isometric":
+		g.orient = 1
+	case "staggered":
+		g.orient = 2
+	case "hexagonal":
+		g.orient = 3
+	}
+	lo := scene.Vec3{X: math.Inf(1), Y: math.Inf(1)}
+	hi := scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1)}
+	add := func(l, h scene.Vec3) {
+		lo.X, lo.Y = math.Min(lo.X, l.X), math.Min(lo.Y, l.Y)
+		hi.X, hi.Y = math.Max(hi.X, h.X), math.Max(hi.Y, h.Y)
+	}
+	clampTiles := func(f float64) int64 { return int64(math.Max(-1<<40, math.Min(1<<40, f))) }
+	for _, l := range m.Layers {
+		switch l.Type {
+		case "tilelayer":
+			if len(l.Chunks) > 0 {
+				for _, ch := range l.Chunks {
+					if ch.Width > 0 && ch.Height > 0 {
+						add(g.box(clampTiles(ch.X), clampTiles(ch.Y), clampTiles(ch.X+ch.Width-1), clampTiles(ch.Y+ch.Height-1)))
+					}
+				}
+				continue
+			}
+			w, h := l.Width, l.Height
+			if w <= 0 {
+				w = m.Width
+			}
+			if h <= 0 {
+				h = m.Height
+			}
+			add(g.box(0, 0, clampTiles(w-1), clampTiles(h-1)))
+		case "objectgroup":
+			for _, o := range l.Objects {
+				add(scene.Vec3{X: o.X, Y: -(o.Y + o.Height)}, scene.Vec3{X: o.X + o.Width, Y: -o.Y})
+			}
+		}
+	}
+	if !finite(lo.X) || !finite(hi.X) || !finite(lo.Y) || !finite(hi.Y) {
+		return assetBox{why: "map " + file + " has no tile layer"}
+	}
+	return assetBox{lo: lo, hi: hi, ok: true}
+}
