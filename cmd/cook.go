@@ -14,6 +14,7 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -102,13 +103,9 @@ EXIT STATUS
 
 // validateOptions maps the configuration onto the partition options.
 func validateOptions(plane string, assets []string, strict bool, comps map[string]config.Component) (validate.Options, error) {
-	switch plane {
-	case "", "xz", "xy":
-	default:
-		return validate.Options{}, fmt.Errorf("--plane %q is not a plane; use xz or xy", plane)
-	}
-	if plane == "" {
-		plane = "xz"
+	plane, err := manifest.ParsePlane(plane)
+	if err != nil {
+		return validate.Options{}, err
 	}
 	fields := make(map[string]validate.ComponentFields, len(comps))
 	for name, c := range comps {

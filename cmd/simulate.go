@@ -303,7 +303,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 // run read (the configuration, the route, the world's manifests and cells).
 func drawings(opts *simulateOptions, world *streaming.World) *sideout.Guard {
 	side := sideout.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
-	manifests, _ := filepath.Glob(filepath.Join(opts.World, "world", "*.world.json"))
+	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
 	side.Inputs(manifests...)
 	for _, cell := range world.Cells {
 		side.InputsIn(world.Files, cell.Path)

@@ -17,7 +17,7 @@ const (
 	journalSuffix = ".worldcook-journal"
 	recordSuffix  = ".worldcook-record"
 	tmpSuffix     = ".tmp"
-	worldDir      = "world"
+	worldDir      = manifest.WorldDir
 )
 
 // layout is every path, relative to the output directory, that the cook

@@ -60,7 +60,7 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 		// Manifest paths are relative to the cooked directory, the parent
 		// of the world/ folder the manifest sits in.
 		root = filepath.Dir(file)
-		if filepath.Base(root) == "world" {
+		if filepath.Base(root) == manifest.WorldDir {
 			root = filepath.Dir(root)
 		}
 	}
@@ -85,14 +85,14 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 		return nil, err
 	}
 	w := streaming.WorldFromManifest(m, files)
-	return w, openAssets(w, m, opts.Project, filepath.Join(root, "world"))
+	return w, openAssets(w, m, opts.Project, filepath.Join(root, manifest.WorldDir))
 }
 
 // findManifest finds the one world manifest of a cooked directory (or of
 // its world/ folder).
 func findManifest(dir string) (file, root string, err error) {
 	root = dir
-	found, _ := filepath.Glob(filepath.Join(dir, "world", "*.world.json"))
+	found, _ := filepath.Glob(filepath.Join(dir, manifest.WorldDir, "*.world.json"))
 	if len(found) == 0 {
 		if found, _ = filepath.Glob(filepath.Join(dir, "*.world.json")); len(found) > 0 {
 			root = filepath.Dir(filepath.Clean(dir))

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/worldcook/worldcook/manifest"
 )
 
 // The packaged Estella runtime learns of a cooked world from its game
@@ -90,7 +92,7 @@ func CheckPackageConfigTarget(config, out string, inputs, sceneNames []string) e
 		return nil
 	}
 	rel = filepath.ToSlash(rel)
-	owned := rel == "world" || strings.HasPrefix(rel, "world/") || strings.HasPrefix(rel, ".") && strings.Contains(rel, "worldcook")
+	owned := rel == manifest.WorldDir || strings.HasPrefix(rel, manifest.WorldDir+"/") || strings.HasPrefix(rel, ".") && strings.Contains(rel, "worldcook")
 	for _, name := range sceneNames {
 		owned = owned || rel == PersistentPath(name)
 	}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -69,6 +70,66 @@ const (
 	PlaneXZ = "xz"
 	PlaneXY = "xy"
 )
+
+// ParsePlane reads a plane's name; "" is the default, xz.
+func ParsePlane(s string) (string, error) {
+	switch s {
+	case "", PlaneXZ:
+		return PlaneXZ, nil
+	case PlaneXY:
+		return PlaneXY, nil
+	}
+	return "", fmt.Errorf("plane %q is not supported; use %q (3D worlds) or %q (2D worlds)", s, PlaneXZ, PlaneXY)
+}
+
+// WorldDir is the folder of a cooked world, inside the output directory,
+// that holds its manifest and cell documents (world/main.world.json,
+// world/main.cell_0_0.json), as the Estella runtime reads them.
+const WorldDir = "world"
+
+// Default radii of a WorldStreamingSource that does not set them (the
+// engine's defaults), for the validator that reads them from a scene and
+// the scheduler that fills them in for a route without authored sources.
+const (
+	DefaultPrefetchRadius = 3000
+	DefaultLoadRadius     = 2000
+	DefaultUnloadRadius   = 3000
+)
+
+// RadiusProblem is one way a source's radii break the rule every
+// streaming source must keep: finite and not negative, prefetch ≥ load,
+// unload > load (or a source on a cell's border loads and unloads it
+// every frame). Field names the radius at fault.
+type RadiusProblem struct {
+	Field, Message string
+}
+
+// CheckRadii applies that rule, returning every problem, in the order
+// prefetch, load, unload.
+func CheckRadii(prefetch, load, unload float64) []RadiusProblem {
+	var out []RadiusProblem
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	for _, r := range []struct {
+		field string
+		v     float64
+	}{{"prefetchRadius", prefetch}, {"loadRadius", load}, {"unloadRadius", unload}} {
+		if bad(r.v) {
+			out = append(out, RadiusProblem{r.field, fmt.Sprintf("%s %v is not a finite non-negative distance", r.field, r.v)})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if prefetch < load {
+		out = append(out, RadiusProblem{"prefetchRadius", fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", num(prefetch), num(load))})
+	}
+	if unload <= load {
+		out = append(out, RadiusProblem{"unloadRadius", fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", num(unload), num(load))})
+	}
+	return out
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // XYRuntimeNote is what a world cut on X and Y means for Estella's own
 // runtime: its residency system samples every streaming source on X and
@@ -294,8 +355,8 @@ func (m *Manifest) Check() error {
 		if err := CheckPath(c.Path); err != nil {
 			return fmt.Errorf("cell %s: %w", c.Name, err)
 		}
-		if !strings.HasPrefix(c.Path, "world/") {
-			return fmt.Errorf("cell %s: path %q is not under world/", c.Name, c.Path)
+		if !strings.HasPrefix(c.Path, WorldDir+"/") {
+			return fmt.Errorf("cell %s: path %q is not under %s/", c.Name, c.Path, WorldDir)
 		}
 		if !(c.MinX <= c.MaxX && c.MinZ <= c.MaxZ) {
 			return fmt.Errorf("cell %s: bounds [%v,%v]x[%v,%v] are inverted or not numbers", c.Name, c.MinX, c.MaxX, c.MinZ, c.MaxZ)

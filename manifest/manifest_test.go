@@ -248,3 +248,41 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckRadii is the one statement of the radii rule the validator and
+// the scheduler both apply.
+func TestCheckRadii(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		p, l, u float64
+		want    []string // the fields at fault, in order
+	}{
+		{3000, 2000, 3000, nil},
+		{2000, 2000, 2001, nil},
+		{1999, 2000, 3000, []string{"prefetchRadius"}},
+		{3000, 2000, 2000, []string{"unloadRadius"}},
+		{1000, 2000, 1000, []string{"prefetchRadius", "unloadRadius"}},
+		{-1, 2000, 3000, []string{"prefetchRadius"}},
+		{3000, nan, 3000, []string{"loadRadius"}},
+		{3000, 2000, math.Inf(1), []string{"unloadRadius"}},
+	} {
+		var got []string
+		for _, p := range CheckRadii(tc.p, tc.l, tc.u) {
+			got = append(got, p.Field)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("CheckRadii(%v, %v, %v) = %v, want %v", tc.p, tc.l, tc.u, got, tc.want)
+		}
+	}
+}
+
+func TestParsePlane(t *testing.T) {
+	for in, want := range map[string]string{"": PlaneXZ, "xz": PlaneXZ, "xy": PlaneXY} {
+		if got, err := ParsePlane(in); err != nil || got != want {
+			t.Errorf("ParsePlane(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParsePlane("yz"); err == nil || !strings.Contains(err.Error(), `"yz"`) {
+		t.Errorf("ParsePlane(yz): %v", err)
+	}
+}

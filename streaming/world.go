@@ -97,9 +97,9 @@ type World struct {
 
 // Default radii of a WorldStreamingSource that does not set them.
 const (
-	DefaultPrefetchRadius = 3000
-	DefaultLoadRadius     = 2000
-	DefaultUnloadRadius   = 3000
+	DefaultPrefetchRadius = manifest.DefaultPrefetchRadius
+	DefaultLoadRadius     = manifest.DefaultLoadRadius
+	DefaultUnloadRadius   = manifest.DefaultUnloadRadius
 )
 
 // CellsFromManifest returns the manifest's cells, in manifest order.
@@ -221,13 +221,16 @@ func CheckSources(sources []Source) error {
 		if !finite(s.X, s.Z) {
 			return fmt.Errorf("source %s: position (%v, %v) is not finite", s.Name, s.X, s.Z)
 		}
-		if !finite(s.Prefetch, s.Load, s.Unload) || s.Prefetch < 0 || s.Load < 0 || s.Unload < 0 {
+		// The rule is the validator's too (manifest.CheckRadii); the
+		// messages speak of the flags a simulation sets them with.
+		ps := manifest.CheckRadii(s.Prefetch, s.Load, s.Unload)
+		switch {
+		case len(ps) == 0:
+		case !finite(s.Prefetch, s.Load, s.Unload) || s.Prefetch < 0 || s.Load < 0 || s.Unload < 0:
 			return fmt.Errorf("source %s: radii must be finite and not negative (prefetch %v, load %v, unload %v)", s.Name, s.Prefetch, s.Load, s.Unload)
-		}
-		if s.Prefetch < s.Load {
+		case ps[0].Field == "prefetchRadius":
 			return fmt.Errorf("source %s: prefetch radius %v is below load radius %v; raise the prefetch radius to at least %v", s.Name, s.Prefetch, s.Load, s.Load)
-		}
-		if s.Unload <= s.Load {
+		default:
 			return fmt.Errorf("source %s: unload radius %v must exceed load radius %v, or a source on the border loads and unloads every frame; half again above load is a good start", s.Name, s.Unload, s.Load)
 		}
 	}

@@ -20,9 +20,9 @@ const DefaultCellSize = 1000
 
 // Streaming source defaults (the engine's WorldStreamingSource defaults).
 const (
-	DefaultPrefetchRadius = 3000
-	DefaultLoadRadius     = 2000
-	DefaultUnloadRadius   = 3000
+	DefaultPrefetchRadius = manifest.DefaultPrefetchRadius
+	DefaultLoadRadius     = manifest.DefaultLoadRadius
+	DefaultUnloadRadius   = manifest.DefaultUnloadRadius
 )
 
 // Per-entity flags, set by the passes below. One small word per entity
@@ -123,13 +123,11 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 	if doc == nil {
 		return nil, fmt.Errorf("validate: no document")
 	}
-	switch opts.Plane {
-	case "":
-		opts.Plane = manifest.PlaneXZ
-	case manifest.PlaneXZ, manifest.PlaneXY:
-	default:
-		return nil, fmt.Errorf("plane %q is not supported; use %q or %q", opts.Plane, manifest.PlaneXZ, manifest.PlaneXY)
+	plane, err := manifest.ParsePlane(opts.Plane)
+	if err != nil {
+		return nil, err
 	}
+	opts.Plane = plane
 	if opts.SceneName == "" {
 		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
 	}
@@ -1029,11 +1027,9 @@ func (c *checker) collectSources() {
 		if v, ok := get("enabled"); ok && scene.KindOf(v) == scene.Bool {
 			s.Enabled = v[0] == 't'
 		}
-		if s.PrefetchRadius < s.LoadRadius {
-			wrong("prefetchRadius", fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", fmtNum(s.PrefetchRadius), fmtNum(s.LoadRadius)))
-		}
-		if s.UnloadRadius <= s.LoadRadius {
-			wrong("unloadRadius", fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", fmtNum(s.UnloadRadius), fmtNum(s.LoadRadius)))
+		// The rule is the one the scheduler applies too (manifest).
+		for _, p := range manifest.CheckRadii(s.PrefetchRadius, s.LoadRadius, s.UnloadRadius) {
+			wrong(p.Field, p.Message)
 		}
 		if len(bad) > 0 {
 			c.add(i, Finding{
