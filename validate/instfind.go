@@ -321,3 +321,35 @@ func (c *checker) alreadyMissed(i int32, ref string) bool {
 	defer c.missedMu.Unlock()
 	return c.missed[missedRef{i, ref}]
 }
+
+// instanceRules are the rules this file checks, for reports (rules.go).
+var instanceRules = []Rule{
+	{CodeUnplaceablePrefab, "Prefab instance has no known position",
+		"A top-level prefab instance is placed by the Transform.position override on its root, else by its prefab asset's root position; neither is available.",
+		"Add a Transform.position override to the instance, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent.",
+		SeverityError},
+	{CodeRefToGeneratedID, "Entity reference names an id the engine generates inside a prefab instance",
+		"The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
+		"Reference the instance root (its id is stable), or unpack the prefab so the target is an authored entity with its own id.",
+		SeverityError},
+	{CodeGeneratedIDConflict, "A cell's generated instance ids collide with a persistent entity's id",
+		"Loading a cell document, the engine gives its prefab instances' internal entities ids above the cell's highest id. When one of those equals the id of a persistent entity that cells reference (persistentRefs), one id names two entities while the cell loads, and a reference may bind to the wrong one.",
+		"Give the persistent entity an id below the cell's highest id (renumber it), or mark the instance WorldPersistent.",
+		SeverityError},
+	{CodeUnresolvedPrefab, "Prefab instance names no prefab asset",
+		"The instance's prefab reference (an @uuid: through the .meta sidecars, or a project path) names no prefab file. The engine skips the instance with a warning: nothing of it spawns.",
+		"Add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference.",
+		SeverityWarning},
+	{CodeMissingAsset, "Asset reference leads to no file",
+		"A component field, prefab instance or referenced asset (a prefab's meshes, a material's textures, a tileset's texture, a map's tilesets and images) names an asset that is not a regular file inside the project: an @uuid: with no .meta, a path that does not exist, or one that leaves the project. The runtime fails to load it; the manifest counts it as 0 bytes, and for a mesh, tileset or map its extent is unknown, so the cell's bounds do not cover it.",
+		"Fix the reference, add the file (and its .meta for an @uuid: reference), or pass --assets with the folders that hold it.",
+		SeverityWarning},
+	{CodeUIRootInCell, "UI root placed in a cell",
+		"A top-level entity carrying Canvas or UICanvas is placed in a grid cell, so the HUD unloads when the streaming sources move away from that cell.",
+		"Mark it WorldPersistent.",
+		SeverityWarning},
+	{CodeCameraInCell, "Camera placed in a cell",
+		"A top-level entity carrying Camera is placed in a grid cell, so the camera unloads when the streaming sources move away from that cell.",
+		"Mark it WorldPersistent.",
+		SeverityWarning},
+}

@@ -80,3 +80,11 @@ func (c *checker) checkPlane(sw int32) {
 		Hint:  fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s (or plane: %s in worldcook.yaml)", other, other),
 	})
 }
+
+// planeRules are the rules this file checks, for reports (rules.go).
+var planeRules = []Rule{
+	{CodePlaneMismatch, "The world is laid out on the other plane than it is cut on",
+		"Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
+		"Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one.",
+		SeverityWarning},
+}

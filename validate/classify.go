@@ -1,0 +1,191 @@
+package validate
+
+import (
+	"sync/atomic"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+// What each entity carries, read once for every rule: the components
+// that decide placement and extents, and the entity references their
+// declared fields hold.
+
+// componentFlags sets c.cls from the components of the entities: what each
+// carries, which positions are wanted, whether classify has more to do;
+// and it collects the references their reference fields hold. Goroutines
+// calling it together share the entities out in blocks claimed from next;
+// each writes only the flag words and c.blockRefs slots of its own blocks.
+func (c *checker) componentFlags(next *atomic.Int64) {
+	d := c.d
+	n := len(d.Entities)
+	fields := c.table.lookup() // per goroutine: it caches in a map of its own
+	project := c.table.project()
+	for {
+		from := int(next.Add(classifyBlock)) - classifyBlock
+		if from >= n {
+			return
+		}
+		var refs []ref
+		for i := from; i < min(from+classifyBlock, n); i++ {
+			var fl uint16
+			for _, comp := range d.Components(i) {
+				switch comp.Type {
+				case "Transform":
+					fl |= fTransform
+				case "WorldPersistent":
+					fl |= fPersistent
+				case "StreamedWorld":
+					fl |= fStreamedWorld
+				case "WorldStreamingSource":
+					fl |= fSource | fNeedPos
+				case "Canvas", "UICanvas":
+					fl |= fCanvas
+				case "Camera":
+					fl |= fCamera
+				default:
+					switch {
+					case isExtentType(comp.Type):
+						fl |= fExtent
+					case isBuiltinRefType(comp.Type):
+						fl |= fRefs
+					case fl&fRefs == 0 && project && len(fields(comp.Type)) > 0:
+						fl |= fRefs
+					}
+				}
+			}
+			if d.Entities[i].IsPrefab() {
+				fl |= fPrefab
+			}
+			if fl&fRefs != 0 {
+				refs = c.componentRefs(refs, int32(i), fields)
+			}
+			c.cls[i] = fl
+		}
+		c.blockRefs[from/classifyBlock] = refs
+	}
+}
+
+// classify collects, in authored order, what the component flags call
+// for: the streaming entities, the canvas, the references held by
+// reference components and the prefab instances' overrides. It sets
+// c.cls, not c.flags, and adds no findings.
+func (c *checker) classify() error {
+	d := c.d
+	fields := c.table.lookup()
+	const more = fStreamedWorld | fSource | fCanvas | fRefs | fPrefab
+	var block []ref // the rest of the current block's component references
+	for i, fl := range c.cls {
+		if i%classifyBlock == 0 {
+			block = c.blockRefs[i/classifyBlock]
+		}
+		if fl&more == 0 {
+			continue
+		}
+		if fl&(fStreamedWorld|fSource|fCanvas) != 0 {
+			for _, comp := range d.Components(i) {
+				switch comp.Type {
+				case "StreamedWorld":
+					c.worlds = append(c.worlds, int32(i))
+				case "Canvas":
+					if c.canvas < 0 {
+						c.canvas = int32(i)
+					}
+				}
+			}
+			if fl&fSource != 0 {
+				c.sources = append(c.sources, int32(i))
+			}
+		}
+		for len(block) > 0 && block[0].from == int32(i) {
+			c.refs = append(c.refs, block[0])
+			block = block[1:]
+		}
+		if fl&fPrefab != 0 {
+			c.prefabIdx = append(c.prefabIdx, int32(i))
+		}
+	}
+	c.blockRefs = nil
+	// A streamed world reads each instance's overrides as it expands it
+	// (placeInstances); elsewhere the references they hold are checked as
+	// written.
+	if len(c.worlds) == 0 {
+		for _, i := range c.prefabIdx {
+			ovs, err := parseOverrides(d, int(i))
+			if err != nil {
+				return err
+			}
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+		}
+	}
+	// A reference wants the positions of both of its ends.
+	for k := range c.refs {
+		r := &c.refs[k]
+		c.cls[r.from] |= fNeedPos
+		if r.bad == nil {
+			if j, ok := d.Lookup(r.target); ok {
+				c.cls[j] |= fNeedPos
+			}
+		}
+	}
+	if c.canvas >= 0 {
+		data, _ := d.Component(int(c.canvas), "Canvas")
+		v, _ := scene.Field(data, "pixelsPerUnit")
+		if ppu := num(v, defaultPPU); ppu > 0 && finite(ppu) {
+			c.ppu = ppu
+		}
+	}
+	return nil
+}
+
+// componentRefs appends the references held by entity i's components to
+// refs; fields gives a component type's reference fields.
+func (c *checker) componentRefs(refs []ref, i int32, fields func(string) []string) []ref {
+	for _, comp := range c.d.Components(int(i)) {
+		for _, f := range fields(comp.Type) {
+			if v, ok := scene.Field(comp.Data, f); ok {
+				refs = refValue(refs, i, comp.Type, f, v, "")
+			}
+		}
+	}
+	return refs
+}
+
+// refValue appends the references in one field value to refs: a number,
+// or each number of a list. Strings (prefab-local ids), null and other
+// shapes mean no entity in a scene.
+func refValue(refs []ref, i int32, comp, field string, v []byte, peid string) []ref {
+	switch scene.KindOf(v) {
+	case scene.Number:
+		refs = refNumber(refs, i, comp, field, -1, v, peid)
+	case scene.Array:
+		k := int32(0)
+		scene.Each(v, func(el []byte) bool {
+			if scene.KindOf(el) == scene.Number {
+				refs = refNumber(refs, i, comp, field, k, el, peid)
+			}
+			k++
+			return true
+		})
+	}
+	return refs
+}
+
+func refNumber(refs []ref, i int32, comp, field string, elem int32, v []byte, peid string) []ref {
+	if v[0] == '-' || string(v) == "0" {
+		return refs // 0 and negative values mean no entity
+	}
+	r := ref{from: i, elem: elem, comp: comp, field: field, peid: peid}
+	id, err := scene.Int(v)
+	switch {
+	case err != nil:
+		if f, ferr := scene.Float(v); ferr == nil && f <= 0 {
+			return refs
+		}
+		r.bad = v
+	case id <= 0:
+		return refs
+	default:
+		r.target = id
+	}
+	return append(refs, r)
+}

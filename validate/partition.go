@@ -1,0 +1,300 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/worldcook/worldcook/scene"
+)
+
+// Partition: where each top-level entity goes, prefab instances
+// expanded, and the cells' grown bounds (multiple-streamed-world,
+// bad-cell-size, persistent-not-root).
+
+// partition places every top-level entity of a streamed world and grows the
+// cells' bounds. It is one pass over the topological order: a world matrix
+// is the parent's times the local one, kept only for entities with children.
+func (c *checker) partition() error {
+	d := c.d
+	c.plan.Streamed = true
+	sw := c.worlds[0]
+	for _, w := range c.worlds[1:] {
+		c.add(w, Finding{
+			Code:    CodeMultipleStreamedWorld,
+			Message: fmt.Sprintf("%s carries a second StreamedWorld; the first, on %s, decides the cell size", c.who(w), c.who(sw)),
+			Field:   "StreamedWorld",
+			Hint:    fmt.Sprintf("remove StreamedWorld from %s", c.who(w)),
+		})
+	}
+	c.cellSize, c.cellsOK = c.readCellSize(sw)
+	c.plan.CellSize = c.cellSize
+	c.prefabsFor() // before the placers share it
+	for i := range d.Entities {
+		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
+			c.persistentNotRoot(int32(i), "")
+		}
+	}
+	if err := c.placeInstances(); err != nil {
+		return err
+	}
+
+	if err := c.place(); err != nil {
+		return err
+	}
+	c.buildCells()
+	c.checkPlane(sw)
+	return nil
+}
+
+// readCellSize reads StreamedWorld.cellSize of entity sw.
+func (c *checker) readCellSize(sw int32) (float64, bool) {
+	data, _ := c.d.Component(int(sw), "StreamedWorld")
+	v, ok := scene.Field(data, "cellSize")
+	if !ok || scene.KindOf(v) == scene.Null {
+		return DefaultCellSize, true
+	}
+	var msg string
+	f, err := scene.Float(v)
+	switch {
+	case err != nil:
+		msg = "StreamedWorld.cellSize " + err.Error()
+	case !(f > 0):
+		msg = "StreamedWorld.cellSize is " + string(v) + "; it must be a positive number"
+	case f > math.MaxFloat32:
+		// The engine keeps positions in 32-bit floats: a cell wider than
+		// their whole range is one cell for any world, and its bounds
+		// overflow the moment they are measured.
+		msg = "StreamedWorld.cellSize is " + string(v) + ", beyond the 32-bit float range the engine stores positions in"
+	default:
+		return f, true
+	}
+	c.add(sw, Finding{
+		Code:    CodeBadCellSize,
+		Message: msg + "; every entity stays in the persistent world until it is fixed",
+		Field:   "StreamedWorld.cellSize",
+		Hint:    "set cellSize to a positive number of world units (the engine default is 1000)",
+	})
+	return 0, false
+}
+
+func (c *checker) persistentNotRoot(i int32, peid string) {
+	comp := "WorldPersistent"
+	if c.flags[i]&fPersistent == 0 {
+		comp = "StreamedWorld"
+	}
+	r := c.root[i]
+	if peid != "" {
+		in := &c.inst[c.instAt[i]-1]
+		comp = in.misComp
+		c.add(i, Finding{
+			Code:    CodePersistentNotRoot,
+			Message: fmt.Sprintf("prefab entity %q of instance %s carries %s but is not the instance's root; only top-level entities are placed", peid, c.who(i), comp),
+			Field:   "overrides",
+			Hint:    fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", comp),
+		})
+		return
+	}
+	c.add(i, Finding{
+		Code:    CodePersistentNotRoot,
+		Message: fmt.Sprintf("%s carries %s but is not a top-level entity (its root is %s); only top-level entities are placed", c.who(i), comp, c.who(r)),
+		Field:   comp,
+		Hint:    fmt.Sprintf("move %s to the root %s, or make %s a top-level entity", comp, c.who(r), c.who(i)),
+	})
+}
+
+// placeInstances expands every prefab instance as the engine will. The
+// error is for an overrides list that is not a list.
+func (c *checker) placeInstances() error {
+	if len(c.prefabIdx) == 0 {
+		return nil
+	}
+	prefabs := c.prefabsFor()
+	defer func() { c.plan.PrefabFiles = prefabs.Files() }()
+	c.instAt = make([]int32, len(c.flags))
+	c.inst = make([]instance, len(c.prefabIdx))
+	for k, i := range c.prefabIdx {
+		c.instAt[i] = int32(k + 1)
+	}
+	// Instances are expanded by a few goroutines over contiguous runs,
+	// each with caches of its own: an expansion a run meets again is
+	// shared, and no run waits on another. What an expansion says does
+	// not depend on who made it, so neither does the plan.
+	n := len(c.prefabIdx)
+	parts := max(1, min(expanderCount(n), n))
+	var wg sync.WaitGroup
+	errs := make([]error, parts)
+	for p := 0; p < parts; p++ {
+		lo, hi := n*p/parts, n*(p+1)/parts
+		work := func() {
+			x := newExpander()
+			for k := lo; k < hi; k++ {
+				i := int(c.prefabIdx[k])
+				ovs, err := parseOverridesInto(x.ovBuf[:0], c.d, i)
+				if err != nil {
+					errs[p] = err // the first of this run: runs are in authored order
+					return
+				}
+				x.ovBuf = ovs
+				c.inst[k] = c.resolveInstance(x, i, ovs, prefabs)
+			}
+		}
+		if parts == 1 {
+			work()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	fields := c.table.lookup()
+	for k, i := range c.prefabIdx {
+		in := c.inst[k]
+		if in.tpl == nil || in.failed {
+			// Not expanded: the references its overrides hold are checked
+			// as written.
+			ovs, _ := parseOverrides(c.d, int(i))
+			from := len(c.refs)
+			c.refs = overrideRefs(c.refs, i, ovs, fields)
+			for _, r := range c.refs[from:] {
+				c.flags[r.from] |= fNeedPos
+				if r.bad == nil {
+					if j, ok := c.d.Lookup(r.target); ok {
+						c.flags[j] |= fNeedPos
+					}
+				}
+			}
+		}
+		c.instanceFindings(i, &in)
+		if in.persistent || in.streamed {
+			c.flags[i] |= fPersistent
+			if c.parent[i] >= 0 {
+				c.persistentNotRoot(i, "")
+			}
+		}
+		if in.misplaced != "" {
+			c.persistentNotRoot(i, in.misplaced)
+		}
+		if compIndex(in.comps, "WorldStreamingSource") >= 0 {
+			if c.flags[i]&fSource == 0 {
+				c.sources = append(c.sources, i)
+			}
+			c.flags[i] |= fSource | fNeedPos
+		}
+		for _, comp := range in.comps {
+			switch comp.Type {
+			case "Camera":
+				c.flags[i] |= fCamera
+			case "Canvas", "UICanvas":
+				c.flags[i] |= fCanvas
+			}
+		}
+	}
+	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
+	c.instanceRefs()
+	for k := range c.inst {
+		if c.inst[k].tpl != nil && !c.inst[k].failed {
+			c.expanded = true
+			break
+		}
+	}
+	return nil
+}
+
+// prefabsFor returns the asset index of this check.
+func (c *checker) prefabsFor() *Prefabs {
+	if c.prefabs == nil {
+		c.prefabs = c.opts.Prefabs
+		if c.prefabs == nil {
+			dirs := c.opts.Assets
+			if len(dirs) == 0 {
+				dirs = DefaultAssetDirs(c.d.Path)
+			}
+			c.prefabs = NewPrefabs(dirs)
+		}
+	}
+	return c.prefabs
+}
+
+// buildCells sorts the cells by x then z, lists their entities in authored
+// order and renumbers c.doc accordingly.
+func (c *checker) buildCells() {
+	nc := len(c.cells)
+	perm := make([]int32, nc)
+	for k := range perm {
+		perm[k] = int32(k)
+	}
+	sort.Slice(perm, func(a, b int) bool {
+		ca, cb := &c.cells[perm[a]], &c.cells[perm[b]]
+		if ca.x != cb.x {
+			return ca.x < cb.x
+		}
+		return ca.z < cb.z
+	})
+	rank := make([]int32, nc)
+	for r, k := range perm {
+		rank[k] = int32(r)
+	}
+	persistent := 0
+	for i, ci := range c.doc {
+		if ci < 0 {
+			persistent++
+			continue
+		}
+		ci = rank[ci]
+		c.doc[i] = ci
+		c.cells[perm[ci]].count++
+	}
+	// One backing array for every cell's entity list.
+	all := make([]int32, len(c.doc)-persistent)
+	c.plan.Persistent = make([]int32, 0, persistent)
+	c.plan.Cells = make([]Cell, nc)
+	off := 0
+	for r, k := range perm {
+		a := &c.cells[k]
+		name := CellName(c.opts.SceneName, a.x, a.z)
+		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
+		if a.over >= 0 && a.by > 0 {
+			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
+			if a.sub > 0 {
+				t := c.inst[c.instAt[a.over]-1].tpl
+				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.paths[a.sub-1]
+			}
+		}
+		c.plan.Cells[r] = cell
+		off += a.count
+	}
+	for i, ci := range c.doc {
+		if ci < 0 {
+			c.plan.Persistent = append(c.plan.Persistent, int32(i))
+		} else {
+			cl := &c.plan.Cells[ci]
+			cl.Entities = append(cl.Entities, int32(i))
+		}
+	}
+}
+
+// partitionRules are the rules this file checks, for reports (rules.go).
+var partitionRules = []Rule{
+	{CodePersistentNotRoot, "WorldPersistent or StreamedWorld below the top level",
+		"Only top-level entities are placed; a WorldPersistent or StreamedWorld component on a child has no effect on where its subtree goes.",
+		"Move the component to the subtree's top-level entity, or make the entity a top-level entity.",
+		SeverityError},
+	{CodeMultipleStreamedWorld, "More than one StreamedWorld",
+		"A scene declares its streamed world once; the first StreamedWorld in authored order decides the cell size and the others are ignored.",
+		"Keep one StreamedWorld component and remove the others.",
+		SeverityError},
+	{CodeBadCellSize, "Cell size or cell index out of range",
+		"StreamedWorld.cellSize must be a positive finite number, and every placed position must fall in a cell whose index fits a 32-bit integer.",
+		"Set StreamedWorld.cellSize to a positive number of world units (1000 is the engine default), or bring far-away entities nearer the origin.",
+		SeverityError},
+}

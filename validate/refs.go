@@ -1,0 +1,172 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// References across residency boundaries (cross-cell-ref,
+// persistent-to-cell-ref, dangling-ref) and where to draw them.
+
+// checkRefs classifies every collected reference. In a scene that is not a
+// streamed world only dangling references are findings.
+func (c *checker) checkRefs() {
+	d := c.d
+	var prefs []int64
+	// The names in messages are built only for the references that make
+	// a finding: most stay within their cell.
+	names := func(r *ref) (field, from string) {
+		field = r.comp + "." + r.field
+		if r.elem >= 0 {
+			field += "[" + strconv.Itoa(int(r.elem)) + "]"
+		}
+		from = c.who(r.from)
+		if r.path != "" {
+			from += " (prefab entity " + r.path + ")"
+		} else if r.peid != "" {
+			from += fmt.Sprintf(" (override on prefab entity %q)", r.peid)
+		}
+		return field, from
+	}
+	for k := range c.refs {
+		r := &c.refs[k]
+		j, ok := int(-1), false
+		if r.bad == nil {
+			j, ok = d.Lookup(r.target)
+		}
+		if !ok && r.bad == nil && c.generatedRef(r, names) {
+			continue
+		}
+		if !ok {
+			field, from := names(r)
+			f := Finding{
+				Code:     CodeDanglingRef,
+				Severity: SeverityWarning,
+				Field:    field,
+				Hint:     "set " + field + " to 0 for no entity, or to the id of an existing entity",
+			}
+			if c.opts.Strict {
+				f.Severity = SeverityError
+			}
+			if r.bad != nil {
+				f.Message = fmt.Sprintf("%s %s holds %s, which is not an entity id; the loader treats it as no entity", from, field, string(r.bad))
+			} else {
+				t := r.target
+				f.Target = &t
+				f.Message = fmt.Sprintf("%s %s references entity %d, which is not in the scene; the loader replaces it with 0 (no entity)", from, field, r.target)
+			}
+			f.Arrow = c.mark(r.from)
+			c.add(r.from, f)
+			continue
+		}
+		if !c.plan.Streamed {
+			continue
+		}
+		di, dj := c.doc[r.from], c.doc[j]
+		if di == dj || c.root[r.from] == c.root[j] {
+			continue
+		}
+		if dj < 0 {
+			prefs = append(prefs, r.target)
+			continue
+		}
+		field, from := names(r)
+		t := r.target
+		f := Finding{
+			Field:      field,
+			Target:     &t,
+			TargetName: d.Entities[j].Name,
+			FromCell:   c.cellLabel(di),
+			ToCell:     c.cellLabel(dj),
+			Arrow:      c.arrow(r.from, int32(j)),
+		}
+		fr, tr := c.root[r.from], c.root[j]
+		soft := fmt.Sprintf("declare %s.%s soft in worldcook.yaml (components: {%s: {softFields: [%s]}}) if the game resolves it itself", r.comp, r.field, r.comp, r.field)
+		if di < 0 {
+			f.Code = CodePersistentToCellRef
+			f.Message = fmt.Sprintf("%s %s in the persistent world references %s in cell %s, which residency may unload", from, field, c.who(int32(j)), f.ToCell)
+			f.Hint = fmt.Sprintf("mark %s WorldPersistent, or %s", c.rootOf(tr, int32(j)), soft)
+		} else {
+			f.Code = CodeCrossCellRef
+			f.Message = fmt.Sprintf("%s %s in cell %s references %s in another cell, %s", from, field, f.FromCell, c.who(int32(j)), f.ToCell)
+			f.Hint = fmt.Sprintf("move %s under %s so both share a cell, mark both roots %s and %s WorldPersistent, or %s", c.who(int32(j)), c.rootOf(fr, r.from), c.who(fr), c.who(tr), soft)
+		}
+		c.add(r.from, f)
+	}
+	if len(prefs) > 0 {
+		sort.Slice(prefs, func(a, b int) bool { return prefs[a] < prefs[b] })
+		out := prefs[:1]
+		for _, id := range prefs[1:] {
+			if id != out[len(out)-1] {
+				out = append(out, id)
+			}
+		}
+		c.plan.PersistentRefs = out
+	}
+	if c.plan.Streamed && c.plan.PersistentRefs == nil {
+		c.plan.PersistentRefs = []int64{}
+	}
+}
+
+// rootOf names root r of entity i for hints, saying whose root it is when
+// i is not a top-level entity itself.
+func (c *checker) rootOf(r, i int32) string {
+	if r == i {
+		return c.who(i)
+	}
+	return c.who(r) + " (the root of " + c.who(i) + ")"
+}
+
+func (c *checker) cellLabel(ci int32) string {
+	if ci < 0 {
+		return "persistent"
+	}
+	return c.plan.Cells[ci].Name
+}
+
+func (c *checker) arrow(from, to int32) *Arrow {
+	p, ok1 := c.pos[from]
+	q, ok2 := c.pos[to]
+	if !ok1 || !ok2 {
+		return nil
+	}
+	a := &Arrow{}
+	a.FromX, a.FromZ = c.uv(p)
+	a.ToX, a.ToZ = c.uv(q)
+	if !finite(a.FromX) || !finite(a.FromZ) || !finite(a.ToX) || !finite(a.ToZ) {
+		return nil
+	}
+	return a
+}
+
+// mark locates a dangling reference at the entity that holds it.
+func (c *checker) mark(from int32) *Arrow {
+	p, ok := c.pos[from]
+	if !ok {
+		return nil
+	}
+	a := &Arrow{Dangling: true}
+	a.FromX, a.FromZ = c.uv(p)
+	a.ToX, a.ToZ = a.FromX, a.FromZ
+	if !finite(a.FromX) || !finite(a.FromZ) {
+		return nil
+	}
+	return a
+}
+
+// refRules are the rules this file checks, for reports (rules.go).
+var refRules = []Rule{
+	{CodeCrossCellRef, "Entity reference crosses from one cell to another",
+		"A declared entity-reference field of an entity in one cell names an entity in another cell. Residency loads and unloads cells independently, so the target may not exist when the reference is used.",
+		"Move the target under the referencing entity's root (a subtree never leaves its cell), mark both roots WorldPersistent, or declare the field soft in worldcook.yaml if the game resolves the reference itself.",
+		SeverityError},
+	{CodePersistentToCellRef, "Persistent entity references an entity inside a cell",
+		"An entity of the persistent world holds a hard reference to an entity that lives in a cell. The persistent world outlives every cell, so the reference dangles whenever that cell is unloaded.",
+		"Mark the target's root WorldPersistent, or declare the field soft in worldcook.yaml if the game tolerates the target being absent.",
+		SeverityError},
+	{CodeDanglingRef, "Entity reference names no entity of the scene",
+		"A declared entity-reference field holds an id that no entity of the scene has. The loader logs it and replaces it with 0 (no entity). 0, negative values, null and strings mean no entity and are not reported.",
+		"Set the field to 0 for no entity, or to the id of an existing entity.",
+		SeverityWarning},
+}

@@ -1,0 +1,85 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/scene"
+)
+
+// Streaming sources and their radii (bad-source-radii).
+
+// collectSources reads every WorldStreamingSource of a streamed world.
+func (c *checker) collectSources() {
+	d := c.d
+	c.plan.Sources = make([]manifest.Source, 0, len(c.sources))
+	for _, i := range c.sources {
+		var in *instance
+		var data []byte
+		if c.flags[i]&fPrefab != 0 && c.instAt != nil {
+			in = &c.inst[c.instAt[i]-1]
+		} else {
+			data, _ = d.Component(int(i), "WorldStreamingSource")
+		}
+		get := func(key string) ([]byte, bool) {
+			if in != nil {
+				return in.field("WorldStreamingSource", key)
+			}
+			return scene.Field(data, key)
+		}
+		s := manifest.Source{Entity: d.Entities[i].ID, Name: d.Entities[i].Name, Enabled: true}
+		if p, ok := c.pos[i]; ok && p.Finite() {
+			s.Position = manifest.Vec3{X: p.X, Y: p.Y, Z: p.Z}
+		}
+		// first is the radius the finding points at: the first one named
+		// in its message.
+		var bad []string
+		first := ""
+		wrong := func(key, msg string) {
+			bad = append(bad, msg)
+			if first == "" {
+				first = key
+			}
+		}
+		radius := func(key string, def float64) float64 {
+			v, ok := get(key)
+			if !ok || scene.KindOf(v) == scene.Null {
+				return def
+			}
+			f, err := scene.Float(v)
+			if err != nil || f < 0 {
+				wrong(key, fmt.Sprintf("%s %s is not a non-negative number", key, clip(v)))
+				return def
+			}
+			return f
+		}
+		s.PrefetchRadius = radius("prefetchRadius", DefaultPrefetchRadius)
+		s.LoadRadius = radius("loadRadius", DefaultLoadRadius)
+		s.UnloadRadius = radius("unloadRadius", DefaultUnloadRadius)
+		if v, ok := get("enabled"); ok && scene.KindOf(v) == scene.Bool {
+			s.Enabled = v[0] == 't'
+		}
+		// The rule is the one the scheduler applies too (manifest).
+		for _, p := range manifest.CheckRadii(s.PrefetchRadius, s.LoadRadius, s.UnloadRadius) {
+			wrong(p.Field, p.Message)
+		}
+		if len(bad) > 0 {
+			c.add(i, Finding{
+				Code:    CodeBadSourceRadii,
+				Message: fmt.Sprintf("%s WorldStreamingSource: %s", c.who(i), strings.Join(bad, "; ")),
+				Field:   "WorldStreamingSource." + first,
+				Hint:    fmt.Sprintf("set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, e.g. loadRadius %s, prefetchRadius %s, unloadRadius %s", fmtNum(s.LoadRadius), fmtNum(s.LoadRadius*1.5), fmtNum(s.LoadRadius*1.5)),
+			})
+		}
+		c.plan.Sources = append(c.plan.Sources, s)
+	}
+}
+
+// sourceRules are the rules this file checks, for reports (rules.go).
+var sourceRules = []Rule{
+	{CodeBadSourceRadii, "Streaming source radii are inconsistent",
+		"A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
+		"Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start.",
+		SeverityError},
+}
