@@ -15,6 +15,7 @@ import (
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -196,57 +197,31 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
 	loadStart := time.Now()
+	run := simulateRun(opts, set, model, gate)
 	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
-		return runPolicies(ctx, opts, set, model, format, gate)
+		return runPolicies(ctx, opts, run, format)
 	}
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	sources, frames, err := readRoute(c, world.Sources, world.Plane, false)
+	seed, err := simulate.NewSeed(world, run)
 	if err != nil {
 		return inputErr(err)
 	}
 	loadTime := time.Since(loadStart)
-	warnings := append(streaming.AssumedRadii(world, sources,
-		[3]bool{c.LoadRadius != nil, c.UnloadRadius != nil, c.PrefetchRadius != nil}),
-		streaming.OversizeCells(world, set)...)
-
-	var loader streaming.Loader = streaming.NewModelLoader(model)
-	pace := time.Duration(0)
-	if c.IO == "disk" {
-		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {
-			return inputErr(errors.New("--io disk reads the world's assets, but no project holds it: pass --assets with the project folder, or --asset-costs off"))
-		}
-		loader, err = streaming.NewDiskLoader(streaming.DiskIO{
-			Assets:      world.AssetFiles,
-			Files:       world.Files,
-			Concurrency: c.Concurrency,
-			FrameBudget: time.Duration(c.FrameBudgetMS * float64(time.Millisecond)),
-			Fail:        model.Fail,
-		})
-		if err != nil {
-			return inputErr(err)
-		}
-		pace = diskFramePeriod
-	}
-	sched, err := streaming.NewScheduler(world, sources, set, loader)
-	if err != nil {
-		loader.Close()
-		return inputErr(err)
-	}
-	if sched.HasAssets() {
+	if seed.Sched.HasAssets() {
 		// The same report, with the asset columns.
 		report, _ = streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: true})
 	}
 	if !opts.Quiet {
 		if format == streaming.FormatCSV {
-			err = streaming.WriteWarnings(opts.IO.Err, warnings)
+			err = streaming.WriteWarnings(opts.IO.Err, seed.Warnings)
 		} else {
-			err = report.Warnings(warnings)
+			err = report.Warnings(seed.Warnings)
 		}
 		if err != nil {
-			sched.Close()
+			seed.Close()
 			return err
 		}
 	}
@@ -255,14 +230,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		each = report.Frame
 	}
 	runStart := time.Now()
-	reports, err := streaming.Run(ctx, sched, frames, pace, each)
+	reports, sum, err := seed.Run(ctx, each)
 	runTime := time.Since(runStart)
-	sched.Close()
 	if err != nil {
 		return fmt.Errorf("writing the report: %v", err)
 	}
-	sum := sched.Summary()
-	streaming.Conclude(&sum, reports, gate)
 	if !opts.Quiet {
 		if err := writeReport(report, reports, &sum, summaryFirst, !c.SummaryOnly); err != nil {
 			return err
@@ -287,8 +259,8 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		}
 	}
 	if c.Map != "" {
-		m := streaming.Map(title, subtitle, world, sched.Loads(), sched.Sources(), frames)
-		streaming.MarkHoles(m, sum.HoleEpisodes, frames, sched.Sources())
+		m := streaming.Map(title, subtitle, world, seed.Sched.Loads(), seed.Sched.Sources(), seed.Frames)
+		streaming.MarkHoles(m, sum.HoleEpisodes, seed.Frames, seed.Sched.Sources())
 		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
 			return inputErr(err)
 		}
@@ -398,52 +370,22 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 	return set, model, nil
 }
 
-// routeTemplate is the source a world without authored sources gets for
-// each source its route names: the WorldStreamingSource defaults, with
-// the radius flags applied.
-func routeTemplate(c config.Simulate) streaming.Source {
-	s := streaming.Source{Name: "camera", Enabled: true,
-		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
-	overrideRadii(c, &s)
-	return s
-}
-
-// overrideRadii applies the radius settings that were given to s.
-func overrideRadii(c config.Simulate, s *streaming.Source) {
-	if c.LoadRadius != nil {
-		s.Load = *c.LoadRadius
+// simulateRun maps the settings onto a run's options.
+func simulateRun(opts *simulateOptions, set streaming.Settings, model streaming.ModelIO, gate streaming.Gate) simulate.Options {
+	c := opts.Cfg
+	o := simulate.Options{
+		Route: c.Path, Settings: set, Model: model, Gate: gate,
+		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
+		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
 	}
-	if c.UnloadRadius != nil {
-		s.Unload = *c.UnloadRadius
+	if c.IO == "disk" {
+		o.Disk = &simulate.Disk{
+			Concurrency: c.Concurrency,
+			FrameBudget: time.Duration(c.FrameBudgetMS * float64(time.Millisecond)),
+			FramePeriod: diskFramePeriod,
+		}
 	}
-	if c.PrefetchRadius != nil {
-		s.Prefetch = *c.PrefetchRadius
-	}
-}
-
-// readRoute reads the route and places it on the given sources of a world
-// cut on plane, with the radius overrides applied to every source. With
-// onXZ the route is read as the Estella runtime samples a source, on x and
-// z whatever the plane.
-func readRoute(c config.Simulate, worldSources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
-	rt, err := streaming.ReadRoute(c.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if onXZ {
-		rt, plane = rt.OnXZ(), manifest.PlaneXZ
-	}
-	sources, frames, err := rt.Bind(worldSources, plane, routeTemplate(c))
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range sources {
-		overrideRadii(c, &sources[i])
-	}
-	if err := streaming.CheckSources(sources); err != nil {
-		return nil, nil, fmt.Errorf("%v (set --load-radius, --unload-radius and --prefetch-radius, or fix the scene's WorldStreamingSource)", err)
-	}
-	return sources, frames, nil
+	return o
 }
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
@@ -462,7 +404,7 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if opts.World == defaultWorld {
 		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}
-	return cook.Open(ctx, opts.World, o)
+	return simulate.Open(ctx, opts.World, o)
 }
 
 // describe is the drawings' subtitle: the settings that shaped the run.

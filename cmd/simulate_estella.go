@@ -10,6 +10,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -49,7 +50,7 @@ func estellaRefusals(c config.Simulate) error {
 
 // runPolicies runs the route under --policy estella, or under both
 // policies with --compare.
-func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Settings, model streaming.ModelIO, format string, gate streaming.Gate) error {
+func runPolicies(ctx context.Context, opts *simulateOptions, run simulate.Options, format string) error {
 	c := opts.Cfg
 	// The policy's name and the frame counts were checked where they
 	// were resolved (config declares them).
@@ -71,29 +72,11 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 	if world.Plane == manifest.PlaneXY && !opts.Quiet {
 		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
 	}
-	host := streaming.EstellaHost{Prepare: model, PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames}
-	est, err := estellaRun(c, world, host)
-	if err != nil {
-		return inputErr(err)
-	}
-
 	if c.Compare {
-		sources, frames, err := readRoute(c, world.Sources, world.Plane, false)
+		cmp, err := simulate.Compare(ctx, world, run)
 		if err != nil {
 			return inputErr(err)
 		}
-		sched, err := streaming.NewScheduler(world, sources, set, streaming.NewModelLoader(model))
-		if err != nil {
-			return inputErr(err)
-		}
-		if _, err := streaming.Run(ctx, sched, frames, 0, nil); err != nil {
-			return err
-		}
-		sched.Close()
-		if _, err := est.run(ctx, nil); err != nil {
-			return err
-		}
-		cmp := &streaming.Comparison{Seed: sched.Summary(), Estella: est.sched.Summary()}
 		if opts.Quiet {
 			return nil
 		}
@@ -101,6 +84,10 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 			return streaming.WriteComparisonJSON(opts.IO.Out, cmp)
 		}
 		return streaming.WriteComparison(opts.IO.Out, cmp)
+	}
+	est, err := simulate.NewRuntime(world, run)
+	if err != nil {
+		return inputErr(err)
 	}
 
 	report, err := streaming.NewEstellaWriter(format, opts.IO.Out)
@@ -111,14 +98,10 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 	if opts.Quiet || c.SummaryOnly {
 		each = nil
 	}
-	reports, err := est.run(ctx, each)
+	reports, sum, err := est.Run(ctx, each)
 	if err != nil {
 		return fmt.Errorf("writing the report: %v", err)
 	}
-	sum := est.sched.Summary()
-	// The gate reads the runtime's frames as it reads the seed
-	// scheduler's: holes and given-up loads are the same facts.
-	streaming.Conclude(&sum.Summary, streaming.FrameReports(reports), gate)
 	if !opts.Quiet {
 		if err := report.Summary(&sum); err != nil {
 			return err
@@ -143,12 +126,9 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		}
 	}
 	if c.Map != "" {
-		route := est.actual
-		if route == nil {
-			route = est.sampled
-		}
-		m := streaming.Map(title, subtitle, world, est.sched.Loads(), est.sched.Sources(), route)
-		streaming.MarkHoles(m, sum.HoleEpisodes, route, est.sched.Sources())
+		route := est.Route()
+		m := streaming.Map(title, subtitle, world, est.Sched.Loads(), est.Sched.Sources(), route)
+		streaming.MarkHoles(m, sum.HoleEpisodes, route, est.Sched.Sources())
 		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
 			return inputErr(err)
 		}
@@ -157,40 +137,6 @@ func runPolicies(ctx context.Context, opts *simulateOptions, set streaming.Setti
 		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --policy estella --fail-on: %s", sum.Gate.Message())}
 	}
 	return nil
-}
-
-// estellaRoute is a route bound for the runtime scheduler: the positions it
-// samples and, for a world cut on x and y, where the sources really stand.
-type estellaRoute struct {
-	sched   *streaming.Estella
-	sampled [][]streaming.Point
-	// actual is nil when the runtime sees the sources where they stand.
-	actual [][]streaming.Point
-}
-
-func estellaRun(c config.Simulate, world *streaming.World, host streaming.EstellaHost) (*estellaRoute, error) {
-	runtimeSources := world.RuntimeSources
-	if runtimeSources == nil {
-		runtimeSources = world.Sources
-	}
-	sources, sampled, err := readRoute(c, runtimeSources, world.Plane, true)
-	if err != nil {
-		return nil, err
-	}
-	r := &estellaRoute{sampled: sampled}
-	if world.Plane == manifest.PlaneXY {
-		if _, r.actual, err = readRoute(c, world.Sources, world.Plane, false); err != nil {
-			return nil, err
-		}
-	}
-	if r.sched, err = streaming.NewEstella(world, sources, host); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-func (r *estellaRoute) run(ctx context.Context, each func(*streaming.EstellaFrame) error) ([]streaming.EstellaFrame, error) {
-	return streaming.RunEstella(ctx, r.sched, r.sampled, r.actual, each)
 }
 
 // warnPlane tells a user cooking or validating a world cut on X and Y that

@@ -41,13 +41,14 @@ var layers = [][]string{
 	{"assets"},
 	{"validate", "streaming"},
 	{"cook"},
+	{"simulate"},
 	{"config"},
 	{"cmd"},
 	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "config", "cook", "manifest", "sideout", "streaming", "validate"}
+var cmdImports = []string{"assets", "config", "cook", "manifest", "sideout", "simulate", "streaming", "validate"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
