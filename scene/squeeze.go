@@ -125,10 +125,11 @@ func lexBlock(q, bs, ws, structural uint64, st *lexState) (keep uint64, bad bool
 	return ^ws, false
 }
 
-// useSqueeze says whether entity records are read through the kernel.
-// Without a vector kernel the byte-by-byte scanner is faster; tests turn
+// useSqueeze says whether entity records are read through the kernel:
+// where the CPU has the vector kernel and it measures fast (see
+// kernelFast). Without it the byte-by-byte scanner is faster; tests turn
 // it on with the portable kernel to check the path on any machine.
-var useSqueeze = hasSqueezeAVX512
+var useSqueeze = false
 
 // squeezeWindow is how much of the file one call of the kernel covers,
 // and squeezeAhead how much compact text the parser keeps ahead of the

@@ -427,15 +427,19 @@ func countWritten(bin, scene, out string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("cook --json: %v", err)
 	}
-	var res []struct {
-		Written []string `json:"written"`
-	}
-	if err := json.Unmarshal(b, &res); err != nil {
-		return 0, fmt.Errorf("cook --json: %v", err)
-	}
+	// JSON Lines (docs/json.md): one "cook" object per scene.
 	n := 0
-	for _, r := range res {
-		n += len(r.Written)
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var r struct {
+			Type    string   `json:"message_type"`
+			Written []string `json:"written"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			return 0, fmt.Errorf("cook --json: %v", err)
+		}
+		if r.Type == "cook" {
+			n += len(r.Written)
+		}
 	}
 	return n, nil
 }
