@@ -13,8 +13,10 @@ FUZZTIME  ?= 20000x
 
 all: build
 
+# -buildvcs=auto stamps the version from the git checkout (worldcook
+# --version) even where GOFLAGS turns stamping off.
 build:
-	$(GO) build -trimpath -o $(BIN) .
+	$(GO) build -trimpath -buildvcs=auto -o $(BIN) .
 
 # Build, cook the demo world, validate it and replay its camera route with a
 # 16 KiB-per-frame load budget. The per-frame report goes to
