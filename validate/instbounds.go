@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/worldcook/worldcook/scene"
@@ -47,18 +46,9 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 // insideGrid reports whether the local box lo..hi under m lies within
 // cell ci's grid square.
 func (w *placer) insideGrid(ci int32, m *scene.Affine, lo, hi scene.Vec3) bool {
-	cx, cy, cz := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2, (lo.Z+hi.Z)/2
-	ex, ey, ez := (hi.X-lo.X)/2, (hi.Y-lo.Y)/2, (hi.Z-lo.Z)/2
-	ru, rv := &m[0], &m[2]
-	if w.c.xy {
-		rv = &m[1]
-	}
-	u := ru[0]*cx + ru[1]*cy + ru[2]*cz + ru[3]
-	v := rv[0]*cx + rv[1]*cy + rv[2]*cz + rv[3]
-	du := math.Abs(ru[0])*ex + math.Abs(ru[1])*ey + math.Abs(ru[2])*ez
-	dv := math.Abs(rv[0])*ex + math.Abs(rv[1])*ey + math.Abs(rv[2])*ez
+	u0, u1, v0, v1 := w.project(m, lo, hi)
 	g := &w.cells[ci].grid
-	return u-du >= g.MinX && u+du <= g.MaxX && v-dv >= g.MinZ && v+dv <= g.MaxZ
+	return u0 >= g.MinX && u1 <= g.MaxX && v0 >= g.MinZ && v1 <= g.MaxZ
 }
 
 // instancePath names instance entry i in paths of its entities:

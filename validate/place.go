@@ -333,6 +333,13 @@ func (w *placer) addPoint(ci int32, i int32, p scene.Vec3) {
 // exact range of its eight transformed corners, rotation and shear
 // included, for a few multiplications.
 func (w *placer) addBox(ci, i int32, m *scene.Affine, lo, hi scene.Vec3) {
+	u0, u1, v0, v1 := w.project(m, lo, hi)
+	w.addRange(ci, i, u0, u1, v0, v1)
+}
+
+// project returns the range on the partition plane of the local box
+// [lo, hi] under m (see addBox).
+func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 float64) {
 	cx, cy, cz := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2, (lo.Z+hi.Z)/2
 	ex, ey, ez := (hi.X-lo.X)/2, (hi.Y-lo.Y)/2, (hi.Z-lo.Z)/2
 	ru, rv := &m[0], &m[2]
@@ -343,7 +350,7 @@ func (w *placer) addBox(ci, i int32, m *scene.Affine, lo, hi scene.Vec3) {
 	v := rv[0]*cx + rv[1]*cy + rv[2]*cz + rv[3]
 	du := math.Abs(ru[0])*ex + math.Abs(ru[1])*ey + math.Abs(ru[2])*ez
 	dv := math.Abs(rv[0])*ex + math.Abs(rv[1])*ey + math.Abs(rv[2])*ez
-	w.addRange(ci, i, u-du, u+du, v-dv, v+dv)
+	return u - du, u + du, v - dv, v + dv
 }
 
 // addRange grows cell ci to cover [u0, u1] × [v0, v1] of entity i and
