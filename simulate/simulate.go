@@ -229,6 +229,9 @@ func Compare(ctx context.Context, world *streaming.World, o Options) (*streaming
 		return nil, err
 	}
 	o.Disk = nil // both over the modelled host
+	// The runtime policy does not model assets: the budgeted side leaves
+	// them out too, so that both count the same bytes.
+	o.Settings.IgnoreAssets = true
 	seed, err := NewSeed(world, o)
 	if err != nil {
 		return nil, err
