@@ -178,7 +178,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if err := reportCook(opts, out); err != nil {
 		return err
 	}
-	return writePackageConfig(opts, out.Reports)
+	return writePackageConfig(opts, out.Reports, side)
 }
 
 func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }

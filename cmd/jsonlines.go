@@ -3,7 +3,7 @@ package cmd
 import (
 	"io"
 	"os"
-	"strings"
+	"strconv"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -40,5 +40,8 @@ func (a *app) machineOutput(root *cobra.Command) bool {
 	if f := root.PersistentFlags().Lookup("json"); f != nil && f.Changed {
 		return f.Value.String() == "true"
 	}
-	return strings.EqualFold(os.Getenv("WORLDCOOK_JSON"), "true") || os.Getenv("WORLDCOOK_JSON") == "1"
+	// Read as the settings read booleans, so that a value they accept
+	// means the same here.
+	on, err := strconv.ParseBool(os.Getenv("WORLDCOOK_JSON"))
+	return err == nil && on
 }

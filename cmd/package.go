@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/sideout"
 )
 
 // writePackageConfig lists every streamed world the run cooked in the
 // game configuration; with --check it only says whether that would change
 // the file.
-func writePackageConfig(opts *cookOptions, reports []*cook.Report) error {
+func writePackageConfig(opts *cookOptions, reports []*cook.Report, side *sideout.Guard) error {
 	file := opts.Cfg.PackageConfig
 	if file == "" {
 		return nil
@@ -36,7 +37,7 @@ func writePackageConfig(opts *cookOptions, reports []*cook.Report) error {
 			fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s\n", n)
 		}
 	}
-	changed, err := cook.PackageConfig(file, worlds, opts.Cfg.Check)
+	changed, err := cook.PackageConfig(file, worlds, opts.Cfg.Check, side)
 	if err != nil {
 		return inputErr(err)
 	}

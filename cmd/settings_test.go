@@ -335,6 +335,12 @@ func TestDeclaredFactsMatchTheirOwners(t *testing.T) {
 			t.Errorf("%s declares max %v, its owner's limit is %v", path, hi, want)
 		}
 	}
+	if got := setting("simulate.failOn").Values; strings.Join(got, ",") != strings.Join(streaming.FailConditions, ",") {
+		t.Errorf("simulate.failOn values %v, streaming.FailConditions %v", got, streaming.FailConditions)
+	}
+	if got := setting("simulate.policy").Values; strings.Join(got, ",") != policySeed+","+policyEstella {
+		t.Errorf("simulate.policy values %v", got)
+	}
 	r := streaming.DefaultRetry()
 	for path, want := range map[string]int{"simulate.retries": r.Retries, "simulate.retryBackoff": r.BackoffFrames, "simulate.retryTimeout": r.TimeoutFrames} {
 		if got := setting(path).Default; got != strconv.Itoa(want) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/sideout"
 )
 
 // The packaged Estella runtime learns of a cooked world from its game
@@ -108,8 +109,12 @@ func CheckPackageConfigTarget(config, out string, inputs, sceneNames []string) e
 // its text are kept byte for byte, and the list is written in the file's
 // own indentation. It reports whether the file changed: an up-to-date
 // file is not rewritten. With check it writes nothing.
-func PackageConfig(file string, worlds []PackageWorld, check bool) (bool, error) {
-	src, mode, err := readPackageConfig(file)
+//
+// The file is written through side, as every file besides the world is:
+// atomically, and never over an input of the run (nil: a guard that knows
+// no inputs).
+func PackageConfig(file string, worlds []PackageWorld, check bool, side *sideout.Guard) (bool, error) {
+	src, err := readPackageConfig(file)
 	if err != nil {
 		return false, err
 	}
@@ -123,42 +128,56 @@ func PackageConfig(file string, worlds []PackageWorld, check bool) (bool, error)
 	if check {
 		return true, nil
 	}
-	return true, replaceFile(file, out, mode)
+	if side == nil {
+		side = sideout.New()
+	}
+	if err := side.Check(file, "--package-config"); err != nil {
+		return false, err
+	}
+	f, err := side.Create(file, "--package-config")
+	if err != nil {
+		return false, fmt.Errorf("--package-config %s: cannot stage the new configuration: %v", file, errors.Unwrap(err))
+	}
+	if _, err := f.Write(out); err != nil {
+		f.Abort()
+		return false, fmt.Errorf("--package-config %s: %v", file, err)
+	}
+	return true, f.Commit()
 }
 
-func readPackageConfig(file string) ([]byte, fs.FileMode, error) {
+func readPackageConfig(file string) ([]byte, error) {
 	st, err := os.Lstat(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		dir := filepath.Dir(file)
 		if dst, err := os.Stat(dir); err != nil || !dst.IsDir() {
-			return nil, 0, fmt.Errorf("--package-config %s: folder %s does not exist; pass a file in the game's build folder", file, dir)
+			return nil, fmt.Errorf("--package-config %s: folder %s does not exist; pass a file in the game's build folder", file, dir)
 		}
-		return nil, 0o644, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("--package-config %s: %v", file, errors.Unwrap(err))
+		return nil, fmt.Errorf("--package-config %s: %v", file, errors.Unwrap(err))
 	}
 	switch {
 	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, 0, fmt.Errorf("--package-config %s is a symbolic link; pass the file it points to, so that what is replaced is plain", file)
+		return nil, fmt.Errorf("--package-config %s is a symbolic link; pass the file it points to, so that what is replaced is plain", file)
 	case !st.Mode().IsRegular():
-		return nil, 0, fmt.Errorf("--package-config %s is not a regular file; pass the game's configuration (game.config.json)", file)
+		return nil, fmt.Errorf("--package-config %s is not a regular file; pass the game's configuration (game.config.json)", file)
 	case st.Size() > maxPackageConfig:
-		return nil, 0, fmt.Errorf("--package-config %s is %d bytes, more than a game configuration's %d; pass the game's configuration (game.config.json)", file, st.Size(), maxPackageConfig)
+		return nil, fmt.Errorf("--package-config %s is %d bytes, more than a game configuration's %d; pass the game's configuration (game.config.json)", file, st.Size(), maxPackageConfig)
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, 0, fmt.Errorf("--package-config %s: %v", file, errors.Unwrap(err))
+		return nil, fmt.Errorf("--package-config %s: %v", file, errors.Unwrap(err))
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, maxPackageConfig+1))
 	if err != nil {
-		return nil, 0, fmt.Errorf("--package-config %s: %v", file, err)
+		return nil, fmt.Errorf("--package-config %s: %v", file, err)
 	}
 	if len(src) > maxPackageConfig {
-		return nil, 0, fmt.Errorf("--package-config %s grew past %d bytes while being read", file, maxPackageConfig)
+		return nil, fmt.Errorf("--package-config %s grew past %d bytes while being read", file, maxPackageConfig)
 	}
-	return src, st.Mode().Perm(), nil
+	return src, nil
 }
 
 // member is a top-level key of the configuration and where its value lies.
@@ -370,53 +389,13 @@ func (s style) list(kept []string, add []PackageWorld) string {
 	return "[" + in + strings.Join(items, ","+in) + s.nl + s.indent + "]"
 }
 
-// replaceFile writes data to a temporary file beside file and renames it
-// into place: a reader sees the old configuration or the new one, never
-// half of one, and a failure leaves the old one.
-func replaceFile(file string, data []byte, mode fs.FileMode) error {
-	dir, base := filepath.Split(file)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".worldcook-*")
-	if err != nil {
-		return fmt.Errorf("--package-config %s: cannot stage the new configuration: %v", file, errors.Unwrap(err))
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("--package-config %s: %v", file, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	// The configuration is small and sits in a build folder that a
-	// packager copies next: flush it, so that a crash cannot leave an
-	// empty file under the old name.
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(name, file); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("--package-config %s: %v", file, errors.Unwrap(err))
-	}
-	return nil
-}
-
 // PackageNotes reads what the game configuration says about the scenes of
 // worlds and returns what would keep the packaged runtime from adopting
 // them as cooked: it adopts only the entry scene's world, and loads each
 // scene from the path its scenes list gives, which must be the persistent
 // world the cook wrote into out.
 func PackageNotes(file string, worlds []PackageWorld) []string {
-	src, _, err := readPackageConfig(file)
+	src, err := readPackageConfig(file)
 	if err != nil || len(src) == 0 {
 		return nil
 	}

@@ -31,7 +31,7 @@ func TestPackageConfigGolden(t *testing.T) {
 			os.WriteFile(file, src, 0o640)
 			old := time.Now().Add(-time.Hour)
 			os.Chtimes(file, old, old)
-			changed, err := PackageConfig(file, []PackageWorld{mainWorld}, false)
+			changed, err := PackageConfig(file, []PackageWorld{mainWorld}, false, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestPackageConfigGolden(t *testing.T) {
 			}
 			checkWorldsEdit(t, src, got, mainWorld)
 			// Idempotent: a second run changes nothing.
-			again, err := PackageConfig(file, []PackageWorld{mainWorld}, false)
+			again, err := PackageConfig(file, []PackageWorld{mainWorld}, false, nil)
 			if err != nil || again {
 				t.Errorf("second run: changed %v, %v", again, err)
 			}
@@ -116,13 +116,13 @@ func TestPackageConfigCreatesAndChecks(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "game.config.json")
 	// --check writes nothing, but says the file would change.
-	if changed, err := PackageConfig(file, []PackageWorld{mainWorld}, true); err != nil || !changed {
+	if changed, err := PackageConfig(file, []PackageWorld{mainWorld}, true, nil); err != nil || !changed {
 		t.Fatalf("check of a missing file: changed %v, %v", changed, err)
 	}
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Fatal("--check created the file")
 	}
-	if _, err := PackageConfig(file, []PackageWorld{mainWorld}, false); err != nil {
+	if _, err := PackageConfig(file, []PackageWorld{mainWorld}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(file)
@@ -130,7 +130,7 @@ func TestPackageConfigCreatesAndChecks(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("new file:\n%s\nwant:\n%s", got, want)
 	}
-	if changed, err := PackageConfig(file, []PackageWorld{mainWorld}, true); err != nil || changed {
+	if changed, err := PackageConfig(file, []PackageWorld{mainWorld}, true, nil); err != nil || changed {
 		t.Errorf("check of an up-to-date file: changed %v, %v", changed, err)
 	}
 }
@@ -151,7 +151,7 @@ func TestPackageConfigRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "game.config.json")
 			os.WriteFile(file, []byte(tc.src), 0o644)
-			_, err := PackageConfig(file, []PackageWorld{mainWorld}, false)
+			_, err := PackageConfig(file, []PackageWorld{mainWorld}, false, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %v, want one line containing %q", err, tc.want)
 			}
@@ -178,7 +178,7 @@ func TestPackageConfigRefuses(t *testing.T) {
 		{big, "more than a game configuration's"},
 		{filepath.Join(dir, "missing", "game.config.json"), "does not exist"},
 	} {
-		if _, err := PackageConfig(tc.file, []PackageWorld{mainWorld}, false); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := PackageConfig(tc.file, []PackageWorld{mainWorld}, false, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
 		}
 	}
@@ -198,7 +198,7 @@ func TestPackageConfigFailureKeepsTheOld(t *testing.T) {
 	os.WriteFile(file, []byte(`{"a": 1}`), 0o644)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	if _, err := PackageConfig(file, []PackageWorld{mainWorld}, false); err == nil || !strings.Contains(err.Error(), "cannot stage") {
+	if _, err := PackageConfig(file, []PackageWorld{mainWorld}, false, nil); err == nil || !strings.Contains(err.Error(), "cannot stage") {
 		t.Fatalf("err %v", err)
 	}
 	if b, _ := os.ReadFile(file); string(b) != `{"a": 1}` {

@@ -102,6 +102,9 @@ const (
 // every frame). Field names the radius at fault.
 type RadiusProblem struct {
 	Field, Message string
+	// NotADistance is set when the radius itself is not a finite
+	// non-negative number, rather than in the wrong order to another.
+	NotADistance bool
 }
 
 // CheckRadii applies that rule, returning every problem, in the order
@@ -114,17 +117,17 @@ func CheckRadii(prefetch, load, unload float64) []RadiusProblem {
 		v     float64
 	}{{"prefetchRadius", prefetch}, {"loadRadius", load}, {"unloadRadius", unload}} {
 		if bad(r.v) {
-			out = append(out, RadiusProblem{r.field, fmt.Sprintf("%s %v is not a finite non-negative distance", r.field, r.v)})
+			out = append(out, RadiusProblem{r.field, fmt.Sprintf("%s %v is not a finite non-negative distance", r.field, r.v), true})
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
 	if prefetch < load {
-		out = append(out, RadiusProblem{"prefetchRadius", fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", num(prefetch), num(load))})
+		out = append(out, RadiusProblem{Field: "prefetchRadius", Message: fmt.Sprintf("prefetchRadius %s is less than loadRadius %s", num(prefetch), num(load))})
 	}
 	if unload <= load {
-		out = append(out, RadiusProblem{"unloadRadius", fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", num(unload), num(load))})
+		out = append(out, RadiusProblem{Field: "unloadRadius", Message: fmt.Sprintf("unloadRadius %s is not greater than loadRadius %s", num(unload), num(load))})
 	}
 	return out
 }

@@ -116,17 +116,29 @@ func (g *Guard) Create(file, flag string) (*File, error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("cannot write %s %s: %v", flag, file, cause(err))
+		return nil, fmt.Errorf("cannot write %s %s: %w", flag, file, cause(err))
 	}
-	// As os.Create would make it, less the umask's say: the file is
-	// meant to be read by others (a plot, a profile).
-	tmp.Chmod(0o644)
+	// A file that is replaced keeps its permissions; a new one is made as
+	// os.Create would, less the umask's say: it is meant to be read by
+	// others (a plot, a profile, a game's configuration).
+	mode := fs.FileMode(0o644)
+	if st, err := os.Lstat(file); err == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
+	}
+	tmp.Chmod(mode)
 	return &File{File: tmp, g: g, final: file, flag: flag}, nil
 }
 
-// Commit puts the file in place, unless it would replace an input.
+// Commit puts the file in place, unless it would replace an input. It is
+// flushed first, so that a crash cannot leave an empty file under the
+// name of the one it replaced.
 func (f *File) Commit() error {
-	err := f.Close()
+	err := f.Sync()
+	if err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
 	if err == nil {
 		err = f.g.Check(f.final, f.flag)
 		if err != nil {

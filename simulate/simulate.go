@@ -74,7 +74,7 @@ func Open(ctx context.Context, world string, o cook.OpenOptions) (*streaming.Wor
 // overrides applied.
 func (o Options) template() streaming.Source {
 	s := streaming.Source{Name: "camera", Enabled: true,
-		Prefetch: streaming.DefaultPrefetchRadius, Load: streaming.DefaultLoadRadius, Unload: streaming.DefaultUnloadRadius}
+		Prefetch: manifest.DefaultPrefetchRadius, Load: manifest.DefaultLoadRadius, Unload: manifest.DefaultUnloadRadius}
 	o.Radii.apply(&s)
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
+	"github.com/worldcook/worldcook/worldmap"
 )
 
 // Formats of the per-frame report.
@@ -126,7 +127,7 @@ func (t *tableWriter) Frame(r *FrameReport) error {
 	}
 	pos := make([]string, len(r.Positions))
 	for i, p := range r.Positions {
-		pos[i] = fmt.Sprintf("(%s, %s)", coord(p.X), coord(p.Z))
+		pos[i] = fmt.Sprintf("(%s, %s)", worldmap.Short(p.X), worldmap.Short(p.Z))
 	}
 	var assets string
 	if t.assets {
@@ -145,17 +146,6 @@ func (t *tableWriter) Summary(s *Summary) error {
 }
 
 func (t *tableWriter) Flush() error { return t.w.Flush() }
-
-// coord renders a position with at most two decimals: routes step by
-// fractions (x = f·1.2) whose exact binary values are noise to a reader.
-func coord(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "0"
-	}
-	return s
-}
 
 // humanBytes renders a byte count in binary units: "980 B", "12.3 KiB".
 func humanBytes(n int64) string {
@@ -397,10 +387,10 @@ func writeEpisodes(bw *bufio.Writer, eps []HoleEpisode) {
 		where := make([]string, len(e.Sources))
 		for i, src := range e.Sources {
 			if src.From == src.To {
-				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, coord(src.From.X), coord(src.From.Z))
+				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, worldmap.Short(src.From.X), worldmap.Short(src.From.Z))
 			} else {
 				where[i] = fmt.Sprintf("%s (%s, %s) to (%s, %s)", src.Source,
-					coord(src.From.X), coord(src.From.Z), coord(src.To.X), coord(src.To.Z))
+					worldmap.Short(src.From.X), worldmap.Short(src.From.Z), worldmap.Short(src.To.X), worldmap.Short(src.To.Z))
 			}
 		}
 		span := fmt.Sprintf("%s %s", pluralS(e.Frames(), "frame"), FrameRange{e.First, e.Last})

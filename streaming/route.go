@@ -6,11 +6,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/worldcook/worldcook/internal/regular"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/worldcook/worldcook/internal/regular"
 
 	"github.com/worldcook/worldcook/manifest"
 )

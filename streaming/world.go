@@ -95,13 +95,6 @@ type World struct {
 	AssetFiles fs.FS
 }
 
-// Default radii of a WorldStreamingSource that does not set them.
-const (
-	DefaultPrefetchRadius = manifest.DefaultPrefetchRadius
-	DefaultLoadRadius     = manifest.DefaultLoadRadius
-	DefaultUnloadRadius   = manifest.DefaultUnloadRadius
-)
-
 // CellsFromManifest returns the manifest's cells, in manifest order.
 func CellsFromManifest(m *manifest.Manifest) []Cell {
 	cells := make([]Cell, len(m.Cells))
@@ -226,7 +219,7 @@ func CheckSources(sources []Source) error {
 		ps := manifest.CheckRadii(s.Prefetch, s.Load, s.Unload)
 		switch {
 		case len(ps) == 0:
-		case !finite(s.Prefetch, s.Load, s.Unload) || s.Prefetch < 0 || s.Load < 0 || s.Unload < 0:
+		case ps[0].NotADistance:
 			return fmt.Errorf("source %s: radii must be finite and not negative (prefetch %v, load %v, unload %v)", s.Name, s.Prefetch, s.Load, s.Unload)
 		case ps[0].Field == "prefetchRadius":
 			return fmt.Errorf("source %s: prefetch radius %v is below load radius %v; raise the prefetch radius to at least %v", s.Name, s.Prefetch, s.Load, s.Load)

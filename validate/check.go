@@ -15,13 +15,6 @@ import (
 // engine's default).
 const DefaultCellSize = 1000
 
-// Streaming source defaults (the engine's WorldStreamingSource defaults).
-const (
-	DefaultPrefetchRadius = manifest.DefaultPrefetchRadius
-	DefaultLoadRadius     = manifest.DefaultLoadRadius
-	DefaultUnloadRadius   = manifest.DefaultUnloadRadius
-)
-
 // Per-entity flags, set by the passes below. One small word per entity
 // keeps a world of millions of entities cheap to describe.
 const (

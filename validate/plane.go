@@ -19,16 +19,18 @@ const planeSample = 4096
 // streaming at all, and nothing else would say so.
 func (c *checker) checkPlane(sw int32) {
 	d := c.d
-	var roots []int
-	for i := range d.Entities {
-		if c.parent[i] < 0 {
-			roots = append(roots, i)
+	// Every step-th top-level entity, counted first so that nothing is
+	// allocated for a world of millions.
+	roots := 0
+	for _, p := range c.parent {
+		if p < 0 {
+			roots++
 		}
 	}
-	if len(roots) < 2 {
+	if roots < 2 {
 		return
 	}
-	step := max(1, len(roots)/planeSample)
+	step := max(1, roots/planeSample)
 	// flat is the axis the cut uses but the world does not; spread the
 	// one it does not use but the world does.
 	flatName, spreadName := "z", "y"
@@ -39,8 +41,15 @@ func (c *checker) checkPlane(sw int32) {
 	}
 	n := 0
 	var flatLo, flatHi, spreadLo, spreadHi, xLo, xHi float64
-	for k := 0; k < len(roots); k += step {
-		t, ok, err := d.Transform(roots[k])
+	k := -1
+	for i, p := range c.parent {
+		if p >= 0 {
+			continue
+		}
+		if k++; k%step != 0 {
+			continue
+		}
+		t, ok, err := d.Transform(i)
 		if !ok || err != nil {
 			continue
 		}

@@ -54,9 +54,9 @@ func (c *checker) collectSources() {
 			}
 			return f
 		}
-		s.PrefetchRadius = radius("prefetchRadius", DefaultPrefetchRadius)
-		s.LoadRadius = radius("loadRadius", DefaultLoadRadius)
-		s.UnloadRadius = radius("unloadRadius", DefaultUnloadRadius)
+		s.PrefetchRadius = radius("prefetchRadius", manifest.DefaultPrefetchRadius)
+		s.LoadRadius = radius("loadRadius", manifest.DefaultLoadRadius)
+		s.UnloadRadius = radius("unloadRadius", manifest.DefaultUnloadRadius)
 		if v, ok := get("enabled"); ok && scene.KindOf(v) == scene.Bool {
 			s.Enabled = v[0] == 't'
 		}

@@ -46,23 +46,26 @@ func label(v float64, bytes bool) string {
 		for i, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
 			scale := math.Pow(1024, float64(i))
 			if abs < scale*1024 || u == "TiB" {
-				return trim(v/scale) + " " + u
+				return Short(v/scale) + " " + u
 			}
 		}
 	}
 	abs := math.Abs(v)
 	switch {
 	case abs >= 1e9:
-		return trim(v/1e9) + "G"
+		return Short(v/1e9) + "G"
 	case abs >= 1e6:
-		return trim(v/1e6) + "M"
+		return Short(v/1e6) + "M"
 	case abs >= 1e4:
-		return trim(v/1e3) + "k"
+		return Short(v/1e3) + "k"
 	}
-	return trim(v)
+	return Short(v)
 }
 
-func trim(v float64) string {
+// Short writes a number with at most two decimals and no trailing zeros,
+// the way drawings and reports show coordinates: routes step by fractions
+// (x = f·1.2) whose exact binary values are noise to a reader.
+func Short(v float64) string {
 	s := strconv.FormatFloat(v, 'f', 2, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	if s == "-0" {

@@ -53,7 +53,7 @@ func num(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "0"
 	}
-	return trim(v)
+	return Short(v)
 }
 
 func esc(s string) string {
