@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,9 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		found, err := Extract(data, r.fields, nil)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a message of two lines: %q", err)
+			}
 			return
 		}
 		for i, x := range found {

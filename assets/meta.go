@@ -9,8 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	json "github.com/goccy/go-json"
-
+	"github.com/worldcook/worldcook/internal/jsondoc"
 	"github.com/worldcook/worldcook/internal/regular"
 )
 
@@ -47,7 +46,7 @@ func DecodeMeta(data []byte) (m Meta, ok bool) {
 		UUID any `json:"uuid"`
 		Type any `json:"type"`
 	}
-	if json.Unmarshal(data, &raw) != nil {
+	if jsondoc.Unmarshal(data, &raw) != nil {
 		return Meta{}, false
 	}
 	u, _ := raw.UUID.(string)

@@ -2,10 +2,10 @@ package assets
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"sort"
 	"strings"
+
+	"github.com/worldcook/worldcook/internal/jsondoc"
 
 	"github.com/worldcook/worldcook/scene"
 )
@@ -29,12 +29,8 @@ const maxDepth = 256
 // reference in v when P's last part is a reference field. The list is
 // sorted by field, then value, without repeats.
 func Extract(data []byte, fields, extra map[string]bool) ([]Found, error) {
-	if !json.Valid(data) {
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return nil, errors.New("not valid JSON")
+	if err := jsondoc.Check(data); err != nil {
+		return nil, err
 	}
 	return extractValid(data, fields, extra), nil
 }

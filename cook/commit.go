@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -147,14 +149,9 @@ func (c *Committer) readJournal(l layout) (*journal, error) {
 }
 
 func decodeJournal(l layout, data []byte) (*journal, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var j journal
-	if err := dec.Decode(&j); err != nil {
+	if err := jsondoc.UnmarshalStrict(data, &j); err != nil {
 		return nil, fmt.Errorf("not a journal: %v", err)
-	}
-	if dec.More() {
-		return nil, errors.New("not a journal: trailing data")
 	}
 	for _, r := range j.Renames {
 		if !l.staged(r[0]) {

@@ -67,6 +67,8 @@ func FuzzJournal(f *testing.F) {
 		`{"removes":["world/../main.esscene"]}`,
 		`{"renames":[], "extra": 1}`,
 		`{} {}`,
+		"n\n",
+		"{\"removes\":[\"\x00\"]}",
 	} {
 		f.Add("main", []byte(s))
 	}
@@ -95,6 +97,9 @@ func FuzzRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := decodeCookRecord(l, data)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a message of two lines: %q", err)
+			}
 			return
 		}
 		if len(r.Files) == 0 || len(r.Files) != len(r.Sizes) {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/sideout"
 )
@@ -190,7 +192,7 @@ type member struct {
 // members and the offset of its closing brace.
 func scanObject(file string, src []byte) ([]member, int, error) {
 	fail := func(off int64, msg string) error {
-		line, col := lineCol(src, int(off))
+		line, col := jsondoc.LineCol(src, int(off))
 		return fmt.Errorf("%s:%d:%d: %s; fix the game configuration's JSON", file, line, col, msg)
 	}
 	dec := json.NewDecoder(bytes.NewReader(src))
@@ -236,12 +238,6 @@ func scanObject(file string, src []byte) ([]member, int, error) {
 	return members, closing, nil
 }
 
-func lineCol(src []byte, off int) (int, int) {
-	off = min(max(off, 0), len(src))
-	line := 1 + bytes.Count(src[:off], []byte{'\n'})
-	return line, off - bytes.LastIndexByte(src[:off], '\n')
-}
-
 // editWorlds returns src with the worlds list holding worlds.
 func editWorlds(file string, src []byte, worlds []PackageWorld) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
@@ -257,7 +253,7 @@ func editWorlds(file string, src []byte, worlds []PackageWorld) ([]byte, error) 
 			continue
 		}
 		if at != nil {
-			line, col := lineCol(src, members[i].start)
+			line, col := jsondoc.LineCol(src, members[i].start)
 			return nil, fmt.Errorf("%s:%d:%d: worlds appears twice; keep one list", file, line, col)
 		}
 		at = &members[i]
@@ -281,7 +277,7 @@ func editWorlds(file string, src []byte, worlds []PackageWorld) ([]byte, error) 
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(src[at.start:at.end], &entries); err != nil {
-		line, col := lineCol(src, at.start)
+		line, col := jsondoc.LineCol(src, at.start)
 		return nil, fmt.Errorf("%s:%d:%d: worlds must be a list of {scene, manifest}; fix or remove it", file, line, col)
 	}
 	// Replace the entries of the scenes given, keep every other entry's

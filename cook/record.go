@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	json "github.com/goccy/go-json"
 	"github.com/zeebo/blake3"
 
@@ -55,14 +57,9 @@ func (c *Committer) recordPath(scene string) string { return c.abs(layoutOf(scen
 // file of the scene's world, so that a damaged or planted record can at
 // most cost a full cook.
 func decodeCookRecord(l layout, data []byte) (*record, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r record
-	if err := dec.Decode(&r); err != nil {
+	if err := jsondoc.UnmarshalStrict(data, &r); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data")
 	}
 	if len(r.Files) != len(r.Sizes) || len(r.Files) == 0 {
 		return nil, errors.New("files and sizes do not pair up")

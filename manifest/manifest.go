@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -268,7 +270,7 @@ func Decode(name string, data []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: not a world manifest: it holds %d JSON objects, more than a world of %d cells and %d sources can (%d); re-cook the world", name, n, MaxCells, MaxSources, maxObjects)
 	}
 	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := jsondoc.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a world manifest: %v", name, err)
 	}
 	if err := m.Check(); err != nil {

@@ -200,11 +200,15 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte(`{"version":1,"cellSize":1,"cells":[{"name":"a","path":"world/a","bytes":1000000000000000000}]}`))
 	f.Add([]byte(`{"version":1,"cellSize":1,"persistent":{"path":"p","bytes":4398046511000},"cells":[{"name":"a","path":"world/a","bytes":100,"proxyBytes":100}]}`))
+	f.Add([]byte("{\"version\":t\nrue}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode("f.json", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.json: ") {
 				t.Fatalf("error without the file name: %v", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a message of two lines: %q", err)
 			}
 			return
 		}

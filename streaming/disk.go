@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -430,7 +432,7 @@ type docEntity struct {
 
 func decodeCell(data []byte) (*cellDoc, error) {
 	var doc cellDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := jsondoc.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Entities == nil {

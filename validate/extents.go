@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/worldcook/worldcook/internal/jsondoc"
 
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
@@ -450,7 +450,7 @@ func decodeMapBox(file string, data []byte) assetBox {
 		return assetBox{why: "map " + file + " is a Tiled XML map; the engine reads only .tmj (JSON)"}
 	}
 	var m tiledMap
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := jsondoc.Unmarshal(data, &m); err != nil {
 		return assetBox{why: "map " + file + " is not valid JSON: " + err.Error()}
 	}
 	if !(m.Width > 0 && m.Height > 0 && m.TileWidth > 0 && m.TileHeight > 0) {

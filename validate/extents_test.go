@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,6 +95,9 @@ func FuzzMapBox(f *testing.F) {
 	f.Add([]byte(`{"width": 2, "height": 3, "tilewidth": 16, "tileheight": 16, "orientation": "hexagonal", "layers": [{"type": "tilelayer", "chunks": [{"x": -16, "y": 0, "width": 16, "height": 16}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		box := decodeMapBox("fuzz.tmj", b)
+		if strings.Contains(box.why, "\n") {
+			t.Fatalf("a message of two lines: %q", box.why)
+		}
 		if box.ok && !(box.lo.X <= box.hi.X && box.lo.Y <= box.hi.Y) {
 			t.Fatalf("accepted box %+v", box)
 		}
@@ -153,8 +157,8 @@ func FuzzPrefabExpansion(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc, ovs []byte) {
 		p, why := decodePrefabDoc("fuzz.esprefab", doc)
 		if p == nil {
-			if why == "" {
-				t.Fatal("no document and no reason")
+			if why == "" || strings.Contains(why, "\n") {
+				t.Fatalf("no document, and the reason %q is not one line", why)
 			}
 			return
 		}
@@ -165,6 +169,9 @@ func FuzzPrefabExpansion(f *testing.F) {
 		load := func(ref, from string) (*pdoc, string) { return p, "" }
 		ents, root, allocs, err := expandInstance(p, &delta{ovs: list, removed: []string{"w"}}, load)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a message of two lines: %q", err)
+			}
 			return
 		}
 		if int(allocs) < len(ents) || root <= 0 {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/worldcook/worldcook/internal/jsondoc"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -86,7 +88,7 @@ func decodePrefabDoc(file string, data []byte) (*pdoc, string) {
 		return nil, "prefab " + file + " is larger than a prefab document may be"
 	}
 	var raw rawPrefab
-	if err := json.Unmarshal(data, &raw); err != nil {
+	if err := jsondoc.Unmarshal(data, &raw); err != nil {
 		return nil, "prefab " + file + " is not valid JSON: " + err.Error()
 	}
 	p := &pdoc{file: file, name: rawText(raw.Name), root: rawID(raw.RootEntityID)}

@@ -1,0 +1,140 @@
+// Package jsondoc decodes JSON documents read from files worldcook does
+// not control (manifests, journals, records, cell documents, prefabs,
+// sidecars, maps) and words what is wrong with them as one line that
+// says where.
+//
+// Decoding is goccy/go-json's, for its speed on large manifests, behind
+// a check with the standard library's scanner: goccy reads past the end
+// of some malformed documents (an escape as the last byte of an object
+// key, found by fuzzing), which is a crash on hostile input; on a
+// document the scanner accepts it stays in bounds. Decoders also quote
+// the offending byte as it is, so a message about a document holding a
+// newline or a control character would break over lines, and they give
+// byte offsets where a person wants a line and a column.
+package jsondoc
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	json "github.com/goccy/go-json"
+)
+
+// Unmarshal decodes the JSON document data into v. Its error is one
+// line, with the line and column where the decoder stopped.
+func Unmarshal(data []byte, v any) error {
+	if err := Check(data); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return errors.New(Describe(data, err))
+	}
+	return nil
+}
+
+// UnmarshalStrict is Unmarshal refusing a member v has no field for:
+// for documents only worldcook writes, where an unknown member means
+// the file is not what it claims to be.
+func UnmarshalStrict(data []byte, v any) error {
+	if err := Check(data); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errors.New(Describe(data, err))
+	}
+	return nil
+}
+
+// Check checks data with the standard library's scanner, which never
+// reads outside data, and says where it is not JSON. The scanner also
+// refuses anything after the top-level value.
+func Check(data []byte) error {
+	if stdjson.Valid(data) {
+		return nil
+	}
+	// Unmarshal scans the whole document before it decodes anything, so
+	// on a document Valid refused it returns the scanner's error at once.
+	return errors.New(Describe(data, stdjson.Unmarshal(data, &struct{}{})))
+}
+
+// Describe returns err, an error from decoding data, as one line:
+// "line L, column C: what the decoder said" when the decoder gives an
+// offset, else what it said. Control and non-printing characters are
+// written as Go escapes (\n, \x00).
+func Describe(data []byte, err error) string {
+	if err == nil {
+		return ""
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		line, col := LineCol(data, len(data))
+		return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": the document ends early"
+	}
+	msg := OneLine(strings.TrimPrefix(err.Error(), "json: "))
+	if off, ok := offset(err); ok {
+		line, col := LineCol(data, int(off))
+		return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": " + msg
+	}
+	return msg
+}
+
+// offset is the byte offset the decoder's error gives, if any.
+func offset(err error) (int64, bool) {
+	var gs *json.SyntaxError
+	if errors.As(err, &gs) {
+		return gs.Offset, true
+	}
+	var gt *json.UnmarshalTypeError
+	if errors.As(err, &gt) {
+		return gt.Offset, true
+	}
+	var ss *stdjson.SyntaxError
+	if errors.As(err, &ss) {
+		return ss.Offset, true
+	}
+	var st *stdjson.UnmarshalTypeError
+	if errors.As(err, &st) {
+		return st.Offset, true
+	}
+	return 0, false
+}
+
+// LineCol is the 1-based line and column (in bytes) of offset off in
+// data; an offset outside data is taken as its nearest end.
+func LineCol(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	return 1 + bytes.Count(data[:off], []byte{'\n'}), off - bytes.LastIndexByte(data[:off], '\n')
+}
+
+// OneLine returns s with every control or non-printing character written
+// as a Go escape, so that it is one line of printable text.
+func OneLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8RuneError || !unicode.IsPrint(r) && r != ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != utf8RuneError && (unicode.IsPrint(r) || r == ' ') {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+const utf8RuneError = '\uFFFD'
