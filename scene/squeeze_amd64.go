@@ -33,10 +33,11 @@ func init() {
 // minKernelRate is the rate, in bytes a second, below which the kernel is
 // not used: the byte-by-byte scanner reads a scene at about 0.6 GB/s, and
 // the kernel is worth running ahead of it only when it is several times
-// faster. On most CPUs with AVX-512 it squeezes 8 GB/s; some machines
-// (virtual ones that trap or emulate the instructions) report the
-// features and run them at a fiftieth of that, where the kernel would
-// make a cook four times slower.
+// faster. It squeezes 5-8 GB/s on the AMD and Intel CPUs measured; a CPU
+// that reports the features and runs them far slower (an emulated or
+// trapped instruction, or a transition penalty like the one legacy SSE
+// instructions once paid inside the loop on Intel) would make a cook
+// several times slower, so the rate is measured rather than assumed.
 const minKernelRate = 2 << 30
 
 // kernelFast measures the kernel on a sample of pretty-printed records,
