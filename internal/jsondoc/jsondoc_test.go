@@ -95,3 +95,37 @@ func TestStrictRefusesUnknownMembers(t *testing.T) {
 		t.Fatalf("UnmarshalStrict = %v, want the unknown member named", err)
 	}
 }
+
+// FuzzUnmarshal: any bytes decode or give one line that says where; what
+// is accepted is JSON the standard library accepts, decoded the same.
+func FuzzUnmarshal(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":["x"],"c":{"d":null}}`, "{\"\\H0\\", "[1,2", `"\u00e9"`, "{} {}", `{"a":"x"}`} {
+		f.Add([]byte(s))
+	}
+	type doc struct {
+		A int                `json:"a"`
+		B []string           `json:"b"`
+		C map[string]any     `json:"c"`
+		R stdjson.RawMessage `json:"r"`
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got doc
+		err := Unmarshal(data, &got)
+		if err != nil {
+			if msg := err.Error(); strings.ContainsAny(msg, "\n\r\x00") {
+				t.Fatalf("a message that is not one line: %q", msg)
+			}
+			return
+		}
+		if !stdjson.Valid(data) {
+			t.Fatalf("accepted %q, which is not JSON", data)
+		}
+		var any1, any2 any
+		if err := Unmarshal(data, &any1); err != nil {
+			t.Fatalf("accepted into a struct but not into any: %v", err)
+		}
+		if err := stdjson.Unmarshal(data, &any2); err != nil {
+			t.Fatalf("the standard library refuses what was accepted: %v", err)
+		}
+	})
+}
