@@ -186,6 +186,15 @@ func (b *assetBook) release(i int32) {
 	}
 }
 
+// scope is the number of assets cell i holds: the size of its asset
+// scope in the runtime's terms (0 when it holds none).
+func (b *assetBook) scope(i int32) int {
+	if !b.holds[i] {
+		return 0
+	}
+	return len(b.cells[i])
+}
+
 // report moves the frame's asset counts into its report.
 func (b *assetBook) report(rep *FrameReport) {
 	rep.ResidentAssetBytes = b.resident
