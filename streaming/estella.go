@@ -189,10 +189,11 @@ type RuntimeReport struct {
 	CellEntityCounts     map[string]int `json:"cellEntityCounts"`
 	// AssetRefsByCell is the size of each resident cell's asset scope:
 	// the number of assets it holds, for the cells cellEntityCounts has
-	// (the runtime reads both from the cells' scene contexts). Absent when
-	// assets are not modelled (a world without assets, --asset-costs off)
-	// or no cell is resident.
-	AssetRefsByCell          map[string]int      `json:"assetRefsByCell,omitempty"`
+	// (the runtime reads both from the cells' scene contexts). Nil, and
+	// absent from JSON, when assets are not modelled (a world without
+	// assets, --asset-costs off), so that such a report is what it was
+	// before assets were counted.
+	AssetRefsByCell          *map[string]int     `json:"assetRefsByCell,omitempty"`
 	AuthoredCellEntityCounts map[string]int      `json:"authoredCellEntityCounts"`
 	Delivery                 map[string]Delivery `json:"delivery"`
 }
@@ -879,8 +880,9 @@ func (e *Estella) Report() RuntimeReport {
 		Delivery:                 map[string]Delivery{},
 	}
 	r.CellSize = e.cellSize
+	refs := map[string]int{}
 	if e.book != nil {
-		r.AssetRefsByCell = map[string]int{}
+		r.AssetRefsByCell = &refs
 	}
 	for i := range e.cells {
 		c, st := &e.cells[i], &e.st[i]
@@ -897,7 +899,7 @@ func (e *Estella) Report() RuntimeReport {
 			r.ResidentCells = append(r.ResidentCells, c.Name)
 			r.CellEntityCounts[c.Name] = c.EntityCount
 			if e.book != nil {
-				r.AssetRefsByCell[c.Name] = e.book.scope(int32(i))
+				refs[c.Name] = e.book.scope(int32(i))
 			}
 		case ResPrepared:
 			r.PreparedCells = append(r.PreparedCells, c.Name)

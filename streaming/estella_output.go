@@ -226,7 +226,7 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	line("loadingCells", "%d%s", len(rt.LoadingCells), nameList(rt.LoadingCells, 8))
 	line("unloadingCells", "%d%s", len(rt.UnloadingCells), nameList(rt.UnloadingCells, 8))
 	if rt.AssetRefsByCell != nil {
-		line("assetRefsByCell", "%s", assetRefs(rt.ResidentCells, rt.AssetRefsByCell))
+		line("assetRefsByCell", "%s", assetRefs(rt.ResidentCells, *rt.AssetRefsByCell))
 	}
 	line("loadCount", "%d", rt.LoadCount)
 	return bw.Flush()
