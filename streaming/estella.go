@@ -299,9 +299,6 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 	if len(w.Cells) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
 	}
-	if !w.checkAssets() {
-		return nil, fmt.Errorf("the world's asset lists name assets it does not have, or negative sizes")
-	}
 	e := &Estella{
 		cells:    w.Cells,
 		cellSize: w.CellSize,

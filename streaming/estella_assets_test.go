@@ -304,3 +304,28 @@ func TestComparisonShowsAssetPeaks(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulersRefuseBadAssetLists: a world whose asset lists name an
+// asset it does not have, or give one a negative size, is refused by
+// either scheduler with one message, never indexed out of range.
+func TestSchedulersRefuseBadAssetLists(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(*World)
+	}{
+		{"cell index past the list", func(w *World) { w.Cells[1].Assets = []int32{0, 3} }},
+		{"negative cell index", func(w *World) { w.Cells[0].Assets = []int32{-1} }},
+		{"persistent index past the list", func(w *World) { w.PersistentAssets = []int32{7} }},
+		{"negative size", func(w *World) { w.Assets[2].Bytes = -1 }},
+	} {
+		w := assetWorld(4)
+		tc.spoil(w)
+		const want = "the world's asset lists name assets it does not have"
+		if _, err := NewEstella(w, []Source{src("camera", 5, 4, 4, 6)}, EstellaHost{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: runtime model: %v", tc.name, err)
+		}
+		if _, err := NewScheduler(w, []Source{src("camera", 5, 4, 4, 6)}, Settings{}, NewModelLoader(ModelIO{})); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: budgeted scheduler: %v", tc.name, err)
+		}
+	}
+}

@@ -193,9 +193,6 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 	if len(w.Cells) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
 	}
-	if !w.checkAssets() {
-		return nil, fmt.Errorf("the world's asset lists name assets it does not have, or negative sizes")
-	}
 	s := &Scheduler{
 		cells:   w.Cells,
 		geo:     make([]geom, len(w.Cells)),
