@@ -86,8 +86,12 @@ takes --latency-frames (or the --io-bytes-per-frame bandwidth), a publish
 frame). Settings it does not have are refused. The report adds prefetch
 hits and misses, publishes started and each arrival's demand-to-resident
 and dwell frames; the summary ends with the runtime's worldResidencyReport.
---compare runs the route under both policies (the seed one with every
-setting given) and prints holes, peaks and loads side by side.
+Both policies count the assets the manifest lists, shared between cells
+by reference count (the runtime holds a cell's from the start of its
+preparation until a discard or its unload completes); --asset-costs off
+counts cell documents only. --compare runs the route under both policies
+(the seed one with every setting given) and prints holes, peaks, loads
+and asset peaks side by side.
 
 A setting given as 0 means 0: --budget 0 still admits one request a frame,
 --max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins

@@ -90,7 +90,7 @@ func runPolicies(ctx context.Context, opts *simulateOptions, run simulate.Option
 		return inputErr(err)
 	}
 
-	report, err := streaming.NewEstellaWriter(format, opts.IO.Out)
+	report, err := streaming.NewEstellaReport(format, opts.IO.Out, streaming.ReportOptions{Assets: est.Sched.HasAssets()})
 	if err != nil {
 		return inputErr(fmt.Errorf("--format: %v", err))
 	}

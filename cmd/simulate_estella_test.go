@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,31 +13,57 @@ const (
 	demoYAML  = "../testdata/demo/worldcook.yaml"
 )
 
-// TestSimulateEstellaDemo runs the demo route under the runtime's policy;
-// the table and the --compare view are goldens, and the run is
-// byte-identical when repeated.
+// TestSimulateEstellaDemo runs the demo route under the runtime's policy,
+// with the cells' asset scopes and without (--asset-costs off, which must
+// give the report of a world without assets): the tables and the
+// --compare views are goldens, and every run is byte-identical when
+// repeated.
 func TestSimulateEstellaDemo(t *testing.T) {
 	args := []string{"--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella", demoScene}
-	code, out, errs := run(t, args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	off := []string{"--asset-costs", "off"}
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"demo_estella_assets.table", args},
+		{"demo_estella.table", append(slices.Clone(args), off...)},
+	} {
+		code, out, errs := run(t, tc.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.golden, code, errs)
+		}
+		simGolden(t, tc.golden, changedRows(out))
+		if _, again, _ := run(t, tc.args...); again != out {
+			t.Errorf("%s: two runs differ", tc.golden)
+		}
 	}
-	simGolden(t, "demo_estella.table", changedRows(out))
-	if _, again, _ := run(t, args...); again != out {
-		t.Error("two runs differ")
+	compare := []string{"--config", demoYAML, "simulate", "--path", demoRoute, "--budget", "16384", "--compare", demoScene}
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"demo_compare_assets.txt", compare},
+		{"demo_compare.txt", append(slices.Clone(compare), off...)},
+	} {
+		code, out, errs := run(t, tc.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.golden, code, errs)
+		}
+		simGolden(t, tc.golden, out)
 	}
-	code, out, errs = run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--budget", "16384", "--compare", demoScene)
-	if code != 0 {
-		t.Fatalf("--compare: exit %d: %s", code, errs)
-	}
-	simGolden(t, "demo_compare.txt", out)
-	code, out, _ = run(t, "--json", "--config", demoYAML, "simulate", "--path", demoRoute, "--compare", demoScene)
-	if code != 0 || !strings.HasPrefix(out, `{"message_type":"comparison","seed":{`) || strings.Count(out, "\n") != 1 {
-		t.Errorf("--compare --json: exit %d, %.100s", code, out)
+	code, out, _ := run(t, "--json", "--config", demoYAML, "simulate", "--path", demoRoute, "--compare", demoScene)
+	if code != 0 || !strings.HasPrefix(out, `{"message_type":"comparison","seed":{`) || strings.Count(out, "\n") != 1 ||
+		strings.Count(out, `"assets":{"distinct":14,`) != 2 {
+		t.Errorf("--compare --json: exit %d, both sides should carry the assets: %.100s", code, out)
 	}
 	code, out, _ = run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella", "--format", "jsonl", demoScene)
-	if code != 0 || !strings.Contains(out, `"prefetchHits":[`) || !strings.Contains(out, `{"message_type":"summary","policy":"estella"`) {
+	if code != 0 || !strings.Contains(out, `"prefetchHits":[`) || !strings.Contains(out, `{"message_type":"summary","policy":"estella"`) ||
+		!strings.Contains(out, `"residentAssetBytes":`) || !strings.Contains(out, `"assetRefsByCell":{"main.cell_0_0":`) {
 		t.Errorf("jsonl: exit %d, %.200s", code, out)
+	}
+	code, out, _ = run(t, append([]string{"--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella", "--format", "jsonl", demoScene}, off...)...)
+	if code != 0 || strings.Contains(out, "asset") {
+		t.Errorf("jsonl --asset-costs off: exit %d, still names assets", code)
 	}
 }
 

@@ -194,7 +194,8 @@ func NewRuntime(world *streaming.World, o Options) (*Runtime, error) {
 			return nil, err
 		}
 	}
-	host := streaming.EstellaHost{Prepare: o.Model, PublishFrames: o.PublishFrames, UnloadFrames: o.UnloadFrames}
+	host := streaming.EstellaHost{Prepare: o.Model, PublishFrames: o.PublishFrames, UnloadFrames: o.UnloadFrames,
+		IgnoreAssets: o.Settings.IgnoreAssets}
 	if r.Sched, err = streaming.NewEstella(world, bound, host); err != nil {
 		return nil, err
 	}
@@ -228,10 +229,9 @@ func Compare(ctx context.Context, world *streaming.World, o Options) (*streaming
 	if err != nil {
 		return nil, err
 	}
-	o.Disk = nil // both over the modelled host
-	// The runtime policy does not model assets: the budgeted side leaves
-	// them out too, so that both count the same bytes.
-	o.Settings.IgnoreAssets = true
+	// Both over the modelled host; both count the world's assets, or
+	// neither (--asset-costs off).
+	o.Disk = nil
 	seed, err := NewSeed(world, o)
 	if err != nil {
 		return nil, err

@@ -90,3 +90,47 @@ func TestRuntimeAndCompare(t *testing.T) {
 			cmp.Seed.Frames, cmp.Estella.Frames, cmp.Estella.HoleFrames, sum.HoleFrames)
 	}
 }
+
+// TestCompareCountsAssets: with the demo's shared assets, both policies
+// count them, and their asset peaks agree with their resident peaks (no
+// asset bytes on one side only); --asset-costs off leaves them out of
+// both.
+func TestCompareCountsAssets(t *testing.T) {
+	world := demoWorld(t)
+	if len(world.Assets) == 0 {
+		t.Fatal("the demo world has no assets")
+	}
+	o := Options{Route: demoRoute, Model: streaming.ModelIO{LatencyFrames: 1}}
+	cmp, err := Compare(context.Background(), world, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, e := cmp.Seed.Assets, cmp.Estella.Assets
+	if s == nil || e == nil {
+		t.Fatalf("both sides must count assets: seed %v, estella %v", s, e)
+	}
+	if s.Distinct != len(world.Assets) || e.Distinct != len(world.Assets) || s.PeakResidentAssetBytes == 0 || e.PeakResidentAssetBytes == 0 {
+		t.Errorf("asset summaries: seed %+v, estella %+v", s, e)
+	}
+	o.Settings.IgnoreAssets = true
+	off, err := Compare(context.Background(), world, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Seed.Assets != nil || off.Estella.Assets != nil || off.Estella.Runtime.AssetRefsByCell != nil {
+		t.Error("--asset-costs off still counts assets")
+	}
+	for _, side := range []struct {
+		name     string
+		with     int64
+		without  int64
+		assetTop int64
+	}{
+		{"seed", cmp.Seed.PeakResidentBytes, off.Seed.PeakResidentBytes, s.PeakResidentAssetBytes},
+		{"estella", cmp.Estella.PeakResidentBytes, off.Estella.PeakResidentBytes, e.PeakResidentAssetBytes},
+	} {
+		if side.with <= side.without || side.with > side.without+side.assetTop {
+			t.Errorf("%s: peak resident %d with assets, %d without, asset peak %d", side.name, side.with, side.without, side.assetTop)
+		}
+	}
+}

@@ -42,13 +42,17 @@ func assetsFromManifest(m *manifest.Manifest, w *World) {
 	}
 }
 
-// assetBook reference-counts the world's assets as the runtime holds them:
-// an asset is held by every cell that is resident, prepared or in flight
-// and lists it (its hold is taken at dispatch), and by the persistent
-// world for the whole run. The first request to take an asset that
-// nothing holds pays its bytes; the asset becomes resident when a request
-// holding it completes, and is freed in the frame its count drops to 0.
-// Proxies (far representations) hold no assets.
+// assetBook reference-counts the world's assets as the runtime holds them,
+// for either scheduler. A holder takes a hold on each of a cell's assets
+// when it starts loading the cell (so a second request sees the asset as
+// already paid for), makes them resident when that load completes, and
+// lets go when the cell holds nothing any more; the persistent world holds
+// its assets for the whole run. The first load to take an asset that
+// nothing holds pays its bytes; an asset is freed in the frame its count
+// drops to 0. The book holds counts only: when a cell takes or drops its
+// holds is each scheduler's rule (scheduler.go for the budgeted one, where
+// proxies hold no assets; estella.go for the runtime's asset scopes), and
+// each adds resident to its own resident bytes.
 type assetBook struct {
 	assets []Asset
 	cells  [][]int32
@@ -62,8 +66,12 @@ type assetBook struct {
 	sum                      AssetSummary
 }
 
-func newAssetBook(w *World, set Settings) *assetBook {
-	if len(w.Assets) == 0 || set.IgnoreAssets {
+// newAssetBook returns the book of w's assets, already holding the
+// persistent world's (resident from the first frame, and reported as that
+// frame's loads), or nil for a world without assets or when their costs
+// are ignored.
+func newAssetBook(w *World, ignore bool) *assetBook {
+	if len(w.Assets) == 0 || ignore {
 		return nil
 	}
 	b := &assetBook{
@@ -78,10 +86,14 @@ func newAssetBook(w *World, set Settings) *assetBook {
 		b.cells[i] = c.Assets
 	}
 	b.sum.Distinct = len(w.Assets)
+	for _, k := range w.PersistentAssets {
+		b.refs[k]++
+		b.arrive(k)
+	}
 	return b
 }
 
-// validIndex reports whether every asset index of the world is in range.
+// checkAssets reports whether every asset index of the world is in range.
 func (w *World) checkAssets() bool {
 	ok := func(ix []int32) bool {
 		for _, k := range ix {
@@ -105,15 +117,6 @@ func (w *World) checkAssets() bool {
 		}
 	}
 	return true
-}
-
-// holdPersistent takes the persistent world's holds: its assets are
-// resident from the first frame, and reported as that frame's loads.
-func (b *assetBook) holdPersistent(s *Scheduler, ix []int32) {
-	for _, k := range ix {
-		b.refs[k]++
-		b.arrive(s, k)
-	}
 }
 
 // fresh returns the bytes and paths of cell i's assets that nothing holds:
@@ -142,30 +145,29 @@ func (b *assetBook) acquire(i int32) {
 }
 
 // complete makes cell i's assets resident: its request finished.
-func (b *assetBook) complete(s *Scheduler, i int32) {
+func (b *assetBook) complete(i int32) {
 	if !b.holds[i] {
 		return
 	}
 	for _, k := range b.cells[i] {
-		b.arrive(s, k)
+		b.arrive(k)
 	}
 }
 
-func (b *assetBook) arrive(s *Scheduler, k int32) {
+func (b *assetBook) arrive(k int32) {
 	if b.loaded[k] {
 		return
 	}
 	b.loaded[k] = true
 	b.loads[k]++
 	b.resident += b.assets[k].Bytes
-	s.residentBytes += b.assets[k].Bytes
 	b.frameLoads++
 	b.sum.Loads++
 }
 
 // release drops cell i's holds; assets nobody holds any more are freed
 // now, in the order the cell lists them.
-func (b *assetBook) release(s *Scheduler, i int32) {
+func (b *assetBook) release(i int32) {
 	if !b.holds[i] {
 		return
 	}
@@ -178,11 +180,19 @@ func (b *assetBook) release(s *Scheduler, i int32) {
 		if b.loaded[k] {
 			b.loaded[k] = false
 			b.resident -= b.assets[k].Bytes
-			s.residentBytes -= b.assets[k].Bytes
 			b.frameUnloads++
 			b.sum.Unloads++
 		}
 	}
+}
+
+// scope is the number of assets cell i holds: the size of its asset
+// scope in the runtime's terms (0 when it holds none).
+func (b *assetBook) scope(i int32) int {
+	if !b.holds[i] {
+		return 0
+	}
+	return len(b.cells[i])
 }
 
 // report moves the frame's asset counts into its report.

@@ -18,6 +18,21 @@ import (
 // each cell walks unloaded → preparing → prepared → publishing → resident →
 // unloading → unloaded through the host's asynchronous operations.
 //
+// Assets. The runtime keeps an asset scope per cell (report.ts reads its
+// size as assetRefsByCell): the host's prepare loads the cell's assets,
+// and they stay held while the cell is prepared, publishing, resident and
+// unloading. The sdk does not show the scene manager's side, so this
+// model takes the closest reading of WorldStreamer.ts: a cell takes its
+// holds when its preparation starts (an asset already held by another
+// cell, in flight or resident, costs nothing), its assets become resident
+// when the preparation completes (assetsReady), and it lets go when its
+// preparation fails, when it is discarded prepared (discardPrepared
+// releases the scope and answers how many references it released: the
+// runtime's cancelledRefs) and when its unload completes (the scene is
+// gone once unload resolves, not when it is asked). The book is the
+// budgeted scheduler's (assets.go): counts by reference, the persistent
+// world's assets held from frame 1.
+//
 // Time is counted in frames. An operation the streamer starts during frame
 // f completes at frame f+d. A frame g runs, as a host that resolves
 // operations between frames (d > 0) or at once (d = 0) makes the runtime's
@@ -65,9 +80,13 @@ type EstellaHost struct {
 	// PublishFrames and UnloadFrames time loadAdditive and unload.
 	PublishFrames, UnloadFrames int
 	// DiscardRefs, when set, is what the host's discardPrepared returns for
-	// a cell: the references it released. A headless host holds none, so
-	// without it every discard releases 0, as the runtime would count.
+	// a cell: the references it released. Without it a discard releases
+	// the cell's asset scope: as many references as the cell has assets
+	// (0 for a world without assets, or with IgnoreAssets).
 	DiscardRefs func(cell int) int
+	// IgnoreAssets makes the host acquire no assets, as a headless host
+	// does: resident bytes count cell documents only (--asset-costs off).
+	IgnoreAssets bool
 }
 
 func (h EstellaHost) check() error {
@@ -166,8 +185,15 @@ type RuntimeReport struct {
 	PrefetchHits     int       `json:"prefetchHits"`
 	PrefetchMisses   int       `json:"prefetchMisses"`
 	// LastDemandToResident is in frames (the runtime counts milliseconds).
-	LastDemandToResident     int                 `json:"lastDemandToResidentFrames"`
-	CellEntityCounts         map[string]int      `json:"cellEntityCounts"`
+	LastDemandToResident int            `json:"lastDemandToResidentFrames"`
+	CellEntityCounts     map[string]int `json:"cellEntityCounts"`
+	// AssetRefsByCell is the size of each resident cell's asset scope:
+	// the number of assets it holds, for the cells cellEntityCounts has
+	// (the runtime reads both from the cells' scene contexts). Nil, and
+	// absent from JSON, when assets are not modelled (a world without
+	// assets, --asset-costs off), so that such a report is what it was
+	// before assets were counted.
+	AssetRefsByCell          *map[string]int     `json:"assetRefsByCell,omitempty"`
 	AuthoredCellEntityCounts map[string]int      `json:"authoredCellEntityCounts"`
 	Delivery                 map[string]Delivery `json:"delivery"`
 }
@@ -245,6 +271,10 @@ type Estella struct {
 	// it for sources a frame does not place.
 	actual, seen []Point
 
+	// book counts the cells' asset scopes; nil for a world without
+	// assets or when the host ignores them.
+	book *assetBook
+
 	rep   *EstellaFrame
 	stats stats
 	first []int32
@@ -283,6 +313,7 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 		e.geo[i] = geom{minX: b.MinX, minZ: b.MinZ, maxX: b.MaxX, maxZ: b.MaxZ}
 	}
 	e.index = newGridIndex(e.geo, w.CellSize)
+	e.book = newAssetBook(w, host.IgnoreAssets)
 	if host.Prepare.BytesPerFrame != nil || host.Prepare.LatencyFrames > 0 {
 		e.prepIO = NewModelLoader(host.Prepare)
 	}
@@ -291,6 +322,10 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 
 // Frame returns the number of the last frame stepped.
 func (e *Estella) Frame() int { return e.frame }
+
+// HasAssets reports whether the model counts the cells' asset scopes: the
+// world lists assets and the host does not ignore them.
+func (e *Estella) HasAssets() bool { return e.book != nil }
 
 // Sources returns the sources with their current positions.
 func (e *Estella) Sources() []Source { return slices.Clone(e.sources) }
@@ -349,8 +384,9 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 }
 
 // start begins a host operation for cell i. A zero-delay operation waits in
-// now until the callback or update that started it returns.
-func (e *Estella) start(kind opKind, i int32) {
+// now until the callback or update that started it returns. A preparation
+// moves bytes: the cell's document and its assets that nothing held.
+func (e *Estella) start(kind opKind, i int32, bytes int64) {
 	e.seq++
 	o := op{seq: e.seq, kind: kind, cell: i}
 	switch kind {
@@ -358,7 +394,7 @@ func (e *Estella) start(kind opKind, i int32) {
 		st := &e.st[i]
 		st.prepares++
 		if e.prepIO != nil {
-			e.prepIO.Start(Request{ID: o.seq, Cell: int(i), Name: e.cells[i].Name, Bytes: e.cells[i].Bytes,
+			e.prepIO.Start(Request{ID: o.seq, Cell: int(i), Name: e.cells[i].Name, Bytes: bytes,
 				Attempt: st.prepares, Frame: e.frame})
 			e.prepOps[o.seq] = o
 			return
@@ -443,11 +479,15 @@ func (e *Estella) complete(o op) {
 			// The runtime logs the failure and forgets the attempt; the
 			// next update asks again if the cell is still wanted.
 			st.res = ResUnloaded
+			e.releaseAssets(i)
 			e.rep.Failed = append(e.rep.Failed, name)
 			e.stats.sum.Failures++
 			return
 		}
 		e.rep.Completed = append(e.rep.Completed, name)
+		if e.book != nil {
+			e.book.complete(i)
+		}
 		// No render-readiness host: assets ready means prepared.
 		st.res = ResPrepared
 		st.preparedAt = e.frame
@@ -471,6 +511,7 @@ func (e *Estella) complete(o op) {
 		e.step(i)
 	case opUnload:
 		st.res = ResUnloaded
+		e.releaseAssets(i)
 		e.step(i)
 	}
 }
@@ -489,9 +530,13 @@ func (e *Estella) step(i int32) {
 		e.beginPublish(i)
 	case st.res == ResPrepared && !st.speculated:
 		refs := 0
-		if e.host.DiscardRefs != nil {
+		switch {
+		case e.host.DiscardRefs != nil:
 			refs = e.host.DiscardRefs(int(i))
+		case e.book != nil:
+			refs = e.book.scope(i)
 		}
+		e.releaseAssets(i)
 		e.cancelledRefs += refs
 		e.rep.CancelledRefs += refs
 		st.res = ResUnloaded
@@ -501,7 +546,7 @@ func (e *Estella) step(i int32) {
 		st.res = ResUnloading
 		e.unloadCount++
 		e.rep.Unloaded = append(e.rep.Unloaded, e.cells[i].Name)
-		e.start(opUnload, i)
+		e.start(opUnload, i, 0)
 	}
 }
 
@@ -518,10 +563,26 @@ func (e *Estella) beginPrepare(i int32) {
 		st.d.Dwell = 0
 	}
 	c := &e.cells[i]
+	// The preparation loads the cell's assets that nothing holds, and
+	// takes its scope's holds.
+	bytes := c.Bytes
+	if e.book != nil {
+		fresh, _ := e.book.fresh(i)
+		bytes += fresh
+		e.book.acquire(i)
+	}
 	e.rep.Requested = append(e.rep.Requested, c.Name)
-	e.rep.RequestedBytes += c.Bytes
+	e.rep.RequestedBytes += bytes
 	e.stats.sum.Loads++
-	e.start(opPrepare, i)
+	e.start(opPrepare, i, bytes)
+}
+
+// releaseAssets lets go of cell i's asset scope; the assets nothing else
+// holds are freed now.
+func (e *Estella) releaseAssets(i int32) {
+	if e.book != nil {
+		e.book.release(i)
+	}
 }
 
 func (e *Estella) beginPublish(i int32) {
@@ -530,7 +591,7 @@ func (e *Estella) beginPublish(i int32) {
 	st.pubAt = e.frame
 	e.loadCount++
 	e.rep.Publishing = append(e.rep.Publishing, e.cells[i].Name)
-	e.start(opPublish, i)
+	e.start(opPublish, i, 0)
 }
 
 // demand is WorldStreamer.demand_: a cell the update newly wants counts a
@@ -742,6 +803,10 @@ func (e *Estella) finishReport() {
 			rep.Positions = append(rep.Positions, SourcePosition{Source: s.Name, X: e.actual[k].X, Z: e.actual[k].Z})
 		}
 	}
+	if e.book != nil {
+		rep.ResidentBytes += e.book.resident
+		e.book.report(rep)
+	}
 	e.stats.add(rep)
 	if e.stats.sum.FirstResidentFrame == 0 {
 		all := true
@@ -812,6 +877,10 @@ func (e *Estella) Report() RuntimeReport {
 		Delivery:                 map[string]Delivery{},
 	}
 	r.CellSize = e.cellSize
+	refs := map[string]int{}
+	if e.book != nil {
+		r.AssetRefsByCell = &refs
+	}
 	for i := range e.cells {
 		c, st := &e.cells[i], &e.st[i]
 		r.Cells[i] = CellRef{Name: c.Name, X: c.X, Z: c.Z}
@@ -826,6 +895,9 @@ func (e *Estella) Report() RuntimeReport {
 		case ResResident:
 			r.ResidentCells = append(r.ResidentCells, c.Name)
 			r.CellEntityCounts[c.Name] = c.EntityCount
+			if e.book != nil {
+				refs[c.Name] = e.book.scope(int32(i))
+			}
 		case ResPrepared:
 			r.PreparedCells = append(r.PreparedCells, c.Name)
 		case ResPreparing, ResPublishing:
@@ -846,6 +918,9 @@ func (e *Estella) Summary() EstellaSummary {
 	sum.GaveUp = []GaveUp{}
 	rt := e.Report()
 	sum.Residency = ResidencyReport{ResidentCells: rt.ResidentCells, CellEntityCounts: rt.CellEntityCounts, LoadCount: sum.Published}
+	if e.book != nil {
+		sum.Assets = e.book.summary()
+	}
 	return EstellaSummary{Summary: sum, Runtime: rt}
 }
 

@@ -24,32 +24,48 @@ type EstellaWriter interface {
 
 // NewEstellaWriter returns a writer for format (table, jsonl or csv).
 func NewEstellaWriter(format string, w io.Writer) (EstellaWriter, error) {
+	return NewEstellaReport(format, w, ReportOptions{})
+}
+
+// NewEstellaReport returns a writer for format with options; of them, the
+// runtime's table and CSV use Assets (their byte counts stay exact).
+func NewEstellaReport(format string, w io.Writer, o ReportOptions) (EstellaWriter, error) {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "", FormatTable:
-		return &estTable{tableWriter{w: bw}}, nil
+		return &estTable{tableWriter{w: bw, assets: o.Assets}}, nil
 	case FormatJSONL:
 		return &estJSONL{jsonlWriter{w: bw}}, nil
 	case FormatCSV:
-		return &estCSV{csvWriter{w: csv.NewWriter(bw), bw: bw}}, nil
+		return &estCSV{csvWriter{w: csv.NewWriter(bw), bw: bw, assets: o.Assets}}, nil
 	}
 	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
 }
 
-// estTable and estCSV are the seed writers with the runtime's columns.
+// estTable and estCSV are the seed writers with the runtime's columns; the
+// asset columns, for a world with assets, go last.
 type estTable struct{ tableWriter }
 
-const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes\n"
+const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes"
 
 func (t *estTable) Frame(r *EstellaFrame) error {
 	if t.rows == 0 {
-		t.w.WriteString(estTableHeader)
+		if t.assets {
+			t.w.WriteString("columns:" + tableAssetLegend[1:])
+			t.w.WriteString(estTableHeader + tableAssetHeader + "\n")
+		} else {
+			t.w.WriteString(estTableHeader + "\n")
+		}
 	}
 	t.rows++
-	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d\n",
+	var assets string
+	if t.assets {
+		assets = assetColumns(&r.FrameReport, func(n int64, width int) string { return fmt.Sprintf("%*d", width, n) })
+	}
+	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d%s\n",
 		r.Frame, len(r.Requested), len(r.Completed), len(r.Prepared), len(r.Publishing), len(r.Published),
 		len(r.Cancelled), len(r.Unloaded), len(r.Failed), len(r.Hits), len(r.Misses),
-		r.Resident, r.InFlight, r.ResidentBytes, r.RequestedBytes, len(r.Holes))
+		r.Resident, r.InFlight, r.ResidentBytes, r.RequestedBytes, len(r.Holes), assets)
 	return err
 }
 
@@ -110,7 +126,11 @@ var estCSVHeader = []string{"frame", "requested", "completed", "prepared", "publ
 // Arrivals are written cell:demandToResident:dwell, joined with ';'.
 func (c *estCSV) Frame(r *EstellaFrame) error {
 	if c.rows == 0 {
-		c.w.Write(estCSVHeader)
+		if c.assets {
+			c.w.Write(append(slices.Clone(estCSVHeader), csvAssetHeader...))
+		} else {
+			c.w.Write(estCSVHeader)
+		}
 	}
 	c.rows++
 	j := func(xs []string) string { return strings.Join(xs, ";") }
@@ -120,10 +140,14 @@ func (c *estCSV) Frame(r *EstellaFrame) error {
 	for k, a := range r.Arrived {
 		arrived[k] = fmt.Sprintf("%s:%d:%d", a.Cell, a.DemandToResident, a.Dwell)
 	}
-	return c.w.Write([]string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Publishing),
+	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Publishing),
 		j(r.Published), j(r.Cancelled), j(r.Unloaded), j(r.Failed), j(r.Hits), j(r.Misses), i(r.CancelledRefs),
 		j(arrived), i(r.Resident), i(r.InFlight), i64(r.ResidentBytes), i64(r.PreparedBytes),
-		i64(r.RequestedBytes), j(r.Holes)})
+		i64(r.RequestedBytes), j(r.Holes)}
+	if c.assets {
+		row = append(row, assetCells(&r.FrameReport)...)
+	}
+	return c.w.Write(row)
 }
 
 func (c *estCSV) Summary(*EstellaSummary) error { return nil }
@@ -187,6 +211,9 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	line("demand to resident", "%s (last delivery of each cell; last %d)", dtr, rt.LastDemandToResident)
 	line("dwell before a hit", "%s", dwell)
 	writeHoles(bw, line, &s.Summary)
+	if s.Assets != nil {
+		writeAssetSummary(line, s.Assets)
+	}
 	entities := 0
 	for _, n := range rt.CellEntityCounts {
 		entities += n
@@ -198,8 +225,24 @@ func WriteEstellaSummary(w io.Writer, s *EstellaSummary) error {
 	line("preparedCells", "%d%s", len(rt.PreparedCells), nameList(rt.PreparedCells, 8))
 	line("loadingCells", "%d%s", len(rt.LoadingCells), nameList(rt.LoadingCells, 8))
 	line("unloadingCells", "%d%s", len(rt.UnloadingCells), nameList(rt.UnloadingCells, 8))
+	if rt.AssetRefsByCell != nil {
+		line("assetRefsByCell", "%s", assetRefs(rt.ResidentCells, *rt.AssetRefsByCell))
+	}
 	line("loadCount", "%d", rt.LoadCount)
 	return bw.Flush()
+}
+
+// assetRefs writes the runtime's assetRefsByCell: the references held
+// over the resident cells, then the cells in residentCells order with
+// their counts, the first eight named.
+func assetRefs(cells []string, refs map[string]int) string {
+	total := 0
+	named := make([]string, 0, len(cells))
+	for _, c := range cells {
+		total += refs[c]
+		named = append(named, fmt.Sprintf("%s %d", c, refs[c]))
+	}
+	return fmt.Sprintf("%d references over %d cells%s", total, len(cells), nameList(named, 8))
 }
 
 // Comparison is the same route under both policies.
@@ -236,6 +279,18 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	row("evictions", d(s.Evictions), "-")
 	row("cancelled / discarded", d(s.Cancellations+s.Drops), d(e.Cancellations))
 	row("failures", d(s.Failures), d(e.Failures))
+	if s.Assets != nil || e.Assets != nil {
+		asset := func(a *AssetSummary, f func(*AssetSummary) string) string {
+			if a == nil {
+				return "-"
+			}
+			return f(a)
+		}
+		both := func(label string, f func(*AssetSummary) string) { row(label, asset(s.Assets, f), asset(e.Assets, f)) }
+		both("peak asset bytes", func(a *AssetSummary) string { return strconv.FormatInt(a.PeakResidentAssetBytes, 10) })
+		both("asset loads (unloads)", func(a *AssetSummary) string { return fmt.Sprintf("%d (%d)", a.Loads, a.Unloads) })
+		both("assets reloaded", func(a *AssetSummary) string { return d(a.Reloaded) })
+	}
 	row("resident at the end", d(len(s.Residency.ResidentCells)), d(len(e.Residency.ResidentCells)))
 	return bw.Flush()
 }

@@ -151,7 +151,9 @@ type Scheduler struct {
 	// dropped by the next pass.
 	resident, inflight, prepared, waiting, failed []entry
 	nInflight                                     int
-	residentBytes, preparedBytes                  int64
+	// residentBytes are the resident cells' document bytes; the resident
+	// assets' are the book's (see residentTotal).
+	residentBytes, preparedBytes int64
 
 	near, cand []int32 // per-frame scratch
 
@@ -191,9 +193,6 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 	if len(w.Cells) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
 	}
-	if !w.checkAssets() {
-		return nil, fmt.Errorf("the world's asset lists name assets it does not have, or negative sizes")
-	}
 	s := &Scheduler{
 		cells:   w.Cells,
 		geo:     make([]geom, len(w.Cells)),
@@ -223,9 +222,7 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 		s.geo[i].maxX, s.geo[i].maxZ = c.Bounds.MaxX, c.Bounds.MaxZ
 	}
 	s.stats.init(set)
-	if s.book = newAssetBook(w, set); s.book != nil {
-		s.book.holdPersistent(s, w.PersistentAssets)
-	}
+	s.book = newAssetBook(w, set.IgnoreAssets)
 	return s, nil
 }
 
@@ -266,7 +263,7 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.holes(&rep)
 	rep.Resident = len(s.resident)
 	rep.InFlight = s.nInflight
-	rep.ResidentBytes = s.residentBytes
+	rep.ResidentBytes = s.residentTotal()
 	rep.PreparedBytes = s.preparedBytes
 	if s.book != nil {
 		s.book.report(&rep)
@@ -279,6 +276,15 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.stats.add(&rep)
 	s.checkFirst()
 	return rep
+}
+
+// residentTotal is what is resident: the cells' documents and the assets
+// held by anything.
+func (s *Scheduler) residentTotal() int64 {
+	if s.book != nil {
+		return s.residentBytes + s.book.resident
+	}
+	return s.residentBytes
 }
 
 func (s *Scheduler) stamp() uint32 { return uint32(s.frame) }
@@ -381,7 +387,7 @@ func (s *Scheduler) measure(i int32) *cellRT {
 func (s *Scheduler) setState(i int32, st CellState) *cellRT {
 	if s.book != nil && (st == Unloaded || st == Retrying || st == Failed) {
 		// The cell holds nothing any more: its assets may be freed.
-		s.book.release(s, i)
+		s.book.release(i)
 	}
 	s.seq++
 	r := &s.rt[i]
@@ -429,7 +435,7 @@ func (s *Scheduler) finish(rep *FrameReport) {
 		}
 		rep.Completed = append(rep.Completed, s.name(i))
 		if s.book != nil {
-			s.book.complete(s, i)
+			s.book.complete(i)
 		}
 		if !r.prefetch {
 			s.makeResident(i)
@@ -500,7 +506,7 @@ func (s *Scheduler) evict(rep *FrameReport) {
 	if pinned {
 		pin2 = sq(*s.set.PinnedRadius)
 	}
-	for s.residentBytes > limit {
+	for s.residentTotal() > limit {
 		victim, worst := int32(-1), -1.0
 		for _, e := range s.resident {
 			if !s.valid(e, Resident) {

@@ -66,6 +66,7 @@ type Settings struct {
 	Retry RetryPolicy
 	// IgnoreAssets leaves the world's assets out: requests and resident
 	// bytes count the cell documents only, as for a world without assets.
+	// (The runtime model's counterpart is EstellaHost.IgnoreAssets.)
 	IgnoreAssets bool
 }
 

@@ -203,6 +203,9 @@ func (w *World) check() error {
 		}
 		seen[c.Name] = true
 	}
+	if !w.checkAssets() {
+		return errors.New("the world's asset lists name assets it does not have, or negative sizes")
+	}
 	return nil
 }
 
