@@ -35,38 +35,60 @@ type AssetPlan struct {
 	Files []string
 }
 
-// assetGraph returns the graph that resolves this scene's references: the
-// one given, or one over the project holding the scene (else the first
-// asset folder), sharing the prefab index. A scene outside any project
-// and without asset folders has no asset database to resolve against: it
-// gets no graph, and its world no asset lists.
+// AssetResolver returns the resolver of the asset references of the
+// scene at file, as Check makes it from opts: over the Estella project
+// holding the scene (else the first asset folder, else the scene's
+// folder), looking uuids up in the .meta files under the asset folders
+// (default: that project), taken from opts.AssetCache when one is set so
+// that the scenes of a run share it. opts.Prefabs and opts.AssetGraph are
+// not consulted.
+func AssetResolver(file string, opts Options) *assets.Resolver {
+	root, inProject := assets.FindProject(file)
+	dirs := opts.Assets
+	if len(dirs) == 0 {
+		dirs = DefaultAssetDirs(file)
+	}
+	if !inProject {
+		root = dirs[0]
+	}
+	if opts.AssetCache != nil {
+		return opts.AssetCache.Resolver(root, dirs, nil, opts.AssetRules)
+	}
+	return assets.NewResolver(root, assets.NewIndex(dirs), opts.AssetRules)
+}
+
+// resolver returns the one resolver of this check, which the prefab
+// expansion, the extents and the asset graph share: the given graph's or
+// prefabs', else the scene's (AssetResolver).
+func (c *checker) resolver() *assets.Resolver {
+	if c.res == nil {
+		switch {
+		case c.opts.AssetGraph != nil:
+			c.res = c.opts.AssetGraph.Resolver()
+		case c.opts.Prefabs != nil:
+			c.res = c.opts.Prefabs.Resolver()
+		default:
+			c.res = AssetResolver(c.d.Path, c.opts)
+		}
+	}
+	return c.res
+}
+
+// assetGraph returns the graph that lists this scene's assets: the one
+// given, or the one over the check's resolver. A scene outside any
+// project and without asset folders has no asset database to resolve
+// against: it gets no graph, and its world no asset lists.
 func (c *checker) assetGraph() *assets.Graph {
 	if c.opts.AssetGraph != nil {
 		return c.opts.AssetGraph
 	}
-	root, ok := assets.FindProject(c.d.Path)
-	if !ok && len(c.opts.Assets) == 0 {
+	if _, ok := assets.FindProject(c.d.Path); !ok && len(c.opts.Assets) == 0 {
 		return nil
 	}
-	dirs := c.opts.Assets
-	if len(dirs) == 0 {
-		dirs = []string{root}
-	}
-	if !ok {
-		root = dirs[0]
-	}
-	var index *assets.Index
-	if c.prefabs != nil || c.opts.Prefabs != nil {
-		// The asset graph shares the prefab expansion's .meta index.
-		index = c.prefabsFor().Index()
-	}
 	if c.opts.AssetCache != nil {
-		return c.opts.AssetCache.Graph(root, dirs, index, c.opts.AssetRules)
+		return c.opts.AssetCache.GraphOf(c.resolver())
 	}
-	if index == nil {
-		index = assets.NewIndex(dirs)
-	}
-	return assets.New(root, index, c.opts.AssetRules)
+	return assets.NewGraph(c.resolver())
 }
 
 // collectAssets lists each cell's and the persistent world's assets and

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -83,12 +84,13 @@ type checker struct {
 	canvas  int32
 	ppu     float64
 
-	prefabIdx []int32    // prefab-instance entries, authored order
-	inst      []instance // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32    // entity index → 1 + index in prefabIdx (streamed, with prefabs)
-	prefabs   *Prefabs   // asset index, set when a streamed world is partitioned
-	gen       []genRange // ids the engine generates for instance internals
-	maxID     int64      // the document's highest id (once genDone)
+	prefabIdx []int32          // prefab-instance entries, authored order
+	inst      []instance       // their placement, parallel to prefabIdx (streamed only)
+	instAt    []int32          // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs         // prefab reader, set when a streamed world is partitioned
+	res       *assets.Resolver // the one resolver of asset references (resolver())
+	gen       []genRange       // ids the engine generates for instance internals
+	maxID     int64            // the document's highest id (once genDone)
 	genDone   bool
 	expanded  bool // some instance is expanded
 
