@@ -184,7 +184,12 @@ func (r *Resolver) resolve(ref, from string) Resolved {
 // resolves against its own folder: a leading "/", or "assets/".
 func isLogical(s string) bool { return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "assets/") }
 
-func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") || p == "." }
+// escapes reports a cleaned slash path that names no file inside the
+// project: the root itself, one that climbs out, or an absolute one (a
+// document given by an absolute path joins its references to it).
+func escapes(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || p == "." || strings.HasPrefix(p, "/")
+}
 
 // hasScheme reports a "name:" prefix (builtin:, https:, data:) before any
 // slash: such strings name no project file.
