@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/assets"
@@ -55,10 +54,10 @@ type ref struct {
 
 // checker holds the state of one Check call.
 type checker struct {
-	// missed are the asset references the extents reported missing
-	// (instfind.go), which the asset graph then leaves alone.
-	missedMu sync.Mutex
-	missed   map[missedRef]bool
+	// extentMisses are the asset references of entities outside instances
+	// whose box the extents could not read (instances keep theirs in
+	// their templates); reportAssets turns them into findings.
+	extentMisses []assetMiss
 
 	d     *scene.Document
 	opts  Options

@@ -26,7 +26,9 @@ const maxMapBytes = 64 << 20
 // defaultLightRadius is Light2D.radius when the field is absent.
 const defaultLightRadius = 200
 
-// assetMiss is an asset reference whose file is absent.
+// assetMiss is an asset reference whose box the extents could not read:
+// its file is absent or holds no box. ent is the entity holding it: a
+// scene entity, or a template entity for the misses a template keeps.
 type assetMiss struct {
 	ent         int32
 	comp, field string
@@ -186,8 +188,11 @@ func withExtentNote(b assetBox) assetBox {
 // assetBox resolves ref and reads its box with read, once per file, opened
 // through the resolver (inside the project, regular files only).
 func (p *Prefabs) assetBox(kind, ref, from string, read func(f *os.File, size int64, file string) assetBox) assetBox {
-	at, why := p.resolve(ref, from)
-	if why != "" {
+	at, why, isFile := p.resolve(ref, from)
+	switch {
+	case !isFile:
+		return assetBox{} // a builtin: name or a URL: no box, nothing missing
+	case why != "":
 		return assetBox{why: "the " + kind + " " + why, absent: true}
 	}
 	p.mu.Lock()

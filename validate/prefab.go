@@ -92,7 +92,11 @@ func (p *Prefabs) lookup(ref, from string) *prefabAsset {
 }
 
 func (p *Prefabs) read(ref, from string) *prefabAsset {
-	at, why := p.resolve(ref, from)
+	at, why, isFile := p.resolve(ref, from)
+	if !isFile {
+		// The engine asks its loader anyway, which finds no prefab.
+		why = ref + " names no file (a builtin: name or a URL)"
+	}
 	if why != "" {
 		return &prefabAsset{err: why}
 	}
@@ -112,17 +116,15 @@ func (p *Prefabs) read(ref, from string) *prefabAsset {
 }
 
 // resolve finds the project path an asset reference made in the file from
-// names; why says, naming the reference, why it names none.
-func (p *Prefabs) resolve(ref, from string) (at, why string) {
+// names; why says, naming the reference, why it names none, and isFile is
+// false when the text is not a file reference at all.
+func (p *Prefabs) resolve(ref, from string) (at, why string, isFile bool) {
 	rel, _ := p.res.Rel(from)
 	r := p.res.Resolve(ref, rel)
-	switch {
-	case !r.Ref:
-		return "", ref + " names no file (a builtin: name or a URL)"
-	case r.Reason != "":
-		return "", ref + " " + r.Reason
+	if r.Reason != "" {
+		return "", ref + " " + r.Reason, true
 	}
-	return r.Path, ""
+	return r.Path, "", r.Ref
 }
 
 func errText(err error) string {

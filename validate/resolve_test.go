@@ -1,0 +1,84 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestResolutionAsTheEngine: the prefab expansion and the extents resolve
+// references by the asset graph's rules, which follow the engine. Each
+// case is one place where the expansion used to resolve otherwise.
+func TestResolutionAsTheEngine(t *testing.T) {
+	root, scenes := project(t)
+	outside := t.TempDir()
+	write := func(dir, rel, body string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const farUUID = "0f0f0f0f-0000-4000-8000-000000000000"
+	write(scenes, "Local.esprefab", coinPrefab)
+	write(outside, "Far.esprefab", coinPrefab)
+	write(outside, "Far.esprefab.meta", `{"uuid": "`+farUUID+`"}`)
+	if err := os.Symlink(filepath.Join(outside, "Far.esprefab"), filepath.Join(root, "assets", "prefabs", "Link.esprefab")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	at := `[{"prefabEntityId": "0", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 10, "y": 0, "z": 10}}]`
+	mesh := func(id int64, ref string) E {
+		return E{ID: id, C: []string{tr(20, 0, 20), comp("Mesh2D", `{"mesh": "`+ref+`"}`)}}
+	}
+	settings := E{ID: 1, C: []string{sw("100")}}
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		e     E
+		codes []string
+		msg   string // in the finding's message, when there is one
+	}{
+		// A scene's paths are the project's, not its folder's.
+		{"path relative to the scene", Options{}, inst(2, "null", "Local.esprefab", at),
+			[]string{"unresolved-prefab@2:prefab"}, "Local.esprefab does not exist"},
+		// A Windows separator names the same file.
+		{"backslashes", Options{}, inst(2, "null", `assets\\prefabs\\Coin.esprefab`, at), nil, ""},
+		// The project is one folder; more asset folders add uuids, not
+		// places to look paths up in, and no file outside the project.
+		{"path under a second asset folder", Options{Assets: []string{root, outside}}, inst(2, "null", "Far.esprefab", at),
+			[]string{"unresolved-prefab@2:prefab"}, "Far.esprefab does not exist"},
+		{"uuid outside the project", Options{Assets: []string{root, outside}}, inst(2, "null", "@uuid:"+farUUID, at),
+			[]string{"unresolved-prefab@2:prefab"}, "outside the project"},
+		// A link that leads out of the project is not followed.
+		{"link out of the project", Options{}, inst(2, "null", "assets/prefabs/Link.esprefab", at),
+			[]string{"unresolved-prefab@2:prefab"}, "Link.esprefab cannot be read"},
+		// A builtin: name or a URL names no file: no prefab, no mesh box,
+		// and nothing missing.
+		{"builtin prefab", Options{}, inst(2, "null", "builtin:coin", at),
+			[]string{"unresolved-prefab@2:prefab"}, "names no file"},
+		{"builtin mesh", Options{}, mesh(2, "builtin:teapot"), nil, ""},
+		{"URL mesh", Options{}, mesh(2, "https://cdn.example.com/x.esmesh"), nil, ""},
+		// A missing mesh is reported once, as the extents meet it; the
+		// asset graph, which meets it too, does not repeat it.
+		{"missing mesh once", Options{}, mesh(2, "assets/models/none.esmesh"),
+			[]string{"missing-asset@2:Mesh2D.mesh"}, "none.esmesh does not exist; its extent is unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := checkAt(t, filepath.Join(scenes, "main.esscene"), tc.opts, settings, tc.e)
+			want := tc.codes
+			if want == nil {
+				want = []string{}
+			}
+			if got := codes(p); !slices.Equal(got, want) {
+				t.Errorf("findings\n got %v\nwant %v", got, want)
+			}
+			if tc.msg != "" && len(p.Findings) > 0 && !strings.Contains(p.Findings[0].Message, tc.msg) {
+				t.Errorf("message %q lacks %q", p.Findings[0].Message, tc.msg)
+			}
+		})
+	}
+}
