@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/scene"
 )
 
 // TestResolutionAsTheEngine: the prefab expansion and the extents resolve
@@ -80,5 +83,41 @@ func TestResolutionAsTheEngine(t *testing.T) {
 				t.Errorf("message %q lacks %q", p.Findings[0].Message, tc.msg)
 			}
 		})
+	}
+}
+
+// TestOneResolverPerCheck: the prefab expansion, the extents and the asset
+// graph of a check share one resolver, and with a cache so do the scenes
+// of one project in a run.
+func TestOneResolverPerCheck(t *testing.T) {
+	_, scenes := project(t)
+	doc := func(name string) *scene.Document {
+		d, err := scene.Parse(filepath.Join(scenes, name), []byte(sceneJSON(E{ID: 1, C: []string{sw("100")}})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	cache := assets.NewCache()
+	shared := NewPrefabsFor(AssetResolver(filepath.Join(scenes, "a.esscene"), Options{}))
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"alone", Options{}},
+		{"cache", Options{AssetCache: cache}},
+		{"prefabs", Options{Prefabs: shared}},
+		{"graph", Options{AssetGraph: assets.NewGraph(shared.Resolver())}},
+	} {
+		c := &checker{opts: tc.opts, d: doc("a.esscene")}
+		g := c.assetGraph()
+		if g == nil || c.prefabsFor().Resolver() != g.Resolver() {
+			t.Errorf("%s: the expansion and the asset graph resolve apart", tc.name)
+		}
+	}
+	a := &checker{opts: Options{AssetCache: cache}, d: doc("a.esscene")}
+	b := &checker{opts: Options{AssetCache: cache}, d: doc("b.esscene")}
+	if a.resolver() != b.resolver() {
+		t.Error("two scenes of one project got two resolvers from one cache")
 	}
 }
