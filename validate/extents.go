@@ -12,7 +12,6 @@ import (
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
-	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -232,16 +231,6 @@ const (
 	meshHeaderV1    = 44
 	meshMaxChannels = 7
 )
-
-// readMeshBox reads the bounding box of the .esmesh file at path.
-func readMeshBox(file string) assetBox {
-	f, size, err := regular.Open(file, "mesh")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	return meshBoxOf(f, size, file)
-}
 
 // meshBoxOf reads the bounding box in the header of the open .esmesh file.
 func meshBoxOf(f *os.File, _ int64, file string) assetBox {
@@ -465,17 +454,6 @@ type tiledMap struct {
 			X, Y, Width, Height float64
 		} `json:"objects"`
 	} `json:"layers"`
-}
-
-// readMapBox reads the local box a Tiled map's tile layers and objects
-// cover (y up, the map's top-left corner at the entity's origin).
-func readMapBox(file string) assetBox {
-	f, size, err := regular.Open(file, "map")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	return mapBoxOf(f, size, file)
 }
 
 // mapBoxOf reads the local box of the open Tiled map.
