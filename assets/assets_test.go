@@ -254,7 +254,8 @@ func TestResolverIsShared(t *testing.T) {
 	root := t.TempDir()
 	c := NewCache()
 	r := c.Resolver(root, []string{root}, nil, Rules{})
-	if c.Resolver(root, []string{root}, nil, Rules{}) != r || c.Graph(root, []string{root}, nil, Rules{}).Resolver() != r || c.GraphOf(r) != c.GraphOf(r) {
+	g := c.GraphOf(r)
+	if c.Resolver(root, []string{root}, nil, Rules{}) != r || c.Graph(root, []string{root}, nil, Rules{}) != g || g.Resolver() != r {
 		t.Error("one project got two resolvers or graphs")
 	}
 }
