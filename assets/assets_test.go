@@ -205,3 +205,81 @@ func TestCacheSharesAGraphPerProject(t *testing.T) {
 		t.Error("another project or other rules shared a graph")
 	}
 }
+
+// TestResolveAsTheEngine covers the rules the resolver took from the
+// engine where worldcook's two former rule sets disagreed.
+func TestResolveAsTheEngine(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "project.esproject", "{}")
+	writeFile(t, root, "assets/t.png", "png")
+	writeFile(t, root, "assets/maps/assets/t.png", "a decoy beside the map")
+	writeFile(t, root, "assets/prefabs/near.png", "png")
+	writeFile(t, root, "t.png", "png")
+	writeFile(t, root, " t.png", "a name with a space")
+	if err := os.MkdirAll(filepath.Join(root, "assets", "prefabs", "dir.png"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "dir.png", "png")
+	r := NewResolver(root, nil, Rules{})
+	for _, tc := range []struct {
+		name, ref, from, want, reason string
+		ok                            bool
+	}{
+		// A logical path (assets/…) in a file-relative document is the
+		// project's, as the engine's resolveDocumentRef has it.
+		{"logical path in a map", "assets/t.png", "assets/maps/m.tmj", "assets/t.png", "", true},
+		// A scene's paths are the project's, whatever folder the scene is
+		// in (from is the scene).
+		{"scene path", "t.png", "assets/scenes/main.esscene", "t.png", "", true},
+		// A project path climbing out of a prefab is refused; it does not
+		// fall back to the prefab's folder.
+		{"climb out of a prefab", "../t.png", "assets/prefabs/p.esprefab", "", "outside the project", true},
+		{"prefab's folder", "near.png", "assets/prefabs/p.esprefab", "assets/prefabs/near.png", "", true},
+		// Names are taken as written: a leading space names another file.
+		{"space kept", " t.png", "", " t.png", "", true},
+		// A folder is no file: the next base is tried.
+		{"folder skipped", "dir.png", "assets/prefabs/p.esprefab", "dir.png", "", true},
+		{"builtin", "builtin:quad", "assets/prefabs/p.esprefab", "", "", false},
+	} {
+		got := r.Resolve(tc.ref, tc.from)
+		if got.Ref != tc.ok || got.Path != tc.want || (tc.reason == "") != (got.Reason == "") || !strings.Contains(got.Reason, tc.reason) {
+			t.Errorf("%s: Resolve(%q, %q) = %+v; want %q, %q, %v", tc.name, tc.ref, tc.from, got, tc.want, tc.reason, tc.ok)
+		}
+	}
+}
+
+// TestResolverIsShared: a cache hands the same resolver, and a graph over
+// it, to every scene of one project.
+func TestResolverIsShared(t *testing.T) {
+	root := t.TempDir()
+	c := NewCache()
+	r := c.Resolver(root, []string{root}, nil, Rules{})
+	g := c.GraphOf(r)
+	if c.Resolver(root, []string{root}, nil, Rules{}) != r || c.Graph(root, []string{root}, nil, Rules{}) != g || g.Resolver() != r {
+		t.Error("one project got two resolvers or graphs")
+	}
+}
+
+// TestResolveConcurrently resolves the same references from many
+// goroutines (run with -race).
+func TestResolveConcurrently(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "a.png", "png")
+	writeFile(t, root, "a.png.meta", `{"uuid": "aaaaaaaa-0000-4000-8000-000000000001"}`)
+	r := NewResolver(root, NewIndex([]string{root}), Rules{})
+	done := make(chan Resolved)
+	for k := 0; k < 8; k++ {
+		go func(k int) {
+			ref := "a.png"
+			if k%2 == 0 {
+				ref = "@uuid:aaaaaaaa-0000-4000-8000-000000000001"
+			}
+			done <- r.Resolve(ref, "")
+		}(k)
+	}
+	for k := 0; k < 8; k++ {
+		if got := <-done; got.Path != "a.png" {
+			t.Errorf("resolved %+v", got)
+		}
+	}
+}

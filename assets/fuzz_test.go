@@ -1,6 +1,9 @@
 package assets
 
 import (
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,6 +42,41 @@ func FuzzExtract(f *testing.F) {
 			if i > 0 && (found[i-1].Field > x.Field || found[i-1] == x) {
 				t.Fatal("references not sorted or repeated")
 			}
+		}
+	})
+}
+
+// FuzzResolve: whatever a document writes, the resolver names a file
+// inside the project or none, with a one-line reason.
+func FuzzResolve(f *testing.F) {
+	root := f.TempDir()
+	for _, name := range []string{"assets/t.png", "assets/maps/m.tmj", "assets/maps/near.png"} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Add("assets/t.png", "")
+	f.Add("../../etc/passwd", "assets/maps/m.tmj")
+	f.Add("near.png", "assets/maps/m.tmj")
+	f.Add("..\\..\\x", "assets/p.esprefab")
+	f.Add("@uuid:aaaaaaaa-0000-4000-8000-000000000001", "")
+	f.Add("builtin:cube", "")
+	f.Add("/", "")
+	r := NewResolver(root, nil, Rules{})
+	f.Fuzz(func(t *testing.T, ref, from string) {
+		got := r.Resolve(ref, from)
+		if strings.Contains(got.Reason, "\n") {
+			t.Fatalf("a reason of two lines: %q", got.Reason)
+		}
+		if got.Path != "" && (escapes(got.Path) || path.IsAbs(got.Path) || path.Clean(got.Path) != got.Path) {
+			t.Fatalf("Resolve(%q, %q) names %q, outside the project", ref, from, got.Path)
+		}
+		if !got.Ref && (got.Path != "" || got.Reason != "") {
+			t.Fatalf("not a reference, yet %+v", got)
 		}
 	})
 }

@@ -3,11 +3,7 @@ package assets
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
 	"io"
-	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,8 +11,6 @@ import (
 	"sync"
 
 	"github.com/zeebo/blake3"
-
-	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // MaxDocBytes bounds a document whose references are followed (a prefab,
@@ -61,18 +55,16 @@ func (m Miss) Message() string {
 }
 
 // Graph is the asset graph of one project: every file it has looked at,
-// with its size, digest and references, each read once. It is safe for
-// concurrent use.
+// with its size, digest and references, each read once. References are
+// resolved by its Resolver, which the prefab expansion shares. It is safe
+// for concurrent use.
 type Graph struct {
-	root  string // absolute project root
-	shown string // the root as given, for messages
-	index *Index
+	res   *Resolver
 	rules compiled
 
 	mu       sync.Mutex
 	nodes    map[string]*node
 	closures map[string]closure
-	resolved map[string]resolution
 }
 
 type node struct {
@@ -84,145 +76,30 @@ type node struct {
 // New returns the graph of the project at root, resolving uuids through
 // index (nil: no uuid resolves) by rules.
 func New(root string, index *Index, rules Rules) *Graph {
-	shown := root
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	if index == nil {
-		index = NewIndex(nil)
-	}
-	full, err := DefaultRules().With(rules)
-	if err != nil {
-		full = DefaultRules()
-	}
-	return &Graph{root: root, shown: shown, index: index, rules: full.compile(), nodes: make(map[string]*node)}
+	return NewGraph(NewResolver(root, index, rules))
 }
 
+// NewGraph returns the graph of the project r resolves references in.
+func NewGraph(r *Resolver) *Graph {
+	return &Graph{res: r, rules: r.rules, nodes: make(map[string]*node)}
+}
+
+// Resolver is the resolver the graph resolves references with.
+func (g *Graph) Resolver() *Resolver { return g.res }
+
 // Root is the project folder paths are relative to, as it was given.
-func (g *Graph) Root() string { return g.shown }
+func (g *Graph) Root() string { return g.res.Root() }
 
 // File is the path in the file system of the asset at project path p.
-func (g *Graph) File(p string) string { return filepath.Join(g.root, filepath.FromSlash(p)) }
+func (g *Graph) File(p string) string { return g.res.Abs(p) }
 
 // Resolve turns a reference written in the document at from (a project
 // path, or "" for a scene) into a project path. A reason is returned
 // when it leads nowhere; ok is false when the text is not a file
-// reference at all (a builtin: name, a URL, empty).
+// reference at all (a builtin: name, a URL, empty). See Resolver.
 func (g *Graph) Resolve(ref, from string) (p, reason string, ok bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.resolveLocked(ref, from)
-}
-
-// resolveLocked is Resolve, remembered, with g.mu held (a document being
-// followed resolves its references while the graph is locked).
-func (g *Graph) resolveLocked(ref, from string) (p, reason string, ok bool) {
-	key := from + "\x00" + ref
-	if r, hit := g.resolved[key]; hit {
-		return r.p, r.reason, r.ok
-	}
-	p, reason, ok = g.resolve(ref, from)
-	if g.resolved == nil {
-		g.resolved = make(map[string]resolution)
-	}
-	g.resolved[key] = resolution{p, reason, ok}
-	return p, reason, ok
-}
-
-type resolution struct {
-	p, reason string
-	ok        bool
-}
-
-func (g *Graph) resolve(ref, from string) (p, reason string, ok bool) {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return "", "", false
-	}
-	if id, isUUID := strings.CutPrefix(ref, "@uuid:"); isUUID || IsUUID(ref) {
-		if !isUUID {
-			id = ref
-		}
-		file, found := g.index.Lookup(id)
-		if !found {
-			return "", "has no .meta with that uuid under " + g.index.Where(), true
-		}
-		rel, inside := g.relative(file)
-		if !inside {
-			return "", "resolves to " + file + ", outside the project " + g.shown, true
-		}
-		return rel, "", true
-	}
-	if hasScheme(ref) {
-		return "", "", false
-	}
-	ref = strings.ReplaceAll(ref, "\\", "/")
-	projectRel := path.Clean(strings.TrimPrefix(ref, "/"))
-	cands := []string{projectRel}
-	if from != "" && !strings.HasPrefix(ref, "/") {
-		fileRel := path.Clean(path.Join(path.Dir(from), ref))
-		if k := g.rules.kindOf(from); k != nil && k.FileRelative {
-			cands = []string{fileRel, projectRel}
-		} else if fileRel != projectRel {
-			cands = append(cands, fileRel)
-		}
-	}
-	// The first candidate inside the project that exists wins; when none
-	// exists, the first inside the project is the one reported missing.
-	pick := ""
-	for _, c := range cands {
-		if escapes(c) {
-			continue
-		}
-		if pick == "" {
-			pick = c
-		}
-		if g.exists(c) {
-			return c, "", true
-		}
-	}
-	if pick == "" {
-		return cands[0], "is outside the project " + g.shown, true
-	}
-	return pick, "", true
-}
-
-func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") || p == "." }
-
-// hasScheme reports a "name:" prefix (builtin:, https:, data:) before any
-// slash: such strings name no project file.
-func hasScheme(s string) bool {
-	c := strings.IndexByte(s, ':')
-	if c <= 0 {
-		return false
-	}
-	return !strings.ContainsAny(s[:c], "/\\")
-}
-
-func (g *Graph) relative(file string) (string, bool) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return "", false
-	}
-	rel, err := filepath.Rel(g.root, abs)
-	if err != nil {
-		return "", false
-	}
-	rel = filepath.ToSlash(rel)
-	if escapes(rel) {
-		return "", false
-	}
-	return rel, true
-}
-
-func (g *Graph) exists(p string) bool {
-	r, err := os.OpenRoot(g.root)
-	if err != nil {
-		return false
-	}
-	defer r.Close()
-	_, err = r.Stat(filepath.FromSlash(p))
-	return err == nil
+	r := g.res.Resolve(ref, from)
+	return r.Path, r.Reason, r.Ref
 }
 
 // Asset returns the file at project path p, reading it the first time.
@@ -248,19 +125,9 @@ func (g *Graph) nodeLocked(p string) *node {
 func (g *Graph) load(p string) *node {
 	n := &node{Asset: Asset{Path: p}}
 	fail := func(reason string) *node { n.Missing = reason; return n }
-	r, err := os.OpenRoot(g.root)
+	f, st, err := g.res.Open(p)
 	if err != nil {
-		return fail("cannot be read: the project " + g.shown + " cannot be opened: " + errText(err))
-	}
-	defer r.Close()
-	f, st, err := regular.OpenIn(r, filepath.FromSlash(p))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fail("does not exist")
-	case errors.Is(err, regular.ErrNotRegular):
-		return fail("is " + errText(err))
-	case err != nil:
-		return fail("cannot be read: " + errText(err))
+		return fail(Why(err))
 	}
 	defer f.Close()
 	k := g.rules.kindOf(p)
@@ -296,7 +163,7 @@ func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
 	}
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		p, reason, ok := g.resolveLocked(ref.Value, n.Path)
+		p, reason, ok := g.Resolve(ref.Value, n.Path)
 		if !ok {
 			continue
 		}
@@ -426,21 +293,25 @@ type closure struct {
 	misses []Miss
 }
 
-// Cache hands out one Graph per project, asset folders and rules, so that
-// a run over many scenes of one project reads each asset and .meta once.
-// It is safe for concurrent use.
+// Cache hands out one Resolver and one Graph per project, asset folders
+// and rules, so that a run over many scenes of one project resolves each
+// reference and reads each asset and .meta once. It is safe for
+// concurrent use.
 type Cache struct {
-	mu     sync.Mutex
-	graphs map[string]*Graph
+	mu        sync.Mutex
+	resolvers map[string]*Resolver
+	graphs    map[*Resolver]*Graph
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{graphs: make(map[string]*Graph)} }
+func NewCache() *Cache {
+	return &Cache{resolvers: make(map[string]*Resolver), graphs: make(map[*Resolver]*Graph)}
+}
 
-// Graph returns the graph of the project at root whose uuids resolve
-// through the .meta files under dirs, made with index (when not nil) the
-// first time.
-func (c *Cache) Graph(root string, dirs []string, index *Index, rules Rules) *Graph {
+// Resolver returns the resolver of the project at root whose uuids
+// resolve through the .meta files under dirs, made with index (when not
+// nil) the first time.
+func (c *Cache) Resolver(root string, dirs []string, index *Index, rules Rules) *Resolver {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		abs = root
@@ -448,13 +319,30 @@ func (c *Cache) Graph(root string, dirs []string, index *Index, rules Rules) *Gr
 	key := abs + "\x00" + strings.Join(dirs, "\x00") + "\x00" + rules.Key()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if g, ok := c.graphs[key]; ok {
-		return g
+	if r, ok := c.resolvers[key]; ok {
+		return r
 	}
 	if index == nil {
 		index = NewIndex(dirs)
 	}
-	g := New(root, index, rules)
-	c.graphs[key] = g
+	r := NewResolver(root, index, rules)
+	c.resolvers[key] = r
+	return r
+}
+
+// Graph returns the graph over Resolver(root, dirs, index, rules).
+func (c *Cache) Graph(root string, dirs []string, index *Index, rules Rules) *Graph {
+	return c.GraphOf(c.Resolver(root, dirs, index, rules))
+}
+
+// GraphOf returns the one graph over r.
+func (c *Cache) GraphOf(r *Resolver) *Graph {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.graphs[r]; ok {
+		return g
+	}
+	g := NewGraph(r)
+	c.graphs[r] = g
 	return g
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/gcpause"
@@ -89,19 +90,16 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		return inputErr(err)
 	}
 	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
-	// One prefab index per asset folder set serves every scene using it:
-	// each .meta and prefab is read once per run.
-	indexes := map[string]*validate.Prefabs{}
+	// One prefab reader per resolver (project, asset folders and rules)
+	// serves every scene using it: each .meta and prefab is read, and each
+	// reference resolved, once per run.
+	shared := map[*assets.Resolver]*validate.Prefabs{}
 	prefabsFor := func(file string) *validate.Prefabs {
-		dirs := v.Assets
-		if len(dirs) == 0 {
-			dirs = validate.DefaultAssetDirs(file)
+		r := validate.AssetResolver(file, opts)
+		if shared[r] == nil {
+			shared[r] = validate.NewPrefabsFor(r)
 		}
-		key := strings.Join(dirs, "\x00")
-		if indexes[key] == nil {
-			indexes[key] = validate.NewPrefabs(dirs)
-		}
-		return indexes[key]
+		return shared[r]
 	}
 	files, err := cook.Discover(args, v.ScenesRoot, "")
 	if err != nil {

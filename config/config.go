@@ -61,7 +61,7 @@ type Cook struct {
 	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
 	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets      []string      `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project when the scene lies in none (default: the scene's folder up to project.esproject)"`
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
 	Timings     bool          `flag:"timings" help:"print how long each phase took"`
 	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
@@ -82,7 +82,7 @@ type Validate struct {
 	Map        string   `flag:"map" unit:"path" help:"draw the cell grid, grown bounds and rejected references to this SVG file (one scene)"`
 	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets     []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files (default: the scene's folder up to project.esproject)"`
+	Assets     []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project when the scene lies in none (default: the scene's folder up to project.esproject)"`
 
 	from map[string]Origin
 }
@@ -128,7 +128,7 @@ type Simulate struct {
 	Map           string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
 	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
 	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
-	Assets        []string `flag:"assets" unit:"dir" help:"folders searched for prefab assets and .meta files; the first is the project whose asset files --io disk reads (default: the project holding the world)"`
+	Assets        []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project whose asset files --io disk reads (default: the project holding the world)"`
 	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only"`
 
 	from map[string]Origin

@@ -35,45 +35,73 @@ type AssetPlan struct {
 	Files []string
 }
 
-// assetGraph returns the graph that resolves this scene's references: the
-// one given, or one over the project holding the scene (else the first
-// asset folder), sharing the prefab index. A scene outside any project
-// and without asset folders has no asset database to resolve against: it
-// gets no graph, and its world no asset lists.
+// AssetResolver returns the resolver of the asset references of the
+// scene at file, as Check makes it from opts: over the Estella project
+// holding the scene (else the first asset folder, else the scene's
+// folder), looking uuids up in the .meta files under the asset folders
+// (default: that project), taken from opts.AssetCache when one is set so
+// that the scenes of a run share it. opts.Prefabs and opts.AssetGraph are
+// not consulted.
+func AssetResolver(file string, opts Options) *assets.Resolver {
+	root, inProject := assets.FindProject(file)
+	dirs := opts.Assets
+	if len(dirs) == 0 {
+		dirs = DefaultAssetDirs(file)
+	}
+	if !inProject {
+		root = dirs[0]
+	}
+	if opts.AssetCache != nil {
+		return opts.AssetCache.Resolver(root, dirs, nil, opts.AssetRules)
+	}
+	return assets.NewResolver(root, assets.NewIndex(dirs), opts.AssetRules)
+}
+
+// resolver returns the one resolver of this check, which the prefab
+// expansion, the extents and the asset graph share: the given graph's or
+// prefabs', else the scene's (AssetResolver).
+func (c *checker) resolver() *assets.Resolver {
+	if c.res == nil {
+		switch {
+		case c.opts.AssetGraph != nil:
+			c.res = c.opts.AssetGraph.Resolver()
+		case c.opts.Prefabs != nil:
+			c.res = c.opts.Prefabs.Resolver()
+		default:
+			c.res = AssetResolver(c.d.Path, c.opts)
+		}
+	}
+	return c.res
+}
+
+// assetGraph returns the graph that lists this scene's assets: the one
+// given, or the one over the check's resolver. A scene outside any
+// project and without asset folders has no asset database to resolve
+// against: it gets no graph, and its world no asset lists.
 func (c *checker) assetGraph() *assets.Graph {
 	if c.opts.AssetGraph != nil {
 		return c.opts.AssetGraph
 	}
-	root, ok := assets.FindProject(c.d.Path)
-	if !ok && len(c.opts.Assets) == 0 {
+	if _, ok := assets.FindProject(c.d.Path); !ok && len(c.opts.Assets) == 0 {
 		return nil
 	}
-	dirs := c.opts.Assets
-	if len(dirs) == 0 {
-		dirs = []string{root}
-	}
-	if !ok {
-		root = dirs[0]
-	}
-	var index *assets.Index
-	if c.prefabs != nil || c.opts.Prefabs != nil {
-		// The asset graph shares the prefab expansion's .meta index.
-		index = c.prefabsFor().Index()
-	}
 	if c.opts.AssetCache != nil {
-		return c.opts.AssetCache.Graph(root, dirs, index, c.opts.AssetRules)
+		return c.opts.AssetCache.GraphOf(c.resolver())
 	}
-	if index == nil {
-		index = assets.NewIndex(dirs)
-	}
-	return assets.New(root, index, c.opts.AssetRules)
+	return assets.NewGraph(c.resolver())
 }
 
 // collectAssets lists each cell's and the persistent world's assets and
-// reports references that lead nowhere: a reference the entity holds
-// itself on that entity and field, one inside an asset once per scene,
-// on the first entity that pulls it in.
+// reports the asset references that lead nowhere: this is the one place
+// missing-asset findings come from. The extents and the asset graph meet
+// the same references through the check's one resolver, so they agree on
+// what is missing; a reference whose box the extents could not read is
+// reported as the extents met it (naming the instance entity that holds
+// it and the bounds it leaves short), every other one as the graph meets
+// it: on the entity and field that hold it, or, for a reference inside an
+// asset, once per scene on the first entity that pulls that asset in.
 func (c *checker) collectAssets() {
+	bounded := c.extentFindings()
 	g := c.assetGraph()
 	if g == nil {
 		return
@@ -112,7 +140,7 @@ func (c *checker) collectAssets() {
 				}
 				// A prefab that cannot be found is the placement's to report
 				// (unplaceable-prefab): it is not reported twice.
-				if reason != "" && f.Field != "prefab" && !c.alreadyMissed(i, f.Value) {
+				if reason != "" && f.Field != "prefab" && !bounded[entRef{i, f.Value}] {
 					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
 						Message: c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
 						Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root())})
@@ -127,7 +155,7 @@ func (c *checker) collectAssets() {
 				for _, m := range misses {
 					// The prefab document itself (too large, unreadable) is
 					// the expansion's to report, as unresolved-prefab.
-					if reported[m] || c.alreadyMissed(i, m.Ref) || (f.Field == "prefab" && m.Via == "") {
+					if reported[m] || bounded[entRef{i, m.Ref}] || (f.Field == "prefab" && m.Via == "") {
 						continue
 					}
 					reported[m] = true
@@ -153,6 +181,38 @@ func (c *checker) collectAssets() {
 		ap.Files = append(ap.Files, g.File(p))
 	}
 	c.plan.Assets = ap
+}
+
+// entRef is an asset reference held by an entity (or by its expansion).
+type entRef struct {
+	ent int32
+	ref string
+}
+
+// extentFindings reports the references whose box the extents could not
+// read, entities outside instances first, then each expanded instance's,
+// and returns them.
+func (c *checker) extentFindings() map[entRef]bool {
+	bounded := map[entRef]bool{}
+	for _, m := range c.extentMisses {
+		bounded[entRef{m.ent, m.ref}] = true
+		c.add(m.ent, c.missingAsset(m.ent, "", m.comp, m.field, m.ref, m.why))
+	}
+	for k, i := range c.prefabIdx {
+		t := c.inst[k].tpl
+		if t == nil || c.inst[k].failed || c.inst[k].unresolved != "" {
+			continue
+		}
+		for _, ms := range t.misses {
+			path := c.instancePath(i)
+			if ms.ent != t.root {
+				path += "/" + t.paths[ms.ent]
+			}
+			bounded[entRef{i, ms.ref}] = true
+			c.add(i, c.missingAsset(i, path, ms.comp, ms.field, ms.ref, ms.why))
+		}
+	}
+	return bounded
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -63,7 +63,7 @@ func (w *placer) box(lo, hi scene.Vec3) { w.addBox(w.sinkCI, w.sinkI, &w.sinkM, 
 
 func (w *placer) miss(comp, field, ref, why string) {
 	if !w.sinkQuiet {
-		w.add(w.sinkI, w.c.missingAsset(w.sinkI, "", comp, field, ref, why))
+		w.misses = append(w.misses, assetMiss{ent: w.sinkI, comp: comp, field: field, ref: ref, why: why})
 	}
 }
 

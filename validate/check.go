@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -54,10 +54,10 @@ type ref struct {
 
 // checker holds the state of one Check call.
 type checker struct {
-	// missed are the asset references the extents reported missing
-	// (instfind.go), which the asset graph then leaves alone.
-	missedMu sync.Mutex
-	missed   map[missedRef]bool
+	// extentMisses are the asset references of entities outside instances
+	// whose box the extents could not read (instances keep theirs in
+	// their templates); reportAssets turns them into findings.
+	extentMisses []assetMiss
 
 	d     *scene.Document
 	opts  Options
@@ -83,12 +83,13 @@ type checker struct {
 	canvas  int32
 	ppu     float64
 
-	prefabIdx []int32    // prefab-instance entries, authored order
-	inst      []instance // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32    // entity index → 1 + index in prefabIdx (streamed, with prefabs)
-	prefabs   *Prefabs   // asset index, set when a streamed world is partitioned
-	gen       []genRange // ids the engine generates for instance internals
-	maxID     int64      // the document's highest id (once genDone)
+	prefabIdx []int32          // prefab-instance entries, authored order
+	inst      []instance       // their placement, parallel to prefabIdx (streamed only)
+	instAt    []int32          // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs         // prefab reader, set when a streamed world is partitioned
+	res       *assets.Resolver // the one resolver of asset references (resolver())
+	gen       []genRange       // ids the engine generates for instance internals
+	maxID     int64            // the document's highest id (once genDone)
 	genDone   bool
 	expanded  bool // some instance is expanded
 

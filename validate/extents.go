@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
+
+	"github.com/worldcook/worldcook/assets"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
-	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -23,7 +25,9 @@ const maxMapBytes = 64 << 20
 // defaultLightRadius is Light2D.radius when the field is absent.
 const defaultLightRadius = 200
 
-// assetMiss is an asset reference whose file is absent.
+// assetMiss is an asset reference whose box the extents could not read:
+// its file is absent or holds no box. ent is the entity holding it: a
+// scene entity, or a template entity for the misses a template keeps.
 type assetMiss struct {
 	ent         int32
 	comp, field string
@@ -35,7 +39,13 @@ type assetBox struct {
 	lo, hi scene.Vec3
 	ok     bool
 	why    string
+	// absent is set when why is that no usable file was found, rather
+	// than that the file found holds no box.
+	absent bool
 }
+
+// unknownExtent ends the reason of an absent mesh or map.
+const unknownExtent = "; its extent is unknown and left out of the bounds"
 
 // extentSink receives the local boxes of an entity's components and the
 // assets they name that cannot be found. It is an interface rather than
@@ -158,34 +168,58 @@ func assetRef(v []byte) string {
 
 // meshBox returns the bounding box in a .esmesh file's header.
 func (c *checker) meshBox(ref, from string) assetBox {
-	return c.prefabsFor().assetBox("mesh", ref, from, readMeshBox)
+	return withExtentNote(c.prefabsFor().assetBox("mesh", ref, from, meshBoxOf))
 }
 
 // mapBox returns the local box a Tiled map's layers cover.
 func (c *checker) mapBox(ref, from string) assetBox {
-	return c.prefabsFor().assetBox("map", ref, from, readMapBox)
+	return withExtentNote(c.prefabsFor().assetBox("map", ref, from, mapBoxOf))
 }
 
-// assetBox resolves ref and reads its box with read, once per file.
-func (p *Prefabs) assetBox(kind, ref, from string, read func(file string) assetBox) assetBox {
-	file, why := p.resolve(ref, from)
-	if why != "" {
-		return assetBox{why: "the " + kind + " " + why + "; its extent is unknown and left out of the bounds"}
+// withExtentNote says of an absent mesh or map that the bounds miss it.
+func withExtentNote(b assetBox) assetBox {
+	if b.absent {
+		b.why += unknownExtent
+	}
+	return b
+}
+
+// assetBox resolves ref and reads its box with read, once per file, opened
+// through the resolver (inside the project, regular files only).
+func (p *Prefabs) assetBox(kind, ref, from string, read func(f *os.File, size int64, file string) assetBox) assetBox {
+	at, why, isFile := p.resolve(ref, from)
+	switch {
+	case !isFile:
+		return assetBox{} // a builtin: name or a URL: no box, nothing missing
+	case why != "":
+		return assetBox{why: "the " + kind + " " + why, absent: true}
 	}
 	p.mu.Lock()
-	b, ok := p.boxes[file]
+	b, ok := p.boxes[at]
 	p.mu.Unlock()
 	if ok {
 		return b
 	}
-	b = read(file)
+	file := p.res.Name(at)
+	if f, st, err := p.res.Open(at); err != nil {
+		b = assetBox{why: "the " + kind + " " + file + " " + assets.Why(err), absent: true}
+	} else {
+		b = read(f, st.Size(), file)
+		f.Close()
+	}
 	p.mu.Lock()
 	if p.boxes == nil {
 		p.boxes = make(map[string]assetBox)
 	}
-	p.boxes[file] = b
+	p.boxes[at] = b
 	p.mu.Unlock()
 	return b
+}
+
+// usable says why the file ref names cannot be used ("" when it can): a
+// tileset, whose extent is its layer's, only has to be there.
+func (p *Prefabs) usable(kind, ref, from string) string {
+	return p.assetBox(kind, ref, from, func(*os.File, int64, string) assetBox { return assetBox{ok: true} }).why
 }
 
 // Layout of the .esmesh header: magic "ESMH", u16 version, u16 channel
@@ -198,13 +232,8 @@ const (
 	meshMaxChannels = 7
 )
 
-// readMeshBox reads the bounding box of the .esmesh file at path.
-func readMeshBox(file string) assetBox {
-	f, _, err := regular.Open(file, "mesh")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
+// meshBoxOf reads the bounding box in the header of the open .esmesh file.
+func meshBoxOf(f *os.File, _ int64, file string) assetBox {
 	var hdr [meshHeaderV1]byte
 	if _, err := io.ReadFull(f, hdr[:]); err != nil {
 		return assetBox{why: "mesh " + file + " is shorter than an .esmesh header"}
@@ -323,8 +352,8 @@ func (c *checker) layerExtents(data []byte, from string, sink extentSink) {
 			g.even = num(v, 0) == 1
 		case "tilesetAsset":
 			if ref := assetRef(v); ref != "" {
-				if _, why := c.prefabsFor().resolve(ref, from); why != "" {
-					sink.miss("TilemapLayer", "tilesetAsset", ref, "the tileset "+why)
+				if why := c.prefabsFor().usable("tileset", ref, from); why != "" {
+					sink.miss("TilemapLayer", "tilesetAsset", ref, why)
 				}
 			}
 		}
@@ -427,14 +456,8 @@ type tiledMap struct {
 	} `json:"layers"`
 }
 
-// readMapBox reads the local box a Tiled map's tile layers and objects
-// cover (y up, the map's top-left corner at the entity's origin).
-func readMapBox(file string) assetBox {
-	f, size, err := regular.Open(file, "map")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
+// mapBoxOf reads the local box of the open Tiled map.
+func mapBoxOf(f *os.File, size int64, file string) assetBox {
 	if size > maxMapBytes {
 		return assetBox{why: fmt.Sprintf("map %s is larger than %d bytes; its extent is left out of the bounds", file, maxMapBytes)}
 	}

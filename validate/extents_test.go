@@ -186,7 +186,7 @@ func TestAssetPathsStayInTheProject(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "project"), 0o755)
 	os.WriteFile(filepath.Join(dir, "outside.esmesh"), make([]byte, 64), 0o644)
 	for _, ref := range []string{"../outside.esmesh", "a/../../outside.esmesh", "/../outside.esmesh"} {
-		if file, why := p.resolve(ref, filepath.Join(dir, "project", "main.esscene")); why == "" {
+		if file, why, _ := p.resolve(ref, filepath.Join(dir, "project", "main.esscene")); why == "" {
 			t.Errorf("%s resolved to %s", ref, file)
 		}
 	}

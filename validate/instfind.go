@@ -52,27 +52,11 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 			Hint:    fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.comp),
 		})
 	}
-	for _, ms := range t.misses {
-		path := c.instancePath(i)
-		if ms.ent != t.root {
-			path += "/" + t.paths[ms.ent]
-		}
-		c.add(i, c.missingAsset(i, path, ms.comp, ms.field, ms.ref, ms.why))
-	}
 }
 
 // missingAsset is the finding for an asset reference of entity i (or of
 // the instance entity at path) whose file cannot be found or read.
 func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Finding {
-	// The asset graph, which counts what each cell loads, meets the same
-	// reference later: it is reported once, here, where the bounds are
-	// also said to be short.
-	c.missedMu.Lock()
-	if c.missed == nil {
-		c.missed = map[missedRef]bool{}
-	}
-	c.missed[missedRef{i, ref}] = true
-	c.missedMu.Unlock()
 	who := c.who(i)
 	if path != "" {
 		who += " (prefab entity " + path + ")"
@@ -306,20 +290,6 @@ func (c *checker) spawnCounts() {
 		c.plan.Cells[ci].SpawnCount = count(c.plan.Cells[ci].Entities)
 	}
 	c.plan.Instances = len(c.prefabIdx) > 0
-}
-
-// missedRef is an asset reference of an entity already reported missing.
-type missedRef struct {
-	ent int32
-	ref string
-}
-
-// alreadyMissed reports whether entity i's reference ref was reported
-// missing by the extents.
-func (c *checker) alreadyMissed(i int32, ref string) bool {
-	c.missedMu.Lock()
-	defer c.missedMu.Unlock()
-	return c.missed[missedRef{i, ref}]
 }
 
 // instanceRules are the rules this file checks, for reports (rules.go).

@@ -210,16 +210,12 @@ func (c *checker) placeInstances() error {
 	return nil
 }
 
-// prefabsFor returns the asset index of this check.
+// prefabsFor returns the prefab reader of this check, over its resolver.
 func (c *checker) prefabsFor() *Prefabs {
 	if c.prefabs == nil {
 		c.prefabs = c.opts.Prefabs
 		if c.prefabs == nil {
-			dirs := c.opts.Assets
-			if len(dirs) == 0 {
-				dirs = DefaultAssetDirs(c.d.Path)
-			}
-			c.prefabs = NewPrefabs(dirs)
+			c.prefabs = NewPrefabsFor(c.resolver())
 		}
 	}
 	return c.prefabs

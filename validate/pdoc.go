@@ -10,7 +10,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -64,15 +64,17 @@ type rawPrefab struct {
 	} `json:"entities"`
 }
 
-// readPrefabDoc reads and decodes a prefab document. The error text says
-// what is wrong with the file, for findings.
-func readPrefabDoc(file string) (*pdoc, string) {
-	f, size, err := regular.Open(file, "prefab")
+// readPrefabAt reads and decodes the prefab document at project path at,
+// opened through the resolver (inside the project, regular files only).
+// The error text says what is wrong with the file, for findings.
+func readPrefabAt(r *assets.Resolver, at string) (*pdoc, string) {
+	file := r.Name(at)
+	f, st, err := r.Open(at)
 	if err != nil {
-		return nil, err.Error()
+		return nil, "prefab " + file + " " + assets.Why(err)
 	}
 	defer f.Close()
-	if size > maxPrefabBytes {
+	if size := st.Size(); size > maxPrefabBytes {
 		return nil, fmt.Sprintf("prefab %s is %d bytes, more than the %d a prefab document may have", file, size, maxPrefabBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPrefabBytes+1))

@@ -40,6 +40,7 @@ type placer struct {
 	slot     []int32
 	findings []Finding
 	fents    []int32
+	misses   []assetMiss // see checker.extentMisses
 	failed   bool
 	// sub is 1 + the template entity being bounded inside an instance, 0
 	// outside instances.
@@ -139,6 +140,7 @@ func (c *checker) place() error {
 		}
 		c.plan.Findings = append(c.plan.Findings, w.findings...)
 		c.fents = append(c.fents, w.fents...)
+		c.extentMisses = append(c.extentMisses, w.misses...)
 	}
 	return nil
 }

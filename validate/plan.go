@@ -23,24 +23,26 @@ type Options struct {
 	// Components declares project components' entity-reference fields, in
 	// addition to the engine's built-in table.
 	Components map[string]ComponentFields
-	// Assets are directories searched for prefab assets and their .meta
-	// sidecars when placing prefab-instance entries. Empty means the
-	// Estella project holding the scene (the nearest parent directory with
-	// a project.esproject), else the scene's own directory.
+	// Assets are the asset folders: the .meta sidecars under them resolve
+	// @uuid: references, and the first is the project when the scene lies
+	// in none. Empty means the Estella project holding the scene (the
+	// nearest parent directory with a project.esproject), else the
+	// scene's own directory. See AssetResolver.
 	Assets []string
 	// AssetRules extend the default asset reference rules (worldcook.yaml).
 	AssetRules assets.Rules
-	// AssetGraph, when set, resolves asset references (a cook of many
-	// scenes of one project reads each asset once); nil builds one per
-	// Check over the scene's project.
+	// AssetGraph, when set, lists the assets and resolves every asset
+	// reference of the check (a cook of many scenes of one project reads
+	// each asset once); nil builds one per Check over the scene's project.
 	AssetGraph *assets.Graph
 	// AssetCache, when set (and AssetGraph is not), shares one graph per
 	// project between Check calls: a run over many scenes of a project
 	// reads each asset once.
 	AssetCache *assets.Cache
-	// Prefabs, when set, is a prefab asset index shared between Check
-	// calls (a cook of many scenes reads each prefab once); it replaces
-	// Assets. Nil builds one per call, lazily, only if a prefab is placed.
+	// Prefabs, when set, is a prefab reader shared between Check calls (a
+	// run over many scenes reads each prefab once); its resolver then
+	// resolves every reference of the check. Nil builds one per call over
+	// the check's resolver, lazily, only if a prefab is placed.
 	Prefabs *Prefabs
 }
 

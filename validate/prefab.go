@@ -3,9 +3,7 @@ package validate
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/worldcook/worldcook/assets"
@@ -14,20 +12,19 @@ import (
 // ProjectFile marks the root of an Estella project.
 const ProjectFile = assets.ProjectFile
 
-// Prefabs finds prefab assets for prefab-instance entries: by uuid through
-// the .meta sidecars under its directories, or by project-relative path.
-// It reads and indexes lazily and caches every answer, misses included, so
-// one Prefabs can serve many scenes. It is safe for concurrent use.
+// Prefabs finds prefab assets for prefab-instance entries, and the mesh
+// and map files whose boxes grow cell bounds, through the project's
+// assets.Resolver (shared with the asset graph, so each reference is
+// resolved once per run). It reads lazily and caches every answer, misses
+// included, so one Prefabs can serve many scenes. It is safe for
+// concurrent use.
 type Prefabs struct {
-	dirs []string
-
-	// meta is the uuid index of the folders, shared with the asset graph
-	// so that each .meta is read once.
-	meta *assets.Index
+	res *assets.Resolver
 
 	mu     sync.Mutex
-	assets map[string]*prefabAsset
-	boxes  map[string]assetBox // asset file → its local box
+	assets map[string]*prefabAsset // from + "\x00" + ref → the prefab
+	docs   map[string]*prefabAsset // project path → the prefab read there
+	boxes  map[string]assetBox     // project path → its local box
 	// files are the prefab documents read, in the order they were.
 	files []string
 }
@@ -40,13 +37,23 @@ func (p *Prefabs) Files() []string {
 	return append([]string(nil), p.files...)
 }
 
-// NewPrefabs returns a Prefabs searching dirs (recursively for .meta files).
+// NewPrefabs returns a Prefabs over the project at dirs[0] whose uuids
+// resolve through the .meta files under dirs (recursively).
 func NewPrefabs(dirs []string) *Prefabs {
-	return &Prefabs{dirs: append([]string(nil), dirs...), meta: assets.NewIndex(dirs), assets: make(map[string]*prefabAsset)}
+	root := "."
+	if len(dirs) > 0 {
+		root = dirs[0]
+	}
+	return NewPrefabsFor(assets.NewResolver(root, assets.NewIndex(dirs), assets.Rules{}))
 }
 
-// Index is the .meta uuid index of the folders.
-func (p *Prefabs) Index() *assets.Index { return p.meta }
+// NewPrefabsFor returns a Prefabs resolving through r.
+func NewPrefabsFor(r *assets.Resolver) *Prefabs {
+	return &Prefabs{res: r, assets: make(map[string]*prefabAsset), docs: make(map[string]*prefabAsset)}
+}
+
+// Resolver is the resolver the prefabs are found with.
+func (p *Prefabs) Resolver() *assets.Resolver { return p.res }
 
 // DefaultAssetDirs returns where prefab assets of the scene at file are
 // looked for when no directory is configured: the Estella project holding
@@ -67,96 +74,57 @@ type prefabAsset struct {
 	err string
 }
 
-// lookup resolves a prefab reference, relative to the file that makes it
-// (the scene, or the prefab naming a base or nested prefab) for plain
-// relative paths.
+// lookup resolves a prefab reference made in the file from (the scene, or
+// the prefab naming a base or nested prefab) and reads the prefab.
 func (p *Prefabs) lookup(ref, from string) *prefabAsset {
+	key := from + "\x00" + ref
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	key := p.key(ref, from)
-	if a, ok := p.assets[key]; ok {
+	a, ok := p.assets[key]
+	p.mu.Unlock()
+	if ok {
 		return a
 	}
-	a := &prefabAsset{}
-	file, why := p.resolveLocked(ref, from)
-	if why == "" {
-		// Read, or tried: an input of the run either way.
-		p.files = append(p.files, file)
-	}
-	if why != "" {
-		a.err = why
-	} else if doc, why := readPrefabDoc(file); why != "" {
-		a.file, a.err = file, why
-	} else {
-		a.file, a.doc = file, doc
-	}
+	a = p.read(ref, from)
+	p.mu.Lock()
 	p.assets[key] = a
+	p.mu.Unlock()
 	return a
 }
 
-// key is the cache key of a reference: uuids are global, relative paths
-// may depend on the referencing file's folder.
-func (p *Prefabs) key(ref, from string) string {
-	if _, ok := assetUUID(ref); ok {
-		return strings.ToLower(ref)
+func (p *Prefabs) read(ref, from string) *prefabAsset {
+	at, why, isFile := p.resolve(ref, from)
+	if !isFile {
+		// The engine asks its loader anyway, which finds no prefab.
+		why = ref + " names no file (a builtin: name or a URL)"
 	}
-	return filepath.Dir(from) + "\x00" + ref
-}
-
-// assetUUID returns the uuid of an "@uuid:" reference or a bare uuid.
-func assetUUID(ref string) (string, bool) {
-	if id, ok := strings.CutPrefix(ref, "@uuid:"); ok {
-		return id, true
+	if why != "" {
+		return &prefabAsset{err: why}
 	}
-	return ref, assets.IsUUID(ref)
-}
-
-// resolve finds the file an asset reference names: by uuid through the
-// .meta sidecars, else as a project path. why says what is missing.
-func (p *Prefabs) resolve(ref, from string) (file, why string) {
+	// Several references (a uuid, a path) may name one prefab: it is read
+	// once, under the lock, so that two goroutines never read it twice.
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.resolveLocked(ref, from)
+	if a, ok := p.docs[at]; ok {
+		return a
+	}
+	a := &prefabAsset{file: p.res.Name(at)}
+	// Read, or tried: an input of the run either way.
+	p.files = append(p.files, a.file)
+	a.doc, a.err = readPrefabAt(p.res, at)
+	p.docs[at] = a
+	return a
 }
 
-func (p *Prefabs) resolveLocked(ref, from string) (file, why string) {
-	if id, ok := assetUUID(ref); ok {
-		if file, ok := p.meta.Lookup(id); ok {
-			return file, ""
-		}
-		return "", "no .meta with uuid " + id + " under " + p.where()
+// resolve finds the project path an asset reference made in the file from
+// names; why says, naming the reference, why it names none, and isFile is
+// false when the text is not a file reference at all.
+func (p *Prefabs) resolve(ref, from string) (at, why string, isFile bool) {
+	rel, _ := p.res.Rel(from)
+	r := p.res.Resolve(ref, rel)
+	if r.Reason != "" {
+		return "", ref + " " + r.Reason, true
 	}
-	return p.readPath(ref, from)
-}
-
-func (p *Prefabs) where() string {
-	if len(p.dirs) == 0 {
-		return "no asset directory"
-	}
-	return strings.Join(p.dirs, ", ")
-}
-
-// readPath resolves a logical path: project-relative under each asset
-// directory ("assets/prefabs/Coin.esprefab", a leading "/" is logical
-// too), then relative to the referencing file's folder.
-func (p *Prefabs) readPath(ref, from string) (string, string) {
-	rel := filepath.Clean(filepath.FromSlash(strings.TrimPrefix(ref, "/")))
-	// A project path names a file inside the project, as the engine's
-	// asset catalog does; one that climbs out of it names nothing.
-	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", ref + " leaves the project folder"
-	}
-	cands := make([]string, 0, len(p.dirs)+1)
-	for _, d := range p.dirs {
-		cands = append(cands, filepath.Join(d, rel))
-	}
-	cands = append(cands, filepath.Join(filepath.Dir(from), rel))
-	for _, f := range cands {
-		if st, err := os.Stat(f); err == nil && !st.IsDir() {
-			return f, ""
-		}
-	}
-	return "", ref + " not found under " + p.where()
+	return r.Path, "", r.Ref
 }
 
 func errText(err error) string {
