@@ -9,7 +9,7 @@ STATICCHECK_VERSION := v0.8.2
 # (golang/go#75804), which would make CI flaky without any bug found.
 FUZZTIME  ?= 20000x
 
-.PHONY: all build demo test lint vet fmt-check staticcheck tidy-check layers race purego fuzz bench clean
+.PHONY: all build demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego fuzz bench clean
 
 all: build
 
@@ -36,7 +36,12 @@ demo: build
 # vector kernel, and a short run of every fuzz target.
 test: lint race purego fuzz
 
-lint: fmt-check vet staticcheck tidy-check layers
+lint: fmt-check conflict-check vet staticcheck tidy-check layers
+
+# No file keeps the markers of a merge that was not finished (but the
+# scene kept to test how a conflicted scene is refused).
+conflict-check:
+	@if git grep -nIE '^(<<<<<<<|>>>>>>>)( |$$)' -- . ':!testdata/bad/merge-conflict.esscene' 2>/dev/null; then echo "unresolved merge conflict markers above"; exit 1; fi
 
 # go.mod and go.sum must be what go mod tidy makes of them.
 tidy-check:
