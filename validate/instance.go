@@ -185,8 +185,10 @@ func (c *checker) resolveInstance(x *expander, i int, ovs []override, prefabs *P
 		x.byRef[ref] = asset
 	}
 	if asset.doc == nil {
-		in := guessInstance(ovs, asset.err)
-		in.unresolved = asset.err
+		// The instance's findings name the reference already.
+		why := ofItsPrefab(asset.err, ref)
+		in := guessInstance(ovs, why)
+		in.unresolved = why
 		return in
 	}
 	rootAddr, known := x.rootAddrs[asset.doc]
@@ -314,6 +316,17 @@ func applyRootTransform(t scene.TRS, ovs []override) (scene.TRS, string) {
 		}
 	}
 	return t, ""
+}
+
+// ofItsPrefab words why, the reason the prefab ref names cannot be used,
+// for a message that has named ref already: "its prefab has no .meta …"
+// rather than the uuid a second time. A reason about another file (a
+// nested or base prefab) is left as it is.
+func ofItsPrefab(why, ref string) string {
+	if rest, ok := strings.CutPrefix(why, ref+" "); ok && ref != "" {
+		return "its prefab " + rest
+	}
+	return why
 }
 
 // guessInstance places an instance whose prefab cannot be found. The root
