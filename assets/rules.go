@@ -63,6 +63,12 @@ func DefaultRules() Rules {
 	}
 }
 
+// ValidKindExt reports whether ext (lower-cased) can name a kind of asset
+// file: a dot, then at least one character, and no folder separator.
+func ValidKindExt(ext string) bool {
+	return strings.HasPrefix(ext, ".") && len(ext) >= 2 && !strings.ContainsAny(ext, `/\`)
+}
+
 // With returns r extended by more: its fields added, its kinds added or,
 // for an extension r already has, replacing r's kind.
 func (r Rules) With(more Rules) (Rules, error) {
@@ -75,7 +81,7 @@ func (r Rules) With(more Rules) (Rules, error) {
 	}
 	for _, k := range more.Kinds {
 		ext := strings.ToLower(k.Ext)
-		if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, `/\`) {
+		if !ValidKindExt(ext) {
 			return Rules{}, fmt.Errorf("asset kind extension %q must start with a dot, like \".esmaterial\"", k.Ext)
 		}
 		k.Ext = ext

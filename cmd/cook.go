@@ -122,9 +122,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if err != nil {
 		return inputErr(err)
 	}
-	if err := assetOptions(&vopts, opts.AssetRefs); err != nil {
-		return inputErr(err)
-	}
+	assetOptions(&vopts, opts.AssetRefs)
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
 	// Profiles are files besides the world: written to a temporary file
 	// and put in place at the end, never over an input of the run.

@@ -398,9 +398,7 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if err != nil {
 		return nil, err
 	}
-	if err := assetOptions(&vopts, opts.AssetRefs); err != nil {
-		return nil, err
-	}
+	assetOptions(&vopts, opts.AssetRefs)
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
 	if len(opts.Cfg.Assets) > 0 {
 		o.Project = opts.Cfg.Assets[0]

@@ -86,9 +86,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if err != nil {
 		return inputErr(err)
 	}
-	if err := assetOptions(&opts, cfg.AssetRefs); err != nil {
-		return inputErr(err)
-	}
+	assetOptions(&opts, cfg.AssetRefs)
 	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
 	// One prefab reader per resolver (project, asset folders and rules)
 	// serves every scene using it: each .meta and prefab is read, and each

@@ -1,9 +1,12 @@
 package config
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/assets"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,6 +34,18 @@ type AssetKind struct {
 	Fields []string `json:"fields,omitempty"`
 }
 
+// Rules are the asset reference rules the section adds to the built-in
+// ones, kinds in extension order. The decoder has checked every name and
+// extension (assets.ValidKindExt), so they are valid rules.
+func (a AssetRefs) Rules() assets.Rules {
+	r := assets.Rules{Fields: a.Fields}
+	for _, ext := range slices.Sorted(maps.Keys(a.Kinds)) {
+		k := a.Kinds[ext]
+		r.Kinds = append(r.Kinds, assets.Kind{Ext: ext, Follow: k.Follow, FileRelative: k.FileRelative, Fields: k.Fields})
+	}
+	return r
+}
+
 // assetRefs reads the assetRefs: section.
 func (d *fileDecoder) assetRefs(n *yaml.Node) error {
 	return d.pairs(n, "assetRefs", func(k, v *yaml.Node) error {
@@ -42,7 +57,7 @@ func (d *fileDecoder) assetRefs(n *yaml.Node) error {
 		case "kinds":
 			return d.pairsBy(v, "assetRefs.kinds", strings.ToLower, func(ek, ev *yaml.Node) error {
 				ext := strings.ToLower(ek.Value)
-				if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, `/\`) {
+				if !assets.ValidKindExt(ext) {
 					return d.errorf(ek, "assetRefs.kinds: %q must be a file extension with its dot, like \".esmaterial\"", ek.Value)
 				}
 				where := "assetRefs.kinds." + ek.Value

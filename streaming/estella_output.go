@@ -125,14 +125,6 @@ var estCSVHeader = []string{"frame", "requested", "completed", "prepared", "publ
 
 // Arrivals are written cell:demandToResident:dwell, joined with ';'.
 func (c *estCSV) Frame(r *EstellaFrame) error {
-	if c.rows == 0 {
-		if c.assets {
-			c.w.Write(append(slices.Clone(estCSVHeader), csvAssetHeader...))
-		} else {
-			c.w.Write(estCSVHeader)
-		}
-	}
-	c.rows++
 	j := func(xs []string) string { return strings.Join(xs, ";") }
 	i := strconv.Itoa
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
@@ -144,10 +136,7 @@ func (c *estCSV) Frame(r *EstellaFrame) error {
 		j(r.Published), j(r.Cancelled), j(r.Unloaded), j(r.Failed), j(r.Hits), j(r.Misses), i(r.CancelledRefs),
 		j(arrived), i(r.Resident), i(r.InFlight), i64(r.ResidentBytes), i64(r.PreparedBytes),
 		i64(r.RequestedBytes), j(r.Holes)}
-	if c.assets {
-		row = append(row, assetCells(&r.FrameReport)...)
-	}
-	return c.w.Write(row)
+	return c.row(estCSVHeader, row, &r.FrameReport)
 }
 
 func (c *estCSV) Summary(*EstellaSummary) error { return nil }

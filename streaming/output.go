@@ -233,14 +233,6 @@ func (c *csvWriter) Warnings([]Warning) error { return nil }
 
 // Lists in a CSV cell are joined with ';', which cell names do not use.
 func (c *csvWriter) Frame(r *FrameReport) error {
-	if c.rows == 0 {
-		if c.assets {
-			c.w.Write(append(slices.Clone(csvHeader), csvAssetHeader...))
-		} else {
-			c.w.Write(csvHeader)
-		}
-	}
-	c.rows++
 	j := func(xs []string) string { return strings.Join(xs, ";") }
 	i := strconv.Itoa
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
@@ -256,6 +248,19 @@ func (c *csvWriter) Frame(r *FrameReport) error {
 	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
 		j(r.Cancelled), j(r.Unloaded), j(r.Evicted), j(r.Dropped), j(r.Failed), i(r.Resident), i(r.InFlight),
 		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes)}
+	return c.row(csvHeader, row, r)
+}
+
+// row writes one frame's row, the header (header, then the asset columns
+// when the world has assets) before the first.
+func (c *csvWriter) row(header, row []string, r *FrameReport) error {
+	if c.rows == 0 {
+		if c.assets {
+			header = append(slices.Clone(header), csvAssetHeader...)
+		}
+		c.w.Write(header)
+	}
+	c.rows++
 	if c.assets {
 		row = append(row, assetCells(r)...)
 	}
