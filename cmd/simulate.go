@@ -193,10 +193,6 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	// A person at a terminal reads the verdict first; a file or a pipe
 	// gets rows as they are made, so a long run can be followed.
 	summaryFirst := c.SummaryOnly || (opts.IO.OutTerminal && format == streaming.FormatTable)
-	report, err := streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal})
-	if err != nil {
-		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
-	}
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
@@ -214,9 +210,10 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	loadTime := time.Since(loadStart)
-	if seed.Sched.HasAssets() {
-		// The same report, with the asset columns.
-		report, _ = streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: true})
+	report, err := streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: seed.Sched.HasAssets()})
+	if err != nil {
+		seed.Close()
+		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
 	if !opts.Quiet {
 		if format == streaming.FormatCSV {
