@@ -250,24 +250,53 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			writeSimulateTimings(opts.IO.Err, loadTime, runTime, reports)
 		}
 	}
+	err = draw(opts, world, picture{
+		title:    fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path)),
+		subtitle: describe(c, set, len(reports)),
+		reports:  reports, sum: &sum, set: set,
+		loads: seed.Sched.Loads, sources: seed.Sched.Sources, route: seed.Frames,
+	})
+	if err != nil {
+		return err
+	}
+	if sum.Gate != nil && sum.Gate.Failed {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
+	}
+	return nil
+}
+
+// picture is what simulate's drawings show of a run.
+type picture struct {
+	title, subtitle string
+	reports         []streaming.FrameReport
+	sum             *streaming.Summary
+	set             streaming.Settings
+	// loads and sources are asked only when a map is drawn.
+	loads   func() []int
+	sources func() []streaming.Source
+	route   [][]streaming.Point
+}
+
+// draw writes the run's --plot and --map, whichever were asked for.
+func draw(opts *simulateOptions, world *streaming.World, p picture) error {
+	c := opts.Cfg
+	if c.Plot == "" && c.Map == "" {
+		return nil
+	}
 	side := drawings(opts, world)
-	title := fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path))
-	subtitle := describe(c, set, len(reports))
 	if c.Plot != "" {
-		chart := streaming.Chart(title, subtitle, reports, &sum, set)
+		chart := streaming.Chart(p.title, p.subtitle, p.reports, p.sum, p.set)
 		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
 			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
-		m := streaming.Map(title, subtitle, world, seed.Sched.Loads(), seed.Sched.Sources(), seed.Frames)
-		streaming.MarkHoles(m, sum.HoleEpisodes, seed.Frames, seed.Sched.Sources())
+		sources := p.sources()
+		m := streaming.Map(p.title, p.subtitle, world, p.loads(), sources, p.route)
+		streaming.MarkHoles(m, p.sum.HoleEpisodes, p.route, sources)
 		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
 			return inputErr(err)
 		}
-	}
-	if sum.Gate != nil && sum.Gate.Failed {
-		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
 	}
 	return nil
 }

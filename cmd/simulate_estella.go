@@ -115,23 +115,15 @@ func runPolicies(ctx context.Context, opts *simulateOptions, run simulate.Option
 			}
 		}
 	}
-	title := fmt.Sprintf("%s along %s (Estella runtime)", world.Scene, filepath.Base(c.Path))
-	subtitle := fmt.Sprintf("%d frames · prepare %d, publish %d, unload %d frames · distance bounds",
-		len(reports), c.LatencyFrames, c.PublishFrames, c.UnloadFrames)
-	side := drawings(opts, world)
-	if c.Plot != "" {
-		chart := streaming.Chart(title, subtitle, streaming.FrameReports(reports), &sum.Summary, streaming.Settings{})
-		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
-			return inputErr(err)
-		}
-	}
-	if c.Map != "" {
-		route := est.Route()
-		m := streaming.Map(title, subtitle, world, est.Sched.Loads(), est.Sched.Sources(), route)
-		streaming.MarkHoles(m, sum.HoleEpisodes, route, est.Sched.Sources())
-		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
-			return inputErr(err)
-		}
+	err = draw(opts, world, picture{
+		title: fmt.Sprintf("%s along %s (Estella runtime)", world.Scene, filepath.Base(c.Path)),
+		subtitle: fmt.Sprintf("%d frames · prepare %d, publish %d, unload %d frames · distance bounds",
+			len(reports), c.LatencyFrames, c.PublishFrames, c.UnloadFrames),
+		reports: streaming.FrameReports(reports), sum: &sum.Summary,
+		loads: est.Sched.Loads, sources: est.Sched.Sources, route: est.Route(),
+	})
+	if err != nil {
+		return err
 	}
 	if sum.Gate != nil && sum.Gate.Failed {
 		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --policy estella --fail-on: %s", sum.Gate.Message())}
