@@ -34,6 +34,8 @@ type Document struct {
 	denseBase int64
 	byID      map[int64]int32
 	dups      []Duplicate
+	// lines finds line starts and columns for positions (lines.go).
+	lines *lineIndex
 }
 
 // TopField is one top-level member of the scene object.
@@ -200,8 +202,8 @@ func (d *Document) RecordPosition(i int) (line, col int) {
 	if d.Src == nil || off > len(d.Src) {
 		return d.Line(i), 0
 	}
-	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
-	return d.Line(i), 1 + utf8.RuneCount(d.Src[start:off])
+	_, runes := d.lineStart(off)
+	return d.Line(i), 1 + runes
 }
 
 // Line returns the line (1-based) on which entity i's record starts,

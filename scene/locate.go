@@ -161,23 +161,24 @@ func (d *Document) positionIn(i int, rec []byte, at int) (line, col int) {
 	}
 	// On the record's first line: the column counts from the start of
 	// that line in the file.
-	off := d.Offset(i)
-	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
-	return line, 1 + utf8.RuneCount(d.Src[start:off]) + utf8.RuneCount(before)
+	_, runes := d.lineStart(d.Offset(i))
+	return line, 1 + runes + utf8.RuneCount(before)
 }
+
+// MaxSourceLine is the longest line SourceLine returns, in bytes.
+const MaxSourceLine = 400
 
 // SourceLine returns the text of line (1-based), which must be on or after
 // the first line of entity i's record, without its line break: the line a
 // message frame shows under a position. It returns nil once the source is
-// detached.
+// detached, and for a line longer than MaxSourceLine.
 func (d *Document) SourceLine(i, line int) []byte {
 	rec := d.Authored(i)
 	if rec == nil {
 		return nil
 	}
 	// Start from the record's first line and walk forward.
-	off := d.Offset(i)
-	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
+	start, _ := d.lineStart(d.Offset(i))
 	for l := d.Line(i); l < line; l++ {
 		nl := bytes.IndexByte(d.Src[start:], '\n')
 		if nl < 0 {
@@ -185,9 +186,20 @@ func (d *Document) SourceLine(i, line int) []byte {
 		}
 		start += nl + 1
 	}
-	end := bytes.IndexByte(d.Src[start:], '\n')
+	// Only so far ahead is read: a longer line (a minified scene is one
+	// line) shows nothing useful in a frame, and reading it to its end
+	// for every finding would read the file once per finding.
+	rest := d.Src[start:min(len(d.Src), start+MaxSourceLine+2)]
+	end := bytes.IndexByte(rest, '\n')
 	if end < 0 {
-		end = len(d.Src) - start
+		if start+len(rest) < len(d.Src) {
+			return nil
+		}
+		end = len(rest)
 	}
-	return bytes.TrimRight(d.Src[start:start+end], "\r")
+	text := bytes.TrimRight(rest[:end], "\r")
+	if len(text) > MaxSourceLine {
+		return nil
+	}
+	return text
 }

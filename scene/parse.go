@@ -45,7 +45,7 @@ const releaseStep = 8 << 20
 // ParseWith is Parse with options. src may be a mapped file: a fault
 // because the file shrank while it was read is reported as an *Error.
 func ParseWith(name string, src []byte, o Options) (*Document, error) {
-	p := &parser{d: &Document{Path: name, Src: src}, s: scan{b: src, pend: -1}, release: o.Release, sums: o.Fingerprint}
+	p := &parser{d: &Document{Path: name, Src: src, lines: &lineIndex{}}, s: scan{b: src, pend: -1}, release: o.Release, sums: o.Fingerprint}
 	err := mapped.Guard(func() error {
 		if err := p.document(); err != nil {
 			return p.wrap(err)
