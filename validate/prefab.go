@@ -21,10 +21,9 @@ const ProjectFile = assets.ProjectFile
 type Prefabs struct {
 	res *assets.Resolver
 
-	mu     sync.Mutex
-	assets map[string]*prefabAsset // from + "\x00" + ref → the prefab
-	docs   map[string]*prefabAsset // project path → the prefab read there
-	boxes  map[string]assetBox     // project path → its local box
+	mu    sync.Mutex
+	docs  map[string]*prefabAsset // project path → the prefab read there
+	boxes map[string]assetBox     // project path → its local box
 	// files are the prefab documents read, in the order they were.
 	files []string
 }
@@ -49,7 +48,7 @@ func NewPrefabs(dirs []string) *Prefabs {
 
 // NewPrefabsFor returns a Prefabs resolving through r.
 func NewPrefabsFor(r *assets.Resolver) *Prefabs {
-	return &Prefabs{res: r, assets: make(map[string]*prefabAsset), docs: make(map[string]*prefabAsset)}
+	return &Prefabs{res: r, docs: make(map[string]*prefabAsset)}
 }
 
 // Resolver is the resolver the prefabs are found with.
@@ -75,23 +74,10 @@ type prefabAsset struct {
 }
 
 // lookup resolves a prefab reference made in the file from (the scene, or
-// the prefab naming a base or nested prefab) and reads the prefab.
+// the prefab naming a base or nested prefab) and reads the prefab. The
+// resolver remembers each reference's answer and docs each prefab read,
+// so a second lookup reads nothing.
 func (p *Prefabs) lookup(ref, from string) *prefabAsset {
-	key := from + "\x00" + ref
-	p.mu.Lock()
-	a, ok := p.assets[key]
-	p.mu.Unlock()
-	if ok {
-		return a
-	}
-	a = p.read(ref, from)
-	p.mu.Lock()
-	p.assets[key] = a
-	p.mu.Unlock()
-	return a
-}
-
-func (p *Prefabs) read(ref, from string) *prefabAsset {
 	at, why, isFile := p.resolve(ref, from)
 	if !isFile {
 		// The engine asks its loader anyway, which finds no prefab.
