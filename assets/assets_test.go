@@ -84,7 +84,7 @@ func TestHostileFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A material that points through the escaping link and at the FIFO.
-	writeFile(t, root, "m.esmaterial", `{"texture": "escape.png", "normalMap": "pipe.png"}`)
+	writeFile(t, root, "m.esmaterial", `{"type": "material", "properties": {"u_albedo": "escape.png", "u_normalMap": "pipe.png"}}`)
 	g := New(root, nil, Rules{})
 	done := make(chan struct{})
 	go func() {
@@ -181,8 +181,8 @@ func TestRulesWith(t *testing.T) {
 func TestSharedAssetReadOnce(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "t.png", "png")
-	writeFile(t, root, "a.esmaterial", `{"texture": "t.png"}`)
-	writeFile(t, root, "b.esmaterial", `{"texture": "t.png"}`)
+	writeFile(t, root, "a.esmaterial", `{"type": "material", "properties": {"u_albedo": "t.png"}}`)
+	writeFile(t, root, "b.esmaterial", `{"type": "material", "properties": {"u_normalMap": "t.png"}}`)
 	g := New(root, nil, Rules{})
 	g.ClosureOf("a.esmaterial")
 	// Replace the texture: a graph reads each file once per cook, so the

@@ -71,6 +71,13 @@ type node struct {
 	Asset
 	deps   []string // project paths of the assets its document references
 	misses []Miss   // its references that lead nowhere
+	// parent is the project path of a material's instanceOf parent and
+	// parentRef the reference as written ("" for none).
+	parent, parentRef string
+	// chain says whether the instanceOf chain from this material has
+	// been walked; cycle is the cycle it runs into (Reason "" for none).
+	chain bool
+	cycle Miss
 }
 
 // New returns the graph of the project at root, resolving uuids through
@@ -156,7 +163,13 @@ func (g *Graph) load(p string) *node {
 
 // follow records the references of a followed document.
 func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
-	refs, err := Extract(data, g.rules.fields, k.fields)
+	var refs []Found
+	var err error
+	if k.Ext == materialExt {
+		refs, err = g.materialRefs(n, k, data)
+	} else {
+		refs, err = Extract(data, g.rules.fields, k.fields)
+	}
 	if err != nil {
 		n.misses = append(n.misses, Miss{Ref: n.Path, Path: n.Path, Reason: "is not valid JSON (" + err.Error() + "): its references are not followed"})
 		return
@@ -167,6 +180,9 @@ func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
 		if !ok {
 			continue
 		}
+		if ref.Field == "instanceOf" && n.parentRef == "" {
+			n.parent, n.parentRef = p, ref.Value
+		}
 		if reason != "" {
 			n.misses = append(n.misses, Miss{Ref: ref.Value, Path: p, Via: n.Path, Reason: reason})
 			continue
@@ -176,6 +192,95 @@ func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
 			n.deps = append(n.deps, p)
 		}
 	}
+}
+
+// materialRefs lists what the engine's material loader loads besides the
+// document: its instanceOf parent or else its shader, and every string of
+// its properties as a texture, each resolved against the material (see
+// DecodeMaterial). Other members are not read by the loader and name
+// nothing, except the kind's own extra fields. A document whose type is
+// not "material" is refused by the loader: it loads nothing more.
+func (g *Graph) materialRefs(n *node, k *compiledKind, data []byte) ([]Found, error) {
+	m, err := DecodeMaterial(data)
+	if err != nil {
+		return nil, err
+	}
+	if m.Type != "material" {
+		n.misses = append(n.misses, Miss{Ref: n.Path, Path: n.Path,
+			Reason: "is not a material (its \"type\" is " + strconv.Quote(m.Type) + ", not \"material\"): the engine refuses to load it, and nothing it names"})
+		return nil, nil
+	}
+	refs := m.refs()
+	if len(k.fields) > 0 {
+		more, err := Extract(data, nil, k.fields)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range more {
+			if !strings.HasPrefix(f.Value, "@uuid:") || k.fields[f.Field[strings.LastIndexByte(f.Field, '.')+1:]] {
+				refs = append(refs, f)
+			}
+		}
+	}
+	return refs, nil
+}
+
+// MaxMaterialChain bounds the instanceOf chain worldcook walks from one
+// material. The engine's loader has no bound (and never finishes on a
+// cycle); a chain this long is reported rather than walked further.
+const MaxMaterialChain = 64
+
+// chainLocked walks the instanceOf chain from material p once, and
+// returns the cycle it runs into, or a chain longer than
+// MaxMaterialChain, as a miss (Reason "" when the chain ends). Every
+// material on the way remembers the answer, so a world's materials are
+// walked once in all. The miss names the cycle from its smallest path,
+// whichever material the walk started from, so that it is reported once.
+func (g *Graph) chainLocked(p string) Miss {
+	var path []string
+	at := map[string]int{}
+	var found Miss
+	for cur := p; ; {
+		n := g.nodeLocked(cur)
+		if n.chain {
+			found = n.cycle
+			break
+		}
+		if i, on := at[cur]; on {
+			found = cycleMiss(g, path[i:])
+			break
+		}
+		if len(path) == MaxMaterialChain {
+			found = Miss{Ref: n.parentRef, Path: n.parent, Via: cur,
+				Reason: "is more than " + strconv.Itoa(MaxMaterialChain) + " materials down an instanceOf chain from " + p + ": the chain is not followed further"}
+			break
+		}
+		at[cur] = len(path)
+		path = append(path, cur)
+		if n.Missing != "" || n.parentRef == "" || n.parent == "" {
+			break
+		}
+		cur = n.parent
+	}
+	for _, q := range path {
+		n := g.nodes[q]
+		n.chain, n.cycle = true, found
+	}
+	return found
+}
+
+// cycleMiss names an instanceOf cycle from its smallest path.
+func cycleMiss(g *Graph, cyc []string) Miss {
+	start := 0
+	for i, q := range cyc {
+		if q < cyc[start] {
+			start = i
+		}
+	}
+	order := append(append([]string(nil), cyc[start:]...), cyc[:start]...)
+	first := g.nodes[order[0]]
+	return Miss{Ref: first.parentRef, Path: first.parent, Via: order[0],
+		Reason: "leads back to " + order[0] + " (instanceOf " + strings.Join(append(order, order[0]), " → ") + "): the engine's material loader never finishes loading a material on this cycle"}
 }
 
 // Closure returns the project paths reachable from roots (the roots
@@ -200,6 +305,11 @@ func (g *Graph) Closure(roots []string) (paths []string, misses []Miss) {
 		}
 		paths = append(paths, p)
 		misses = append(misses, n.misses...)
+		if n.parentRef != "" {
+			if m := g.chainLocked(p); m.Reason != "" {
+				misses = append(misses, m)
+			}
+		}
 		for _, d := range n.deps {
 			if !seen[d] {
 				queue = append(queue, d)

@@ -90,8 +90,8 @@ func (x *extractor) walk(v, key []byte, depth int) {
 	}
 	switch v[0] {
 	case '"':
-		if bytes.HasPrefix(v, uuidQuote) || x.isField(key) {
-			if s, err := scene.Str(v); err == nil && s != "" {
+		if uuid := bytes.HasPrefix(v, uuidQuote); uuid || x.isField(key) {
+			if s, err := scene.Str(v); err == nil && s != "" && (uuid || namesAsset(string(key), s)) {
 				x.out = append(x.out, Found{Field: x.at(), Value: s})
 			}
 		}
@@ -152,11 +152,12 @@ func (x *extractor) override(obj, prop []byte) {
 	if err != nil {
 		return
 	}
-	if !x.isField([]byte(name[strings.LastIndexByte(name, '.')+1:])) {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if !x.isField([]byte(last)) {
 		return
 	}
 	s, err := scene.Str(val)
-	if err != nil || s == "" {
+	if err != nil || s == "" || !namesAsset(last, s) {
 		return
 	}
 	field := x.at()

@@ -47,13 +47,18 @@ type Rules struct {
 func DefaultRules() Rules {
 	return Rules{
 		Fields: []string{
-			"atlas", "basePrefab", "environment", "font", "material", "mesh",
-			"normalMap", "prefab", "shader", "skeleton", "source", "texture",
-			"tileset", "tilesetAsset", "tilesetAssets", "timeline",
+			"atlas", "atlasPath", "basePrefab", "bt", "clip", "controller",
+			"environment", "font", "fsm", "material", "mesh", "normalMap",
+			"prefab", "shader", "skeleton", "skeletonPath", "source",
+			"texture", "tileset", "tilesetAsset", "tilesetAssets", "timeline",
 		},
 		Kinds: []Kind{
 			{Ext: ".esprefab", Follow: true},
-			{Ext: ".esmaterial", Follow: true},
+			// The engine's material loader resolves every reference a
+			// material holds against the material (see DecodeMaterial).
+			{Ext: ".esmaterial", Follow: true, FileRelative: true},
+			// An animation clip's frames and sheet name their textures.
+			{Ext: ".esanim", Follow: true},
 			{Ext: ".estileset", Follow: true},
 			{Ext: ".estimeline", Follow: true},
 			{Ext: ".esenv", Follow: true, FileRelative: true, Fields: []string{"specular", "irradianceMap"}},
@@ -61,6 +66,26 @@ func DefaultRules() Rules {
 			{Ext: ".tsj", Follow: true, FileRelative: true, Fields: []string{"image"}},
 		},
 	}
+}
+
+// codeNamed are the reference fields whose plain value may instead be
+// a name the game registers in code: the engine preloads such a value
+// only when it ends with the field's extension or is a uuid reference
+// (the components' own asset discovery), and so does worldcook.
+var codeNamed = map[string]string{
+	"bt":         ".esbt",
+	"fsm":        ".esfsm",
+	"controller": ".esanimator",
+}
+
+// namesAsset reports whether the value s of reference field key names an
+// asset rather than a code-registered name.
+func namesAsset(key, s string) bool {
+	ext, ok := codeNamed[key]
+	if !ok || strings.HasSuffix(s, ext) {
+		return true
+	}
+	return IsUUID(strings.TrimPrefix(s, "@uuid:"))
 }
 
 // ValidKindExt reports whether ext (lower-cased) can name a kind of asset

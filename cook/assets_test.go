@@ -27,7 +27,7 @@ func assetProject(t *testing.T) (scene, root string) {
 	}
 	write("project.esproject", "{}")
 	write("assets/textures/t.png", "PNG-0001")
-	write("assets/materials/m.esmaterial", `{"texture": "assets/textures/t.png"}`)
+	write("assets/materials/m.esmaterial", `{"type": "material", "properties": {"u_albedo": "assets/textures/t.png"}}`)
 	write("assets/materials/m.esmaterial.meta", `{"uuid": "11111111-0000-4000-8000-000000000001"}`)
 	write("assets/textures/only.png", "ONLY")
 	scene = filepath.Join(root, "assets", "scenes", "main.esscene")
@@ -47,7 +47,7 @@ func TestAssetsInTheManifest(t *testing.T) {
 	rep := cookTo(t, scene, out, validate.Options{}, 0)
 	m := rep.World.Manifest
 	wantAll := []manifest.Asset{
-		{Path: "assets/materials/m.esmaterial", Bytes: 36},
+		{Path: "assets/materials/m.esmaterial", Bytes: 73},
 		{Path: "assets/textures/only.png", Bytes: 4},
 		{Path: "assets/textures/t.png", Bytes: 8},
 	}
@@ -59,10 +59,10 @@ func TestAssetsInTheManifest(t *testing.T) {
 			t.Errorf("assets[%d] = %+v, want %+v with a digest", i, a, wantAll[i])
 		}
 	}
-	if got := m.Cells[0].List(); !slices.Equal(got, []string{"assets/materials/m.esmaterial", "assets/textures/t.png"}) || *m.Cells[0].AssetBytes != 44 {
+	if got := m.Cells[0].List(); !slices.Equal(got, []string{"assets/materials/m.esmaterial", "assets/textures/t.png"}) || *m.Cells[0].AssetBytes != 81 {
 		t.Errorf("cell 0 assets %q (%d B)", got, *m.Cells[0].AssetBytes)
 	}
-	if got := m.Cells[1].List(); len(got) != 3 || *m.Cells[1].AssetBytes != 48 {
+	if got := m.Cells[1].List(); len(got) != 3 || *m.Cells[1].AssetBytes != 85 {
 		t.Errorf("cell 1 assets %q (%d B)", got, *m.Cells[1].AssetBytes)
 	}
 	if m.Persistent.Assets.Assets == nil || len(m.Persistent.List()) != 0 || *m.Persistent.AssetBytes != 0 {

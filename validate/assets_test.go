@@ -132,7 +132,7 @@ func synthetic(t *testing.T) string {
 	write("assets/textures/props.png", "PNG-props")
 	write("assets/materials/rock.esmaterial", `{"type": "material", "shader": "builtin:model", "properties": {"texture": "assets/textures/rock.png"}}`)
 	meta("assets/materials/rock.esmaterial", "00000000-0000-4000-8000-000000000002")
-	write("assets/materials/broken.esmaterial", `{"texture": "assets/textures/gone.png"}`)
+	write("assets/materials/broken.esmaterial", `{"type": "material", "shader": "builtin:model", "properties": {"u_albedo": "assets/textures/gone.png"}}`)
 	write("assets/models/rock.esmesh", "ESMH....")
 	write("assets/prefabs/Rock.esprefab", `{"version": "2", "rootEntityId": "r", "entities": [{"prefabEntityId": "r", "components": [
 		{"type": "Transform", "data": {}},
