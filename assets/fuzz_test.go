@@ -26,9 +26,27 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte(`{"tilesets": [{"source": "t.tsj", "image": "../x.png"}]}`))
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["@uuid:deep"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))
 	f.Add([]byte(`{"propertyName": "texture", "value": "p.png"}`))
+	f.Add([]byte(`{"type": "material", "instanceOf": "base.esmaterial", "properties": {"u_normalMap": "n.png", "u_\u0061": "a.png", "u_a": 1, "u_e": {"r": 1}}}`))
+	f.Add([]byte(`{"type": "material", "shader": "w.esshader", "properties": {"u_albedo": "/assets/t.png"}}`))
 	r := DefaultRules().compile()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		found, err := Extract(data, r.fields, nil)
+		// A material is read by its own decoder, which accepts exactly the
+		// documents Extract accepts.
+		m, merr := DecodeMaterial(data)
+		if (err == nil) != (merr == nil) {
+			t.Fatalf("Extract says %v, DecodeMaterial %v", err, merr)
+		}
+		if merr == nil {
+			for i, x := range m.Textures {
+				if x.Value == "" || !strings.HasPrefix(x.Field, "properties.") || (i > 0 && m.Textures[i-1].Field >= x.Field) {
+					t.Fatalf("textures %q: empty, unnamed, unsorted or repeated", m.Textures)
+				}
+			}
+			if m.Parent != "" && m.Shader != "" {
+				t.Fatal("an instance reads its own shader")
+			}
+		}
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("a message of two lines: %q", err)
