@@ -114,7 +114,10 @@ func (c *checker) collectAssets() {
 		var found []assets.Found
 		for _, i := range ents {
 			e := &c.d.Entities[i]
-			if !g.MayRefer(e.Raw) {
+			// The engine neither spawns an entity with "visible": false
+			// nor preloads its components' assets. An instance entry is
+			// expanded whatever it says.
+			if (e.Hidden && !e.IsPrefab()) || !g.MayRefer(e.Raw) {
 				continue
 			}
 			if e.IsPrefab() {

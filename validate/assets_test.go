@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -258,5 +259,55 @@ func TestAssetReports(t *testing.T) {
 		if !strings.Contains(js.String(), want) {
 			t.Errorf("JSON report lacks %q:\n%s", want, js.String())
 		}
+	}
+}
+
+// TestAssetsAsTheEngineLoadsThem: a cell costs what the engine's preload
+// and material loader fetch, in the hand-made project of
+// assets/testdata/materials: every string property of a material and its
+// parent's, a project shader, a behaviour tree file (not a code name), and
+// nothing for an entity with "visible": false.
+func TestAssetsAsTheEngineLoadsThem(t *testing.T) {
+	root := filepath.Join("..", "assets", "testdata", "materials")
+	mesh := func(mat string) string { return comp("Mesh2D", `{"mesh": "builtin:cube", "material": "`+mat+`"}`) }
+	hidden := func(id int64, x float64, comps ...string) E {
+		return E{Raw: fmt.Sprintf(`{"id": %d, "name": "H%d", "parent": null, "children": [], "visible": false, "components": [%s]}`, id, id, strings.Join(append([]string{tr(x, 0, 10)}, comps...), ", "))}
+	}
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		E{ID: 2, C: []string{tr(10, 0, 10), mesh("assets/materials/crate_red.esmaterial")}},
+		E{ID: 3, C: []string{tr(110, 0, 10), mesh("assets/materials/water.esmaterial"),
+			comp("BehaviorTreeAgent", `{"bt": "assets/ai/guard.esbt"}`), comp("StateMachineAgent", `{"fsm": "patrol"}`)}},
+		hidden(4, 120, mesh("assets/models/crate_m0.esmaterial")),
+		hidden(5, 210, comp("Sprite", `{"texture": "assets/textures/none.png"}`)),
+		E{ID: 6, C: []string{tr(310, 0, 10), mesh("assets/materials/leaf.esmaterial")}},
+	)
+	got := assetSets(p)
+	want := map[string][]string{
+		"persistent": {},
+		"test.cell_0_0": {"assets/materials/crate_red.esmaterial", "assets/materials/red.png", "assets/models/crate_m0.esmaterial",
+			"assets/models/crate_normal.png", "assets/textures/ao.png", "assets/textures/glow.png"},
+		"test.cell_1_0": {"assets/ai/guard.esbt", "assets/materials/water.esmaterial", "assets/materials/water.esshader", "assets/textures/stone.png"},
+		"test.cell_2_0": {},
+		"test.cell_3_0": {"assets/materials/leaf.esmaterial", "assets/materials/loop_a.esmaterial", "assets/materials/loop_b.esmaterial", "assets/materials/red.png"},
+	}
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("sets %q", got)
+	}
+	// The hidden entity's missing texture is not looked for; the cycle is
+	// one warning on the entity that pulls it in.
+	var missing []string
+	for _, f := range p.Findings {
+		if f.Code == CodeMissingAsset {
+			missing = append(missing, f.Message)
+		}
+	}
+	if len(missing) != 1 || !strings.Contains(missing[0], "Mesh2D.material: \"loop_b.esmaterial\" (assets/materials/loop_b.esmaterial), referenced by assets/materials/loop_a.esmaterial, leads back to assets/materials/loop_a.esmaterial") {
+		t.Errorf("missing-asset findings %q", missing)
 	}
 }
