@@ -1,8 +1,27 @@
 package cmd
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
+
+// addHelpTopics adds the topics to root, and lines up their list in the
+// root's help: cobra pads it to the longest command path among the
+// commands, which leaves a topic's longer path one space from its text.
+func addHelpTopics(root *cobra.Command) {
+	width := 0
+	for _, t := range helpTopics() {
+		root.AddCommand(t)
+		width = max(width, len(t.CommandPath()))
+	}
+	const padded = "{{rpad .CommandPath .CommandPathPadding}} {{.Short}}"
+	tmpl := root.UsageTemplate()
+	if strings.Count(tmpl, padded) == 1 {
+		root.SetUsageTemplate(strings.Replace(tmpl, padded, fmt.Sprintf("{{rpad .CommandPath %d}} {{.Short}}", width+1), 1))
+	}
+}
 
 // helpTopics are the pages `worldcook help TOPIC` shows that belong to no
 // one command (cobra lists a command without a Run under "Additional help

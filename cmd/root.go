@@ -168,7 +168,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newVersionCmd(a),
 		newConfigCmd(a),
 	)
-	root.AddCommand(helpTopics()...)
+	addHelpTopics(root)
 	explainArgs(root)
 	return root, a
 }
