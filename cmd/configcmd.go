@@ -52,7 +52,7 @@ ignored. With --json, one JSON object per setting. Every setting: docs/config.md
 			Long: "Print every setting " + section + " would use, its value and where it came from.\n" +
 				"Give " + section + "'s flags to see them resolved. Every setting: docs/config.md.",
 			Example: "  worldcook config " + section,
-			Args:  cobra.ArbitraryArgs,
+			Args:    cobra.ArbitraryArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				return a.showConfig(cmd, []string{"", section})
 			},
