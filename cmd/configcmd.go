@@ -27,7 +27,7 @@ value came from: a flag, a WORLDCOOK_* environment variable, a line of the
 settings file (worldcook.yaml, or --config FILE), or the default. Without a
 COMMAND it prints the settings of every command. Put config in front of a
 command line to see what it resolves to; the command's own arguments are
-ignored. With --json, one JSON object per setting.`,
+ignored. With --json, one JSON object per setting. Every setting: docs/config.md.`,
 		Example: `  worldcook config simulate
   worldcook --config ci.yaml config cook --jobs 4
   WORLDCOOK_SIMULATE_BUDGET=16KiB worldcook --json config simulate`,
@@ -49,7 +49,10 @@ ignored. With --json, one JSON object per setting.`,
 		sub := &cobra.Command{
 			Use:   section + " [flags]",
 			Short: "Print the resolved settings of " + section,
-			Args:  cobra.ArbitraryArgs,
+			Long: "Print every setting " + section + " would use, its value and where it came from.\n" +
+				"Give " + section + "'s flags to see them resolved. Every setting: docs/config.md.",
+			Example: "  worldcook config " + section,
+			Args:    cobra.ArbitraryArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				return a.showConfig(cmd, []string{"", section})
 			},

@@ -42,38 +42,23 @@ func newCookCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cook SCENE|DIR...",
 		Short: "Split scenes into a persistent world, grid cells and a world manifest",
-		Long: `Cook splits each streamed Estella scene (one with a StreamedWorld entity)
-into the persistent world (OUT/<scene>.esscene), one compact entity document
-per non-empty grid cell (OUT/world/<scene>.cell_<x>_<z>.json) and a world
-manifest (OUT/world/<scene>.world.json). A scene without StreamedWorld is
-copied byte for byte. A directory argument cooks every .esscene under it.
+		Long: `Cook splits each streamed Estella scene (one with a StreamedWorld entity) into the persistent
+world (OUT/<scene>.esscene), one entity document per non-empty grid cell
+(OUT/world/<scene>.cell_<x>_<z>.json) and a world manifest (OUT/world/<scene>.world.json).
+A scene without StreamedWorld is copied byte for byte; a directory cooks every .esscene in it.
 
-Cook validates first and writes nothing when validation finds errors. It
-writes atomically: files are staged and renamed into place, so a failed or
-killed cook leaves the previous world intact. Files whose bytes did not
-change are not rewritten, cells that disappeared are removed, and nothing
-else in the output directory is touched. It refuses, before writing
-anything, an output directory where it would replace one of its inputs
-(--out naming the scenes' own folder, in any spelling) and scenes whose
-files would collide ("a b" and "a_b"); it never writes outside OUT,
-whatever links OUT holds. --check hashes every file on disk.
+Cook validates first and writes nothing when validation finds errors. It writes atomically
+and incrementally: a failed or killed cook leaves the previous world intact, unchanged files
+are not rewritten, vanished cells are removed, nothing else in OUT is touched, and it never
+writes outside OUT or over its own inputs. --check writes nothing and exits 1 if the output
+would change. --package-config lists each world in the game.config.json the packaged Estella
+runtime reads.
 
---package-config FILE writes each cooked world into the worlds list of the
-game configuration the packaged Estella runtime reads (game.config.json):
-{scene, manifest}; FILE must sit in the output folder, the package root
-the runtime reads the cells from. Every other key keeps its text and order; an
-up-to-date file is not rewritten. With --plane xy cook warns: Estella's
-runtime samples streaming sources on X and Z only.
-
-EXIT STATUS
-  0  cooked (or, with --check, already up to date)
-  1  validation errors, or --check found output that would change
-  2  unreadable or malformed input, bad usage, or the output could not be written`,
+Exit status: 'worldcook help exit-codes'. Everything else: docs/cook.md.`,
 		Example: `  # cook the demo world into ./cooked
   worldcook cook testdata/demo/main.esscene
 
-  # cook straight into a game's build folder and list the world in its
-  # game.config.json, as the packaged Estella runtime reads it
+  # cook straight into a game's build folder and list the world in its game.config.json
   worldcook cook levels/main.esscene --out build/web --package-config build/web/game.config.json
 
   # in CI: fail when the committed cooked world is stale

@@ -72,7 +72,7 @@ func TestCookCheckAndExitStatus(t *testing.T) {
 	if code, _, stderr := run(t, "cook", "../testdata/demo/main.esscene", "--out", out, "--plane", "yz"); code != 2 || !strings.Contains(stderr, "--plane") {
 		t.Fatalf("bad plane: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := run(t, "cook"); code != 2 || !strings.Contains(stderr, "requires at least 1 arg") {
+	if code, _, stderr := run(t, "cook"); code != 2 || !strings.Contains(stderr, "cook needs an argument: SCENE|DIR") {
 		t.Fatalf("no args: exit %d: %s", code, stderr)
 	}
 }

@@ -100,6 +100,10 @@ func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, er
 func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
 	for _, s := range config.Register(section, fs) {
 		switch {
+		case len(s.Values) > 0 && s.List():
+			cmd.RegisterFlagCompletionFunc(s.Flag, listCompletion(s.Flag, s.Values))
+		case s.Unit == "dir" && s.List():
+			cmd.RegisterFlagCompletionFunc(s.Flag, dirListCompletion)
 		case len(s.Values) > 0:
 			cmd.RegisterFlagCompletionFunc(s.Flag, cobra.FixedCompletions(s.Values, cobra.ShellCompDirectiveNoFileComp))
 		case s.Unit == "dir":
@@ -123,20 +127,27 @@ func newRoot(streams IO) (*cobra.Command, *app) {
 	root := &cobra.Command{
 		Use:   "worldcook",
 		Short: "Cook, validate and simulate streamed Estella worlds",
-		Long: `worldcook splits an authored Estella scene into a persistent world and
-one document per grid cell with a world manifest (cook), checks the
-residency rules a streamed world must keep (validate), and replays camera
-paths through the runtime streaming scheduler (simulate).
+		Long: `worldcook splits an authored Estella scene into a persistent world and one document per
+grid cell with a world manifest (cook), checks the residency rules a streamed world must keep
+(validate), and replays camera routes through the runtime streaming scheduler (simulate).
 
-Settings come from flags, then WORLDCOOK_* environment variables
-(WORLDCOOK_<COMMAND>_<FLAG>), then worldcook.yaml (or --config FILE), then
-defaults; 'worldcook config COMMAND' shows what a command resolves and
-where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
+Settings come from flags, then WORLDCOOK_* environment variables, then worldcook.yaml (or
+--config FILE), then defaults ('worldcook help settings'); 'worldcook config COMMAND' shows
+what a command resolves and where each value came from. Byte sizes take units (16KiB, 64MiB).
+
+Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
+		Example: `  worldcook cook levels/main.esscene --out build/world
+  worldcook validate --format github levels/
+  worldcook simulate --path route.csv build/world`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       versionString(),
 	}
 	root.SetVersionTemplate("worldcook {{.Version}}\n")
+	// --version without cobra's -v: a one-letter -v is kept free, as gh
+	// and kubectl keep it (kubectl's is verbosity); 'worldcook version'
+	// says more.
+	root.Flags().Bool("version", false, "print worldcook's version")
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
@@ -145,9 +156,11 @@ where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 	// settings file is, so it cannot come from that file.
 	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default ./worldcook.yaml if present)")
 	settings(root, "", pf)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return inputErr(fmt.Errorf("%v; see '%s --help'", err, c.CommandPath()))
-	})
+	root.SetFlagErrorFunc(flagError)
+	// Unknown commands get their suggestions on the one line of the
+	// error (commandError), not on lines of their own.
+	root.DisableSuggestions = true
+	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(
 		newCookCmd(a),
 		newValidateCmd(a),
@@ -155,6 +168,8 @@ where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 		newVersionCmd(a),
 		newConfigCmd(a),
 	)
+	addHelpTopics(root)
+	explainArgs(root)
 	return root, a
 }
 
@@ -169,9 +184,9 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	}
 	root, a := newRoot(streams)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := commandError(root, root.Execute())
 	code := report(errw, err)
-	if code != ExitOK && a.machineOutput(root) {
+	if code != ExitOK && a.machineOutput(root, args) {
 		msg := ""
 		var ee *ExitError
 		if errors.As(err, &ee) && ee.Err == nil {
@@ -223,5 +238,11 @@ func report(errw io.Writer, err error) int {
 	}
 	msg := strings.TrimSpace(err.Error())
 	fmt.Fprintf(errw, "worldcook: %s\n", strings.ReplaceAll(msg, "\n", " "))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		for _, l := range ue.extra {
+			fmt.Fprintln(errw, l)
+		}
+	}
 	return code
 }

@@ -47,100 +47,31 @@ func newSimulateCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate --path ROUTE.csv [WORLD]",
 		Short: "Replay a route through the streaming scheduler: holes, hitches, memory",
-		Long: `Simulate answers the question a world builder asks before shipping: with
-these cells, these radii and this budget, will the player see holes,
-hitches or a memory spike along this path?
+		Long: `Simulate replays a camera route through the streaming scheduler and reports, frame by frame,
+what it loaded, evicted and cancelled, and where the player would see a hole: a cell within
+some source's load radius that is not resident.
 
-WORLD is a cooked directory (default cooked/, its manifest found as
-world/*.world.json), a world manifest, or a scene (.esscene), which is cooked
-in memory. A cooked world is checked before the first frame: it is refused
-while an interrupted cook has left it mid-commit, and unless every file its
-manifest lists has the manifest's size and blake3. The route is a CSV file
-with a header: x and z on every row (x and y for a plane "xy" world);
-optional columns y, frame and source. With a source column there is one
-row per source per frame; a route may span 1000000 frames and hold
-4194304 source positions (frames × sources). With --io disk a cell file
-is read only from inside the cooked directory, only if it is a regular
-file, and only up to its manifest size plus 4 KiB and a sixteenth (a
-larger one is a failed load). Sources are the world's authored
-WorldStreamingSources; --load-radius, --unload-radius and --prefetch-radius
-override every source. A world without sources gets one per source named
-in the route (3000/2000/3000 unless overridden; the report warns).
+WORLD is a cooked directory (default cooked/), a world manifest or a scene (.esscene), cooked
+in memory. The route, given with --path, is a CSV file: a header, then x and z on every row
+(y, frame and source optional). Sources are the world's authored WorldStreamingSources; the
+radius flags override every source.
 
-Each frame runs finish, evict, unload/cancel, publish and dispatch, as the
-runtime does, and reports what it did; holes are cells within some source's
-load radius that are not resident. IO is modelled (--latency-frames,
---io-bytes-per-frame; byte-identical reports across runs) or real (--io
-disk: cell files read and decoded by --concurrency workers at 60 frames a
-second, applied within --frame-budget-ms). Failed loads (--fail-rate,
---seed, or a missing or corrupt file) are retried --retries times (3) with
-exponential backoff from --retry-backoff frames (2) and a --retry-timeout
-(300 frames), then given up and reported.
+IO is modelled (byte-identical reports) or real (--io disk); failed loads are retried.
+--policy estella runs Estella's own runtime scheduler instead, --compare both. A setting given
+as 0 means 0; leave it out for no budget, cap, pinning or LOD. --fail-on makes the run a CI
+gate (exit 1).
 
---policy estella replaces this scheduler with Estella's own runtime one
-(WorldStreamer): no budget, cap, pinning or LOD; every update it decides
-which cells should exist and steps each through preparing, prepared,
-publishing, resident and unloading over a modelled host, where a prepare
-takes --latency-frames (or the --io-bytes-per-frame bandwidth), a publish
---publish-frames and an unload --unload-frames (0: at once, within the
-frame). Settings it does not have are refused. The report adds prefetch
-hits and misses, publishes started and each arrival's demand-to-resident
-and dwell frames; the summary ends with the runtime's worldResidencyReport.
-Both policies count the assets the manifest lists, shared between cells
-by reference count (the runtime holds a cell's from the start of its
-preparation until a discard or its unload completes); --asset-costs off
-counts cell documents only. --compare runs the route under both policies
-(the seed one with every setting given) and prints holes, peaks, loads
-and asset peaks side by side.
-
-A setting given as 0 means 0: --budget 0 still admits one request a frame,
---max-resident-bytes 0 evicts every unpinned cell, --pinned-radius 0 pins
-only cells a source stands in, --lod-radius 0 gives proxies to every cell
-not at distance 0. Leave a setting out for no budget, cap, pinning or LOD.
-
-As a CI gate, --fail-on LIST fails the run (exit 1) when a condition
-holds: holes (a hole after the warm-up: the frames up to the first one
-at which every source's position is fully resident, or --warmup N
-frames), over-budget (a frame dispatched more than --budget; the first
-request of a frame always goes, so one cell larger than the budget is
-enough), over-cap (a frame ended with more resident than
---max-resident-bytes, eviction notwithstanding) and failures (a load
-given up after its retries). The warm-up excuses holes only. The summary
-names the conditions that held, their frames and cells, and lists every
-hole episode (frames, where the sources were, the missing cells and the
-likely cause: start, latency, prefetch-radius, budget, in-flight,
-eviction or failure); stderr gets the verdict in one line.
-
-The report opens with warnings that change how it reads (cells larger
-than the budget; radii assumed for a world without authored sources).
-On a terminal the summary comes next, then the per-frame rows with sizes
-in binary units; into a file or a pipe the rows come as they are made,
-with exact byte counts, and the summary last. --summary-only leaves the
-rows out. --timings prints to stderr how long loading the world and the
-route, and the frames, took, and a frame's mean and p99 cost.
-
-EXIT STATUS
-  0  simulated; no --fail-on condition held
-  1  a --fail-on condition held (holes, over-budget, over-cap, failures)
-  2  unreadable, malformed, damaged or half-committed world, bad route, or bad usage`,
+Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 		Example: `  # replay the demo camera through the cooked demo world
   worldcook simulate --path testdata/demo/route.csv out/demo
 
   # CI: fail on pop-in after the warm-up and on memory over 64 MiB
-  worldcook simulate --path route.csv --max-resident-bytes 67108864 \
+  worldcook simulate --path route.csv --max-resident-bytes 64MiB \
     --fail-on holes,over-cap --summary-only cooked
-
-  # the reference scheduler's model: centre distance, fixed latency, LOD
-  worldcook simulate --path route.csv --distance center --latency-frames 3 \
-    --budget 4096 --max-resident-bytes 12000 --pinned-radius 4 --lod-radius 7 cooked
 
   # what Estella's runtime would do on the route, and what a budget buys
   worldcook simulate --path route.csv --policy estella cooked
-  worldcook simulate --path route.csv --budget 16384 --compare cooked
-
-  # real reads with 4 workers and injected failures, plus drawings
-  worldcook simulate --path route.csv --io disk --concurrency 4 --fail-rate 0.05 \
-    --seed 7 --plot plot.svg --map map.svg cooked/world/main.world.json`,
+  worldcook simulate --path route.csv --budget 16KiB --compare cooked`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := a.config(cmd, "simulate")

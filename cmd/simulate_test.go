@@ -119,7 +119,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"not cooked", []string{"simulate", "--path", islandRoute, dir}, "holds no world/*.world.json: not a cooked world"},
 		{"two worlds", []string{"simulate", "--path", islandRoute, filepath.Join(dir, "two")}, "holds 2 worlds (a.world.json, b.world.json); pass one manifest"},
 		{"broken manifest", []string{"simulate", "--path", islandRoute, broken}, "broken.world.json: not a world manifest"},
-		{"two worlds given", []string{"simulate", "--path", islandRoute, island, island}, "accepts at most 1 arg"},
+		{"two worlds given", []string{"simulate", "--path", islandRoute, island, island}, "simulate takes at most 1 argument (WORLD), got 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, tc.args...)

@@ -19,25 +19,18 @@ func newValidateCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate SCENE|DIR...",
 		Short: "Check the residency rules of streamed scenes",
-		Long: `Validate partitions each scene as cook would and checks the rules a
-streamed world must keep: no hard entity reference from one cell into
-another or from the persistent world into a cell, WorldPersistent and
-StreamedWorld only on top-level entities, one StreamedWorld with a sane
-cellSize, a consistent hierarchy, placeable prefab instances and sane
-streaming-source radii. It also reports how far each cell's bounds grew
-beyond its grid square. A directory argument validates every .esscene
-under it. A scene without StreamedWorld gets the structural checks only.
+		Long: `Validate partitions each scene as cook would and checks the rules a streamed world must keep:
+no hard entity reference from one cell into another or from the persistent world into a cell,
+WorldPersistent and StreamedWorld only on top-level entities, one StreamedWorld with a sane
+cellSize, a consistent hierarchy, placeable prefab instances and sane streaming-source radii.
+It also reports how far each cell's bounds grew beyond its grid square. A directory validates
+every .esscene under it; a scene without StreamedWorld gets the structural checks only.
 
-Formats: text (default), json (one JSON object per scene, one per line),
-sarif (SARIF 2.1.0 for code-scanning uploads) and github (workflow
-annotations). Project components holding entity ids are declared in
-worldcook.yaml (components: {FollowTarget: {entityFields: [target]}}).
-See docs/validate.md for every finding code.
+Formats: text (default), json (one JSON object per scene, one per line), sarif (SARIF 2.1.0
+for code-scanning uploads) and github (workflow annotations). Project components holding
+entity ids are declared in worldcook.yaml (components: {FollowTarget: {entityFields: [target]}}).
 
-EXIT STATUS
-  0  no errors (warnings allowed unless --strict)
-  1  errors found, or warnings with --strict
-  2  a scene could not be read or parsed, or bad usage`,
+Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/validate.md.`,
 		Example: `  # check the demo world
   worldcook validate testdata/demo/main.esscene
 

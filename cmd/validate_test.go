@@ -155,8 +155,9 @@ func TestValidateMap(t *testing.T) {
 }
 
 func TestValidateUsageErrors(t *testing.T) {
+	// A missing argument adds the usage line and an example
+	// (TestMistakesGetTheFix).
 	cases := [][]string{
-		{"validate"},
 		{"validate", "--format", "yaml", errorsScene},
 		{"validate", "--plane", "yz", errorsScene},
 		{"validate", "no/such/scene.esscene"},

@@ -77,7 +77,7 @@ func newVersionCmd(a *app) *cobra.Command {
 		Long: `Print worldcook's version, platform and Go version. The version is the one
 go build stamps from the module and its git checkout (a tag, or the commit
 as a pseudo-version, +dirty with uncommitted changes). With --json, one
-JSON object with the commit and its time as well.`,
+JSON object with the commit and its time as well (docs/json.md).`,
 		Example: "  worldcook version\n  worldcook version --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

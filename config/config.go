@@ -59,30 +59,30 @@ type Component struct {
 type Cook struct {
 	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
 	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
-	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
-	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project when the scene lies in none (default: the scene's folder up to project.esproject)"`
+	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
+	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
 	Timings     bool          `flag:"timings" help:"print how long each phase took"`
 	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
-	LockTimeout time.Duration `flag:"lock-timeout" default:"1m" unit:"duration" help:"how long to wait for another cook writing the same output directory"`
+	LockTimeout time.Duration `flag:"lock-timeout" default:"1m" unit:"duration" help:"wait for another cook into the same folder"`
 	CPUProfile  string        `flag:"cpuprofile" unit:"path" help:"write a CPU profile to this file"`
 	MemProfile  string        `flag:"memprofile" unit:"path" help:"write a heap profile to this file at the end"`
 	// PackageConfig is the game configuration (game.config.json) whose
 	// worlds list the cook writes the cooked worlds into.
-	PackageConfig string `flag:"package-config" unit:"path" help:"write each cooked world into this game configuration's worlds list (the packaged runtime's game.config.json)"`
+	PackageConfig string `flag:"package-config" unit:"path" help:"add each cooked world to this game.config.json's worlds list"`
 
 	from map[string]Origin
 }
 
 // Validate holds the validate command's settings.
 type Validate struct {
-	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format: text, json, sarif or github"`
-	Strict     bool     `flag:"strict" help:"treat warnings (dangling-ref, missing-parent) as errors"`
-	Map        string   `flag:"map" unit:"path" help:"draw the cell grid, grown bounds and rejected references to this SVG file (one scene)"`
-	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
-	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"folder that scene names are relative to (default: each scene's folder)"`
-	Assets     []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project when the scene lies in none (default: the scene's folder up to project.esproject)"`
+	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
+	Strict     bool     `flag:"strict" help:"treat warnings as errors"`
+	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
+	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
+	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 
 	from map[string]Origin
 }
@@ -91,45 +91,45 @@ type Validate struct {
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path             string   `flag:"path" unit:"path" help:"route CSV: a header, then x,z (y, frame, source optional)"`
+	Path             string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
 	LoadRadius       *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
 	UnloadRadius     *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
 	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
-	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes that may start loading per frame, e.g. 16KiB (default: no budget)"`
+	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes a frame may start loading (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
 	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"2147483647" help:"modelled IO: frames from dispatch to completion"`
-	IOBytesPerFrame  *int64   `flag:"io-bytes-per-frame" unit:"bytes" help:"modelled IO: bandwidth of one device serving requests in order (default: unlimited)"`
-	LODRadius        *float64 `flag:"lod-radius" unit:"distance" help:"beyond it cells load their proxyBytes (default: always full detail)"`
-	MaxResidentBytes *int64   `flag:"max-resident-bytes" unit:"bytes" help:"resident-bytes cap; the farthest cells are evicted (default: no cap)"`
-	PinnedRadius     *float64 `flag:"pinned-radius" unit:"distance" help:"cells this close to a source are never evicted (default: none)"`
-	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"2147483647" help:"frames an evicted cell waits before it is dispatched again"`
-	Distance         string   `flag:"distance" default:"bounds" enum:"bounds,center|centre" help:"distance to a cell: bounds (grown bounds) or center (grid square centre)"`
-	IO               string   `flag:"io" default:"model" enum:"model,disk" help:"IO: model (deterministic) or disk (real reads and decodes)"`
-	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"256" help:"disk IO: reading and decoding workers (1 to 256)"`
-	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"3600000" help:"disk IO: time a frame may spend applying finished loads (0 to 3600000)"`
+	IOBytesPerFrame  *int64   `flag:"io-bytes-per-frame" unit:"bytes" help:"modelled IO: bytes read per frame (default: unlimited)"`
+	LODRadius        *float64 `flag:"lod-radius" unit:"distance" help:"cells beyond it load their proxyBytes (default: no LOD)"`
+	MaxResidentBytes *int64   `flag:"max-resident-bytes" unit:"bytes" help:"cap on resident bytes (default: none)"`
+	PinnedRadius     *float64 `flag:"pinned-radius" unit:"distance" help:"cells this close to a source are never evicted"`
+	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"2147483647" help:"frames before an evicted cell may load again"`
+	Distance         string   `flag:"distance" default:"bounds" enum:"bounds,center|centre" help:"measure to grown bounds or grid centre"`
+	IO               string   `flag:"io" default:"model" enum:"model,disk" help:"model (deterministic) or disk (real reads)"`
+	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"256" help:"disk IO: read and decode workers (1 to 256)"`
+	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"3600000" help:"disk IO: time a frame may apply loads for"`
 	FailRate         float64  `flag:"fail-rate" unit:"probability" help:"probability that a load attempt fails, for testing retries"`
 	Seed             uint64   `flag:"seed" default:"1" unit:"seed" help:"seed of --fail-rate failures"`
-	Retries          int      `flag:"retries" default:"3" unit:"count" help:"attempts after a load's first failure before the cell is given up"`
-	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"frames to wait after a first failure; doubles after each further one (at most 64)"`
-	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames after which an unfinished load counts as failed (at least 4x --latency-frames); 0: no timeout"`
-	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report: table, jsonl or csv"`
-	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 when one of these holds: holes, over-budget, over-cap, failures (comma-separated)"`
-	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames at the start whose holes --fail-on holes ignores (default: until the first frame without holes)"`
-	SummaryOnly      bool     `flag:"summary-only" help:"print the warnings and the summary, not the per-frame rows (csv: the summary as text)"`
-	Timings          bool     `flag:"timings" help:"print to stderr how long loading the world and the route and the frames took, and a frame's mean and p99 cost"`
+	Retries          int      `flag:"retries" default:"3" unit:"count" help:"retries before a failed load is given up"`
+	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"first retry's delay in frames, then doubling"`
+	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames until a pending load fails; 0: never"`
+	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report format"`
+	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 on: holes, over-budget, over-cap, failures"`
+	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames --fail-on holes excuses (default: the warm-up)"`
+	SummaryOnly      bool     `flag:"summary-only" help:"print warnings and the summary, not the per-frame rows"`
+	Timings          bool     `flag:"timings" help:"print load and frame times to stderr (mean, p99)"`
 	// Policy is the scheduler: seed (the budgeted one) or estella (the
 	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
 	// time the runtime's host operations.
-	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"scheduler: seed (budgeted, the settings above) or estella (Estella's runtime WorldStreamer)"`
-	Compare       bool     `flag:"compare" help:"run the route under both policies and print them side by side"`
+	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"seed (budgeted) or estella (Estella's runtime)"`
+	Compare       bool     `flag:"compare" help:"run both policies and print them side by side"`
 	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
 	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
-	Plot          string   `flag:"plot" unit:"path" help:"write resident bytes, requests against the budget, in-flight depth, evictions and holes over time to this SVG"`
-	Map           string   `flag:"map" unit:"path" help:"write the cell grid, grown bounds, the route and each cell's loads to this SVG"`
-	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: partition plane, xz or xy"`
-	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: folder that scene names are relative to"`
-	Assets        []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references, and the first is the project whose asset files --io disk reads (default: the project holding the world)"`
-	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"on: requests, budgets and resident bytes count the assets the manifest lists, shared between cells; off: cell documents only"`
+	Plot          string   `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
+	Map           string   `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
+	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: plane cells are cut on"`
+	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`
+	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
+	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
 
 	from map[string]Origin
 }

@@ -209,8 +209,14 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 // List reports whether the setting holds several values.
 func (s *Setting) List() bool { return s.typ.Kind() == reflect.Slice }
 
-// TypeName is the placeholder of the flag's value in --help.
+// TypeName is the placeholder of the flag's value in --help: the values
+// of a one-value setting (plane xz|xy), "list" for a list of values, whose
+// help names them (spelt out, they would push every help text of the
+// command past the width of a terminal).
 func (s *Setting) TypeName() string {
+	if len(s.Values) > 0 && s.List() {
+		return "list"
+	}
 	if len(s.Values) > 0 {
 		return strings.Join(s.Values, "|")
 	}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -298,38 +297,8 @@ func kindName(n *yaml.Node) string {
 // suggest returns "; did you mean X?" with the candidate nearest to key,
 // when one is near enough to be a typo of it, else "".
 func suggest(key string, candidates []string) string {
-	best, bestD := "", 0
-	nk := normalize(key)
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, c := range sorted {
-		dist := levenshtein(nk, normalize(c))
-		if best == "" || dist < bestD {
-			best, bestD = c, dist
-		}
+	if best := Nearest(key, candidates); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
 	}
-	if best == "" || bestD > max(2, len(nk)/3) {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }

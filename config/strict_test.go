@@ -294,7 +294,7 @@ func TestListOfValues(t *testing.T) {
 	if bad, err := s.check(v); err == nil || bad != "hole" {
 		t.Errorf("bad item %q, %v", bad, err)
 	}
-	if s.TypeName() != "holes|over-budget|over-cap|failures" || s.Env != "WORLDCOOK_SIMULATE_FAIL_ON" || s.Key != "failOn" {
+	if s.TypeName() != "list" || s.Env != "WORLDCOOK_SIMULATE_FAIL_ON" || s.Key != "failOn" {
 		t.Errorf("%+v", s)
 	}
 }
