@@ -60,7 +60,8 @@ type Result struct {
 	CellSize float64
 	Chosen   bool
 	// Extent is the extent on the partition plane of what streams, as
-	// validate bounds it; Empty when nothing streams.
+	// validate bounds it, when the size was chosen; Empty (and Extent
+	// zero) when nothing streams or what does is one point.
 	Extent validate.Rect
 	Empty  bool
 	// World is the id of the settings entity added.
@@ -146,7 +147,10 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Extent, r.Empty = ext, !ok
+		if ok {
+			r.Extent = ext
+		}
+		r.Empty = !ok
 		r.CellSize, r.Chosen = ChooseCellSize(ext, ok), true
 	}
 	// Then the references the cut at that size would break.
@@ -242,6 +246,7 @@ func (m *maker) build(s float64) ([]insertion, []byte, error) {
 		}
 		ins = append(ins, in)
 	}
+	slices.SortStableFunc(ins, func(a, b insertion) int { return a.At - b.At })
 	return ins, apply(m.d.Src, slices.Clone(ins)), nil
 }
 
@@ -373,6 +378,11 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 	}
 	if f, ok := union(plan); ok {
 		u = f
+	}
+	// What fits in one fine square or two is a point: it has no extent to
+	// cut, only the squares it was measured with.
+	if max(u.MaxX-u.MinX, u.MaxZ-u.MinZ) <= 2*fine {
+		return u, false, nil
 	}
 	return u, true, nil
 }
