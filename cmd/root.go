@@ -154,6 +154,7 @@ where each value came from. Byte sizes take units (16KiB, 64MiB, 1.5GB).`,
 		newSimulateCmd(a),
 		newVersionCmd(a),
 		newConfigCmd(a),
+		newInitCmd(a),
 	)
 	return root, a
 }

@@ -501,3 +501,27 @@ func formatNum(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
+
+// Summary says in a few lines what the edit does, for people: the cell
+// size and why, the roots marked and the source added.
+func (r *Result) Summary() []string {
+	if r.Streamed {
+		return []string{r.File + " is already a streamed world (it has a StreamedWorld); nothing to do"}
+	}
+	size := "cell size " + formatNum(r.CellSize)
+	switch {
+	case r.Chosen && r.Empty:
+		size += " (the engine's default: nothing streams, or only one point does)"
+	case r.Chosen:
+		size += fmt.Sprintf(" (about %d×%d cells over the %s × %s extent of what streams)", cellsAcross, cellsAcross,
+			strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64))
+	}
+	out := []string{fmt.Sprintf("%s: adds entity %d %q with %s", r.File, r.World, worldName, size)}
+	for _, m := range r.Persistent {
+		out = append(out, fmt.Sprintf("%s: marks %s WorldPersistent: %s", r.File, who(&m.Entity, m.Name), m.Why))
+	}
+	if r.Source != nil {
+		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s)", r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.CellSize*loadCells)))
+	}
+	return out
+}
