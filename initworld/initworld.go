@@ -501,7 +501,6 @@ func formatNum(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-
 // Summary says in a few lines what the edit does, for people: the cell
 // size and why, the roots marked and the source added.
 func (r *Result) Summary() []string {

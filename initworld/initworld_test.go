@@ -141,11 +141,11 @@ func TestChooseCellSize(t *testing.T) {
 		want float64
 	}{
 		{800, true, 100},
-		{460, true, 50},    // 57.5
-		{1400, true, 200},  // 175
-		{1700, true, 200},  // 212.5
-		{2000, true, 250},  // 250
-		{3000, true, 500},  // 375: nearer 500 than 250 on a log scale
+		{460, true, 50},   // 57.5
+		{1400, true, 200}, // 175
+		{1700, true, 200}, // 212.5
+		{2000, true, 250}, // 250
+		{3000, true, 500}, // 375: nearer 500 than 250 on a log scale
 		{60329, true, 10000},
 		{4, true, 1}, // the engine's smallest
 		{0, true, validate.DefaultCellSize},
