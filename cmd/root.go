@@ -167,6 +167,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newSimulateCmd(a),
 		newVersionCmd(a),
 		newConfigCmd(a),
+		newInitCmd(a),
 	)
 	addHelpTopics(root)
 	explainArgs(root)

@@ -375,7 +375,7 @@ func TestConfigCommand(t *testing.T) {
 			golden.Compare(t, filepath.Join("testdata", "config", tc.golden), []byte(out))
 		})
 	}
-	if code, _, errs := run(t, "config", "simulat"); code != ExitInput || !strings.Contains(errs, `"simulat" is not a command with settings; use one of cook, validate, simulate (did you mean simulate?)`) {
+	if code, _, errs := run(t, "config", "simulat"); code != ExitInput || !strings.Contains(errs, `"simulat" is not a command with settings; use one of cook, validate, simulate, init (did you mean simulate?)`) {
 		t.Errorf("unknown command: exit %d %s", code, errs)
 	}
 	if code, _, errs := run(t, "config", "simulate", "--budget", "-1"); code != ExitInput || !strings.Contains(errs, "--budget must be 0 or more bytes") {

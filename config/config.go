@@ -29,6 +29,7 @@ type Config struct {
 	Cook     Cook     `section:"cook"`
 	Validate Validate `section:"validate"`
 	Simulate Simulate `section:"simulate"`
+	Init     Init     `section:"init"`
 
 	// Components declares project component types whose fields hold entity
 	// ids, so that validation checks them like the engine's own. Only
@@ -132,6 +133,14 @@ type Simulate struct {
 	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
 
 	from map[string]Origin
+}
+
+// Init holds the init command's settings.
+type Init struct {
+	CellSize *float64 `flag:"cell-size" unit:"distance" help:"StreamedWorld cellSize to write (default: about 8x8 cells over the scene's extent, rounded)"`
+	Plane    string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
+	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
+	Assets   []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references (default: the scene's folder up to project.esproject)"`
 }
 
 // Name says where the value of field (a pointer to a field of c) came

@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"scene"},
 	{"assets"},
 	{"validate", "streaming"},
-	{"cook"},
+	{"cook", "initworld"},
 	{"simulate"},
 	{"config"},
 	{"cmd"},
@@ -48,7 +48,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "config", "cook", "manifest", "sideout", "simulate", "streaming", "validate"}
+var cmdImports = []string{"assets", "config", "cook", "initworld", "manifest", "sideout", "simulate", "streaming", "validate"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

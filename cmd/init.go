@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/worldcook/worldcook/initworld"
+)
+
+func newInitCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "init SCENE",
+		Short: "Make an authored scene a streamed world",
+		Long: `Init prints a unified diff that makes SCENE a streamed world: a
+StreamedWorld entity with a cell size (default: about 8x8 cells over the
+extent of what streams), WorldPersistent on the top-level entities that
+must stay loaded (cameras, UI roots, scene-wide lights, streaming sources
+and what they ride on, and entities a hard reference binds across a cell
+border), and a WorldStreamingSource on the main camera when the scene has
+no source. The edit only inserts: every byte of the scene is kept.
+Apply the diff with patch -p1 or git apply from the scene's folder, or
+pass --write. A scene that is already streamed is left as it is.
+See docs/init.md.
+
+EXIT STATUS
+  0  the diff was printed (or written), or the scene is already streamed
+  1  the result still has validation errors init cannot fix (named)
+  2  the scene could not be read or parsed, or bad usage`,
+		Example: `  # see what init would change, then apply it
+  worldcook init assets/scenes/main.esscene
+  worldcook init --write assets/scenes/main.esscene
+
+  # a 2D world cut into 500-wide cells on X and Y
+  worldcook init --plane xy --cell-size 500 levels/island.esscene`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.config(cmd, "init")
+			if err != nil {
+				return err
+			}
+			c := cfg.Init
+			vopts, err := validateOptions(c.Plane, c.Assets, false, cfg.Components)
+			if err != nil {
+				return inputErr(err)
+			}
+			assetOptions(&vopts, cfg.AssetRefs)
+			opts := initworld.Options{Plane: c.Plane, Check: vopts}
+			if c.CellSize != nil {
+				if *c.CellSize <= 0 {
+					return inputErr(fmt.Errorf("--cell-size %v: a cell size must be more than 0", *c.CellSize))
+				}
+				opts.CellSize = *c.CellSize
+			}
+			r, err := initworld.Run(args[0], opts, c.Write)
+			if err != nil {
+				return inputErr(err)
+			}
+			if !c.Write {
+				a.io.Out.Write(r.Diff)
+			}
+			if !cfg.Quiet {
+				for _, l := range r.Summary() {
+					fmt.Fprintf(a.io.Err, "worldcook: %s\n", l)
+				}
+				if c.Write && len(r.Diff) > 0 {
+					fmt.Fprintf(a.io.Err, "worldcook: wrote %s\n", r.File)
+				}
+			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(a.io.Err, "worldcook: %s\n", n)
+			}
+			if r.Errors > 0 {
+				return &ExitError{Code: ExitFindings}
+			}
+			return nil
+		},
+	}
+	settings(cmd, "init", cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,146 @@
+package initworld
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+)
+
+// The diff is written here rather than by a general diff library: every
+// edit is an insertion at a known offset, so the changed lines are known
+// exactly and no longest-common-subsequence search is needed. A line an
+// insertion lands in is shown removed and added again with the new text;
+// lines of text inserted between lines are shown added.
+
+// context is how many unchanged lines a hunk shows around a change.
+const context = 3
+
+// block is a run of old lines [from, to) replaced by new lines.
+type block struct {
+	from, to int
+	add      [][]byte
+}
+
+// splitLines splits b into lines, each keeping its '\n' (the last may
+// lack one).
+func splitLines(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\n')
+		if k < 0 {
+			out = append(out, b)
+			break
+		}
+		out = append(out, b[:k+1])
+		b = b[k+1:]
+	}
+	return out
+}
+
+// unifiedDiff renders the insertions into src as a unified diff of the
+// file called name, with a/ and b/ prefixes so that `patch -p1` and
+// `git apply` apply it from the file's folder. No insertions, no diff.
+func unifiedDiff(name string, src []byte, ins []insertion) []byte {
+	if len(ins) == 0 {
+		return nil
+	}
+	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
+	old := splitLines(src)
+	starts := make([]int, len(old)+1)
+	for k, l := range old {
+		starts[k+1] = starts[k] + len(l)
+	}
+	// lineOf is the old line an insertion at off edits: the one holding
+	// the byte at off, or a line after the last when off is the end of
+	// a text ending in a line break.
+	lineOf := func(off int) int {
+		if off == len(src) && len(old) > 0 && !bytes.HasSuffix(src, []byte{'\n'}) {
+			return len(old) - 1
+		}
+		return sort.Search(len(old), func(k int) bool { return starts[k+1] > off })
+	}
+	var blocks []block
+	for k := 0; k < len(ins); {
+		from := lineOf(ins[k].At)
+		to := min(from+1, len(old))
+		j := k
+		for j < len(ins) && lineOf(ins[j].At) == from {
+			j++
+		}
+		lo, hi := starts[from], starts[to]
+		var text []byte
+		prev := lo
+		for _, e := range ins[k:j] {
+			text = append(text, src[prev:e.At]...)
+			text = append(text, e.Text...)
+			prev = e.At
+		}
+		text = append(text, src[prev:hi]...)
+		blocks = append(blocks, block{from: from, to: to, add: splitLines(text)})
+		k = j
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", name, name)
+	delta := 0 // new line number minus old line number before the hunk
+	for k := 0; k < len(blocks); {
+		j := k + 1
+		for j < len(blocks) && blocks[j].from-blocks[j-1].to <= 2*context {
+			j++
+		}
+		first, last := blocks[k], blocks[j-1]
+		hFrom := max(0, first.from-context)
+		hTo := min(len(old), last.to+context)
+		var body bytes.Buffer
+		oldN, newN := 0, 0
+		line := func(prefix byte, l []byte) {
+			body.WriteByte(prefix)
+			body.Write(l)
+			if !bytes.HasSuffix(l, []byte{'\n'}) {
+				body.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
+		at := hFrom
+		growth := 0
+		for _, bl := range blocks[k:j] {
+			for ; at < bl.from; at++ {
+				line(' ', old[at])
+				oldN++
+				newN++
+			}
+			for ; at < bl.to; at++ {
+				line('-', old[at])
+				oldN++
+			}
+			for _, l := range bl.add {
+				line('+', l)
+				newN++
+			}
+			growth += len(bl.add) - (bl.to - bl.from)
+		}
+		for ; at < hTo; at++ {
+			line(' ', old[at])
+			oldN++
+			newN++
+		}
+		oldStart, newStart := hFrom+1, hFrom+1+delta
+		if oldN == 0 {
+			oldStart--
+		}
+		if newN == 0 {
+			newStart--
+		}
+		fmt.Fprintf(&b, "@@ -%s +%s @@\n", span(oldStart, oldN), span(newStart, newN))
+		b.Write(body.Bytes())
+		delta += growth
+		k = j
+	}
+	return b.Bytes()
+}
+
+// span renders a hunk range: "start,count", or "start" for one line.
+func span(start, n int) string {
+	if n == 1 {
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
+}

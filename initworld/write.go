@@ -1,0 +1,104 @@
+package initworld
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/worldcook/worldcook/internal/regular"
+)
+
+// Run reads the scene at file and returns the edit that makes it a
+// streamed world (Make); with write it also replaces the file by the
+// result (Write). It is the one call `worldcook init` makes.
+func Run(file string, opts Options, write bool) (*Result, error) {
+	if write {
+		if err := writable(file); err != nil {
+			return nil, err
+		}
+	}
+	src, err := regular.ReadFile(file, "scene")
+	if err != nil {
+		return nil, err
+	}
+	r, err := Make(file, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if write && len(r.Diff) > 0 {
+		if err := Write(r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// writable refuses a scene that cannot be replaced as a plain file: a
+// symbolic link (replacing it would cut the link, not edit what it names),
+// a named pipe, a device or a folder.
+func writable(file string) error {
+	st, err := os.Lstat(file)
+	if err != nil {
+		return fmt.Errorf("cannot read scene %s: %v", file, errors.Unwrap(err))
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link; pass the file it points to, so that --write edits the scene itself", file)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file; pass a .esscene file", file)
+	}
+	return nil
+}
+
+// Write replaces r.File by r.After atomically: the new text goes to a
+// temporary file in the same folder, with the scene's mode, and is
+// renamed over the scene only if the scene still holds r.Before, so that
+// an edit made meanwhile is never lost. Nothing else is written.
+func Write(r *Result) error {
+	file := r.File
+	if err := writable(file); err != nil {
+		return err
+	}
+	st, err := os.Stat(file)
+	if err != nil {
+		return fmt.Errorf("cannot read scene %s: %v", file, errors.Unwrap(err))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".init-*")
+	if err != nil {
+		return fmt.Errorf("cannot write beside %s: %v", file, errors.Unwrap(err))
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(r.After); err != nil {
+		return fmt.Errorf("cannot write beside %s: %v", file, err)
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		return fmt.Errorf("cannot keep the mode of %s: %v", file, errors.Unwrap(err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("cannot write beside %s: %v", file, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write beside %s: %v", file, err)
+	}
+	now, err := regular.ReadFile(file, "scene")
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now, r.Before) {
+		return fmt.Errorf("%s changed while init read it; run worldcook init again", file)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return fmt.Errorf("cannot replace %s: %v", file, errors.Unwrap(err))
+	}
+	done = true
+	return nil
+}
