@@ -40,6 +40,7 @@ func helpTopics() []*cobra.Command {
        cook      validation errors, or --check found output that would change
        validate  errors, or warnings with --strict
        simulate  a --fail-on condition held (holes, over-budget, over-cap, failures)
+       init      the edited scene still has validation errors init cannot fix (named)
   2  could not be done: unreadable or malformed input (a scene, a route, the settings, a
      damaged or half-committed cooked world), bad usage, or an output that could not be
      written

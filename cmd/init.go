@@ -21,12 +21,8 @@ border), and a WorldStreamingSource on the main camera when the scene has
 no source. The edit only inserts: every byte of the scene is kept.
 Apply the diff with patch -p1 or git apply from the scene's folder, or
 pass --write. A scene that is already streamed is left as it is.
-See docs/init.md.
 
-EXIT STATUS
-  0  the diff was printed (or written), or the scene is already streamed
-  1  the result still has validation errors init cannot fix (named)
-  2  the scene could not be read or parsed, or bad usage`,
+Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 		Example: `  # see what init would change, then apply it
   worldcook init assets/scenes/main.esscene
   worldcook init --write assets/scenes/main.esscene

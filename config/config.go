@@ -137,10 +137,10 @@ type Simulate struct {
 
 // Init holds the init command's settings.
 type Init struct {
-	CellSize *float64 `flag:"cell-size" unit:"distance" help:"StreamedWorld cellSize to write (default: about 8x8 cells over the scene's extent, rounded)"`
+	CellSize *float64 `flag:"cell-size" unit:"distance" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
 	Plane    string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
-	Assets   []string `flag:"assets" unit:"dir" help:"asset folders: their .meta files resolve @uuid: references (default: the scene's folder up to project.esproject)"`
+	Assets   []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 }
 
 // Name says where the value of field (a pointer to a field of c) came
