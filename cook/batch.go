@@ -189,9 +189,9 @@ type Outcome struct {
 // Cook runs a batch: discovery (never inside Out), the collision checks,
 // the check that no file the cooks would touch is one of their inputs,
 // the lock on Out, the check that no world there belongs to another scene
-// of the same file name (checkOwner), then every scene in parallel. An error returned is the
-// whole run's, before any scene was cooked; each scene's own is in the
-// outcome.
+// of the same file name (checkOwners), then every scene in parallel. An
+// error returned is the whole run's, before any scene was cooked; each
+// scene's own is in the outcome.
 func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	scenes, err := Discover(b.Args, b.ScenesRoot, b.Out)
 	if err != nil {
@@ -234,11 +234,8 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	// Under the lock, so that no cook of another scene is putting its
 	// world in place meanwhile, and before any scene is cooked.
-	owners := &Committer{FS: fsys, Dir: b.Out}
-	for _, s := range scenes {
-		if err := owners.checkOwner(s.File, s.Name); err != nil {
-			return nil, err
-		}
+	if err := (&Committer{FS: fsys, Dir: b.Out}).checkOwners(scenes); err != nil {
+		return nil, err
 	}
 	if b.Events.Found != nil {
 		b.Events.Found(scenes)

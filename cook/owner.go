@@ -22,7 +22,7 @@ import (
 // path, and the cook of one would replace the other's world: its
 // manifest, its cells, and, when the second scene is not streamed, remove
 // them outright. Within a run Collisions refuses such scenes; across
-// runs checkOwner refuses a scene whose manifest path holds another
+// runs checkOwners refuses a scene whose manifest path holds another
 // scene's manifest, before anything is written.
 //
 // A manifest that is not JSON or names no scene cannot be told apart
@@ -30,13 +30,11 @@ import (
 // its contents are never trusted either way (stale removes only the
 // scene's own cells, whatever a manifest lists).
 
-// checkOwner refuses to cook scene (from file) into c's directory when
-// a world manifest there at its manifest path, or at one that differs
-// only in case (one file where names ignore case), belongs to another
-// scene.
-func (c *Committer) checkOwner(file, scene string) error {
-	l := layoutOf(scene)
-	want := strings.TrimPrefix(l.manifest(), worldDir+"/")
+// checkOwners refuses to cook any of scenes into c's directory when a
+// world manifest there at its manifest path, or at one that differs only
+// in case (one file where names ignore case), belongs to another scene.
+// world/ is listed once for all of them.
+func (c *Committer) checkOwners(scenes []Scene) error {
 	if st, err := c.FS.Lstat(worldDir); err != nil || !st.IsDir() {
 		return nil // nothing there, or not a folder: Prepare says so
 	}
@@ -47,16 +45,20 @@ func (c *Committer) checkOwner(file, scene string) error {
 	if err != nil {
 		return fmt.Errorf("cannot list %s: %v", c.abs(worldDir), cause(err))
 	}
+	// The scenes' manifest names, folded; of world/ (cells, mostly) only
+	// the entries that fold to one of them are looked at.
+	want := make(map[string][]int, len(scenes))
+	for i, s := range scenes {
+		k := strings.ToLower(strings.TrimPrefix(layoutOf(s.Name).manifest(), worldDir+"/"))
+		want[k] = append(want[k], i)
+	}
 	for _, e := range entries {
-		if !strings.EqualFold(e.Name(), want) {
-			continue
+		for _, i := range want[strings.ToLower(e.Name())] {
+			s, p := scenes[i], worldDir+"/"+e.Name()
+			if other, ok := c.manifestScene(p); ok && other != s.Name {
+				return c.ownerErr(s.File, s.Name, p, other)
+			}
 		}
-		p := worldDir + "/" + e.Name()
-		other, ok := c.manifestScene(p)
-		if !ok || other == scene {
-			continue
-		}
-		return c.ownerErr(file, scene, p, other)
 	}
 	return nil
 }

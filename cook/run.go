@@ -272,7 +272,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		}
 	}
 	if !job.owned {
-		if err := c.checkOwner(job.File, opts.SceneName); err != nil {
+		if err := c.checkOwners([]Scene{{File: job.File, Name: opts.SceneName}}); err != nil {
 			in.Close()
 			return rep, err
 		}
