@@ -256,6 +256,22 @@ func hostileFSCases() []hostileFS {
 				return []string{"cook", a, b, "--scenes-root", filepath.Join(dir, "levels"), "--out", filepath.Join(dir, "out")}, []string{a, b}
 			},
 			after: noOutput},
+		{name: "a b, then a_b in another run", code: 2, want: []string{`a_b.esscene (scene "a_b") would overwrite the world of scene "a b"`, `(both names become the file name "a_b")`, "cook one of them into another --out", "delete its files"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				a := demoInto(t, dir, "levels/a b.esscene")
+				b := demoInto(t, dir, "levels/a_b.esscene")
+				out := filepath.Join(dir, "out")
+				mustRun(t, "cook", a, "--out", out)
+				return []string{"cook", b, "--out", out}, append(filesUnder(t, out), a, b)
+			}},
+		{name: "Main, then main in another run", code: 2, want: []string{`(scene "main") would overwrite the world of scene "Main"`, "one where names ignore case"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				a := demoInto(t, dir, "levels/Main.esscene")
+				b := demoInto(t, dir, "other/main.esscene")
+				out := filepath.Join(dir, "out")
+				mustRun(t, "cook", a, "--out", out)
+				return []string{"cook", b, "--out", out}, append(filesUnder(t, out), a, b)
+			}},
 
 		// 3. Nothing outside OUT is written, renamed or removed.
 		{name: "OUT/town is a link out of OUT", code: 2, want: []string{"out/town is not a real directory", "remove it"},
@@ -460,6 +476,22 @@ func TestReadOnlyOutputSaysSo(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	sameSnapshot(t, before, snapshot(t, out))
+}
+
+// filesUnder lists every file under dir.
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		t.Fatalf("%d files under %s (%v)", len(out), dir, err)
+	}
+	return out
 }
 
 func readText(t *testing.T, p string) string {

@@ -187,10 +187,11 @@ type Outcome struct {
 }
 
 // Cook runs a batch: discovery (never inside Out), the collision checks,
-// the lock on Out, the check that no file the cooks would touch is one of
-// their inputs, then every scene in parallel. An error returned is the
-// whole run's, before any scene was cooked; each scene's own is in the
-// outcome.
+// the check that no file the cooks would touch is one of their inputs,
+// the lock on Out, the check that no world there belongs to another scene
+// of the same file name (checkOwners), then every scene in parallel. An
+// error returned is the whole run's, before any scene was cooked; each
+// scene's own is in the outcome.
 func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	scenes, err := Discover(b.Args, b.ScenesRoot, b.Out)
 	if err != nil {
@@ -231,6 +232,11 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		}
 		fsys = out
 	}
+	// Under the lock, so that no cook of another scene is putting its
+	// world in place meanwhile, and before any scene is cooked.
+	if err := (&Committer{FS: fsys, Dir: b.Out}).checkOwners(scenes); err != nil {
+		return nil, err
+	}
 	if b.Events.Found != nil {
 		b.Events.Found(scenes)
 	}
@@ -244,7 +250,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	for i, s := range scenes {
 		job := Job{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
-			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard,
+			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true,
 		}
 		job.Validate.SceneName = s.Name
 		if f := b.Events.Progress; f != nil {

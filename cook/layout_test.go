@@ -74,6 +74,9 @@ func FuzzJournal(f *testing.F) {
 	}
 	f.Add("levels/boss", []byte(`{"renames":[[".worldcook-staging-levels_boss/000000","levels/boss.esscene"]]}`))
 	f.Add("..", []byte(`{"removes":["world/...cell_0_0.json"]}`))
+	for _, tc := range journalCases {
+		f.Add(tc.scene, []byte(tc.doc))
+	}
 	f.Fuzz(func(t *testing.T, scene string, data []byte) {
 		if scene == "" || strings.ContainsAny(scene, "\x00") {
 			return

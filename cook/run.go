@@ -54,6 +54,9 @@ type Job struct {
 	// inputs, set by a batch, are the files in Out that the batch's cooks
 	// may write, to check the prefabs this scene reads against.
 	inputs *claims
+	// owned is set by a batch, which checked that the world in Out at
+	// this scene's manifest path is none of another scene's.
+	owned bool
 }
 
 // Report is what one cook did.
@@ -264,6 +267,12 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 			err = guard.check(job.File, "scene")
 		}
 		if err != nil {
+			in.Close()
+			return rep, err
+		}
+	}
+	if !job.owned {
+		if err := c.checkOwners([]Scene{{File: job.File, Name: opts.SceneName}}); err != nil {
 			in.Close()
 			return rep, err
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -62,8 +63,9 @@ func TestMeshHeaderRejects(t *testing.T) {
 }
 
 func FuzzMeshHeader(f *testing.F) {
-	if d := os.Getenv("WORLDCOOK_PROJECTS"); d != "" {
-		if b, err := os.ReadFile(filepath.Join(d, "examples", "lighting-3d", "assets", "models", "waver_0_0.esmesh")); err == nil {
+	// The real meshes of the example projects, where they are.
+	for _, file := range corpus.ProjectFiles(".esmesh") {
+		if b, err := os.ReadFile(file); err == nil && len(b) >= meshHeaderV1 {
 			f.Add(b[:meshHeaderV1])
 		}
 	}

@@ -1,6 +1,7 @@
-// Package corpus locates the shared Estella scene corpus that tests run
-// against. The corpus is public data kept beside the repository, not in it;
-// tests skip with a clear message where it is absent.
+// Package corpus locates the shared Estella material that tests run
+// against: the scene corpus and the example projects. It is public data
+// kept beside the repository, not in it; tests skip with a clear message
+// where it is absent, and fuzz targets seed from it only when it is there.
 package corpus
 
 import (
@@ -19,16 +20,53 @@ func Dir() string {
 	if d := os.Getenv("WORLDCOOK_CORPUS"); d != "" {
 		return d
 	}
+	return shared("estella-corpus")
+}
+
+// Projects returns the folder of the Estella example projects, or ""
+// when it is not there. The WORLDCOOK_PROJECTS environment variable
+// overrides the default location, ../shared/estella-projects beside the
+// repository.
+func Projects() string {
+	if d := os.Getenv("WORLDCOOK_PROJECTS"); d != "" {
+		return d
+	}
+	return shared("estella-projects")
+}
+
+// shared is the folder name in ../shared beside the repository, or ""
+// when it is not there.
+func shared(name string) string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		return ""
 	}
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	d := filepath.Join(root, "..", "shared", "estella-corpus")
+	d := filepath.Join(root, "..", "shared", name)
 	if st, err := os.Stat(d); err == nil && st.IsDir() {
 		return d
 	}
 	return ""
+}
+
+// ProjectFiles returns the files of the example projects whose names
+// end in suffix (".esmesh"), sorted; none when the projects are absent.
+// For fuzz seeds, which are optional: a test that needs the files calls
+// Projects and skips.
+func ProjectFiles(suffix string) []string {
+	d := Projects()
+	if d == "" {
+		return nil
+	}
+	var out []string
+	filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(p, suffix) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
 }
 
 // Files returns the corpus files with the given suffix (".esscene",

@@ -11,6 +11,10 @@
 // the offending byte as it is, so a message about a document holding a
 // newline or a control character would break over lines, and they give
 // byte offsets where a person wants a line and a column.
+//
+// What a document means is the standard library's: a document goccy
+// would read differently goes to the standard library's decoder instead
+// (see standard). That is rare and costs only speed.
 package jsondoc
 
 import (
@@ -21,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 )
@@ -31,7 +36,11 @@ func Unmarshal(data []byte, v any) error {
 	if err := Check(data); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	decode := json.Unmarshal
+	if standard(data) {
+		decode = stdjson.Unmarshal
+	}
+	if err := decode(data, v); err != nil {
 		return errors.New(Describe(data, err))
 	}
 	return nil
@@ -44,12 +53,77 @@ func UnmarshalStrict(data []byte, v any) error {
 	if err := Check(data); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var err error
+	if standard(data) {
+		dec := stdjson.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
+	}
+	if err != nil {
 		return errors.New(Describe(data, err))
 	}
 	return nil
+}
+
+// standard reports whether data, a document Check accepted, may hold
+// something goccy decodes otherwise than the standard library does:
+//
+//   - bytes that are not UTF-8, which the standard library reads as
+//     U+FFFD (as the engine's text decoding does) and goccy keeps;
+//   - an integer of 19 digits or more, which goccy adds up without a
+//     check, so that 9223372036854775808 becomes -9223372036854775808 in
+//     an int64 and 18446744073709551616 becomes 0 in a uint64, where the
+//     standard library refuses both as out of range;
+//   - "ſ" (U+017F) or the Kelvin sign (U+212A), raw or escaped, which the
+//     standard library's case folding matches with the member names "s"
+//     and "k" and goccy's does not.
+//
+// Digits inside strings (blake3 digests) do not count, so a manifest
+// stays on the fast path. Float fields decode alike: both decoders parse
+// a float64 with strconv, and overflow is an error in both. (goccy takes
+// an out-of-range float32 as infinite; no document worldcook reads has a
+// float32 field.)
+func standard(data []byte) bool {
+	if !utf8.Valid(data) || bytes.Contains(data, []byte("\u017f")) || bytes.Contains(data, []byte("\u212a")) ||
+		bytes.Contains(data, []byte(`\u017`)) || bytes.Contains(data, []byte(`\u212`)) {
+		return true
+	}
+	digits := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			i = stringEnd(data, i+1)
+			digits = 0
+		case '0' <= c && c <= '9':
+			if digits++; digits >= 19 {
+				return true
+			}
+		default:
+			digits = 0
+		}
+	}
+	return false
+}
+
+// stringEnd is the index of the quote that closes the string whose
+// contents start at i (len(data) if none does).
+func stringEnd(data []byte, i int) int {
+	for i < len(data) {
+		j := bytes.IndexAny(data[i:], `"\`)
+		if j < 0 {
+			return len(data)
+		}
+		i += j
+		if data[i] == '"' {
+			return i
+		}
+		i += 2 // an escape: the backslash and the byte after it
+	}
+	return len(data)
 }
 
 // Check checks data with the standard library's scanner, which never
