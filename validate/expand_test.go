@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,7 @@ func expansionProject(t *testing.T) string {
 			{"prefabEntityId": "h", "name": "House", "parent": null, "children": ["wing"], "components": [{"type": "Transform", "data": {}}]},
 			{"prefabEntityId": "wing", "name": "Wing", "parent": "h", "children": [], "components": [
 				{"type": "Transform", "data": {"position": {"x": 1500, "y": 0, "z": 0}}},
+				{"type": "RigidBody3D", "data": {"bodyType": 0}},
 				{"type": "BoxCollider3D", "data": {"halfExtents": {"x": 10, "y": 10, "z": 10}}}]}]}`,
 		// Far: a variant that moves its root to x=5000.
 		"assets/Far.esprefab": `{"version": "2", "name": "Far", "rootEntityId": "h", "basePrefab": "assets/House.esprefab", "entities": [],
@@ -38,6 +40,10 @@ func expansionProject(t *testing.T) string {
 			{"prefabEntityId": "s", "name": "", "parent": "t", "children": [], "components": [],
 			 "nestedPrefab": {"prefabPath": "assets/House.esprefab", "overrides": [
 				{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 100, "y": 0, "z": 0}}]}}]}`,
+		// Bare: a root without a Transform (a group), its post at x=40.
+		"assets/Bare.esprefab": `{"version": "2", "name": "Bare", "rootEntityId": "h", "entities": [
+			{"prefabEntityId": "h", "name": "Bare", "parent": null, "children": ["post"], "components": []},
+			{"prefabEntityId": "post", "name": "Post", "parent": "h", "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 40, "y": 0, "z": 0}}}]}]}`,
 		// Porch: its root is a mounted house, moved to x=300.
 		"assets/Porch.esprefab": `{"version": "2", "name": "Porch", "rootEntityId": "n", "entities": [
 			{"prefabEntityId": "n", "name": "", "parent": null, "children": [], "components": [],
@@ -174,5 +180,37 @@ func TestExpansionRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTransformlessPrefabRoot: an expanded root without a Transform has
+// no place, as any Transform-less root: the instance is persistent, and
+// its position override, which the engine ignores for such a root, is
+// never the advice.
+func TestTransformlessPrefabRoot(t *testing.T) {
+	file := expansionProject(t)
+	settings := E{ID: 1, C: []string{sw("1000")}}
+	for _, ovs := range []string{`[]`, `[` + rootAt("2500", "2500") + `]`} {
+		p := checkAt(t, file, Options{}, settings, entry("assets/Bare.esprefab", ovs, `[]`, `[]`))
+		if got := codes(p); len(got) != 0 {
+			t.Errorf("overrides %s: findings %v", ovs, got)
+		}
+		if got := cellOf(t, p, 2); got != "persistent" {
+			t.Errorf("overrides %s: instance in %s, want persistent", ovs, got)
+		}
+		if p.PersistentSpawnCount != 3 {
+			t.Errorf("persistent world spawns %d, want the settings, the root and its post", p.PersistentSpawnCount)
+		}
+	}
+	// A missing prefab without a position override is still unplaceable,
+	// and the advice is one the engine follows.
+	p := checkAt(t, file, Options{}, settings, entry("assets/Gone.esprefab", `[]`, `[]`, `[]`))
+	for _, f := range p.Findings {
+		if f.Code == CodeUnplaceablePrefab && !strings.Contains(f.Hint, "--assets") {
+			t.Errorf("hint %q", f.Hint)
+		}
+	}
+	if got := codes(p); !slices.Equal(got, []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}) {
+		t.Errorf("missing prefab: %v", got)
 	}
 }

@@ -373,8 +373,8 @@ func (c *checker) spawnCounts() {
 // instanceRules are the rules this file checks, for reports (rules.go).
 var instanceRules = []Rule{
 	{CodeUnplaceablePrefab, "Prefab instance has no known position",
-		"A top-level prefab instance is placed by the Transform.position override on its root, else by its prefab asset's root position; neither is available.",
-		"Add a Transform.position override to the instance, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent.",
+		"A top-level prefab instance is placed by its expanded root's Transform (the prefab's, after the instance's overrides); when the prefab cannot be read, by the Transform.position override on its root. Neither is known: the prefab is missing and no override places it, or the Transform or its override is malformed. (An expanded root without a Transform is no finding: it stays persistent, as any Transform-less root.)",
+		"Add a Transform.position override to the instance or pass --assets with the folder holding the prefab and its .meta (prefab missing), fix the malformed Transform, or mark the instance WorldPersistent.",
 		SeverityError},
 	{CodeRefToGeneratedID, "Entity reference names an id the engine generates inside a prefab instance",
 		"The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
