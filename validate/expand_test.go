@@ -21,7 +21,6 @@ func expansionProject(t *testing.T) string {
 			{"prefabEntityId": "h", "name": "House", "parent": null, "children": ["wing"], "components": [{"type": "Transform", "data": {}}]},
 			{"prefabEntityId": "wing", "name": "Wing", "parent": "h", "children": [], "components": [
 				{"type": "Transform", "data": {"position": {"x": 1500, "y": 0, "z": 0}}},
-				{"type": "RigidBody3D", "data": {"bodyType": 0}},
 				{"type": "BoxCollider3D", "data": {"halfExtents": {"x": 10, "y": 10, "z": 10}}}]}]}`,
 		// Far: a variant that moves its root to x=5000.
 		"assets/Far.esprefab": `{"version": "2", "name": "Far", "rootEntityId": "h", "basePrefab": "assets/House.esprefab", "entities": [],
@@ -111,7 +110,7 @@ func TestExpansionRules(t *testing.T) {
 			{"prefabEntityId": "wing", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 200}}]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 2},
 		{name: "component_added", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
-			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "SphereCollider3D", "data": {"radius": 50}}}]`, `[]`, `[]`)},
+			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "Light2D", "data": {"radius": 50}}}]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1650, 1000}, over: "Inst#2/Wing", spawn: 2},
 		{name: "component_added keeps an existing component", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
 			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "BoxCollider3D", "data": {"halfExtents": {"x": 300, "y": 1, "z": 1}}}}]`, `[]`, `[]`)},
@@ -147,6 +146,11 @@ func TestExpansionRules(t *testing.T) {
 			{ID: 3, C: []string{tr(50, 0, 50), joint("5")}}},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2,
 			codes: []string{"ref-to-generated-id@3:RevoluteJoint.connectedEntity"}},
+		// The instance scaled down moves its wing nearer, but the wing's
+		// collider keeps its size: 985 + 0.01·1500 = 1000, ±10.
+		{name: "a scaled instance's collider keeps its size", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("985", "100")+`,
+			{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "scale", "value": {"x": 0.01, "y": 0.01, "z": 0.01}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1010, 1000}, over: "Inst#2/Wing", spawn: 2},
 		{name: "unresolved prefab", es: []E{settings, entry("assets/Gone.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 0,
 			codes: []string{"unresolved-prefab@2:prefab"}},
