@@ -32,8 +32,9 @@ type cellAcc struct {
 func isExtentType(typ string) bool {
 	switch typ {
 	case "Sprite", "ShapeRenderer", "BoxCollider", "CircleCollider", "CapsuleCollider",
+		"SegmentCollider", "PolygonCollider", "ChainCollider",
 		"BoxCollider3D", "SphereCollider3D", "CapsuleCollider3D", "CharacterController3D",
-		"Mesh2D", "MeshRenderer", "MeshCollider3D", "Light2D", "TilemapLayer", "Tilemap":
+		"Mesh2D", "MeshRenderer", "MeshCollider3D", "ConvexCollider3D", "Light2D", "TilemapLayer", "Tilemap":
 		return true
 	}
 	return false
@@ -59,7 +60,14 @@ func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, 
 }
 
 // box and miss make a placer the sink of the entity being bounded.
-func (w *placer) box(lo, hi scene.Vec3) { w.addBox(w.sinkCI, w.sinkI, &w.sinkM, lo, hi) }
+func (w *placer) box(lo, hi scene.Vec3, f frame) {
+	if f == scaled {
+		w.addBox(w.sinkCI, w.sinkI, &w.sinkM, lo, hi)
+		return
+	}
+	m := frameMatrix(&w.sinkM, f)
+	w.addBox(w.sinkCI, w.sinkI, &m, lo, hi)
+}
 
 func (w *placer) miss(comp, field, ref, why string) {
 	if !w.sinkQuiet {

@@ -15,6 +15,12 @@ func nearRect(a, b Rect) bool {
 // quarter turn about Y: (x, y, z) → (z, y, -x).
 const rotY90 = `"rotation": {"x": 0, "y": 0.7071067811865476, "z": 0, "w": 0.7071067811865476}`
 
+// Bodies that make colliders build shapes.
+const (
+	body2D = `{"type": "RigidBody", "data": {"bodyType": 0}}`
+	body3D = `{"type": "RigidBody3D", "data": {"bodyType": 0}}`
+)
+
 func TestBounds(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -76,9 +82,9 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, Name: "UI", C: []string{comp("Canvas", `{"pixelsPerUnit": 50}`)}},
 				// x [(0.5-2)·50, (0.5+2)·50] + 950 = [875, 1075]
-				{ID: 3, Name: "Crate", C: []string{tr(950, 500, 0), comp("BoxCollider", `{"halfExtents": {"x": 2, "y": 1}, "offset": {"x": 0.5, "y": 0}}`)}},
+				{ID: 3, Name: "Crate", C: []string{tr(950, 500, 0), body2D, comp("BoxCollider", `{"halfExtents": {"x": 2, "y": 1}, "offset": {"x": 0.5, "y": 0}}`)}},
 				// ±3·50 around (100, 100)
-				{ID: 4, Name: "Ball", C: []string{tr(100, 100, 0), comp("CircleCollider", `{"radius": 3}`)}},
+				{ID: 4, Name: "Ball", C: []string{tr(100, 100, 0), body2D, comp("CircleCollider", `{"radius": 3}`)}},
 			},
 			cell: "test.cell_0_0", bounds: Rect{-50, -50, 1075, 1000}, by: 75, over: 3,
 		},
@@ -88,7 +94,7 @@ func TestBounds(t *testing.T) {
 			es: []E{
 				{ID: 1, C: []string{sw("1000")}},
 				// radius 0.25 and halfHeight 0.5 by default: y ±75 at ppu 100
-				{ID: 2, C: []string{tr(500, 10, 0), comp("CapsuleCollider", `{}`)}},
+				{ID: 2, C: []string{tr(500, 10, 0), body2D, comp("CapsuleCollider", `{}`)}},
 			},
 			cell: "test.cell_0_0", bounds: Rect{0, -65, 1000, 1000}, by: 65, over: 2,
 		},
@@ -96,7 +102,7 @@ func TestBounds(t *testing.T) {
 			name: "large 3D box",
 			es: []E{
 				{ID: 1, C: []string{sw("1000")}},
-				{ID: 2, Name: "Wall", C: []string{tr(500, 0, 500), comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
+				{ID: 2, Name: "Wall", C: []string{tr(500, 0, 500), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
 			cell: "test.cell_0_0", bounds: Rect{-2500, 0, 3500, 1000}, by: 2500, over: 2,
 		},
@@ -105,7 +111,7 @@ func TestBounds(t *testing.T) {
 			es: []E{
 				{ID: 1, C: []string{sw("1000")}},
 				// the quarter turn swaps the box's X and Z extents
-				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, `+rotY90+`}`), comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, `+rotY90+`}`), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
 			cell: "test.cell_0_0", bounds: Rect{0, -2500, 1000, 3500}, by: 2500, over: 2,
 		},
@@ -121,10 +127,110 @@ func TestBounds(t *testing.T) {
 			name: "sphere collider and character controller",
 			es: []E{
 				{ID: 1, C: []string{sw("1000")}},
-				{ID: 2, C: []string{tr(10, 0, 10), comp("SphereCollider3D", `{"radius": 30}`)}},
+				{ID: 2, C: []string{tr(10, 0, 10), body3D, comp("SphereCollider3D", `{"radius": 30}`)}},
 				{ID: 3, C: []string{tr(990, 0, 500), comp("CharacterController3D", `{"radius": 35, "halfHeight": 90}`)}},
 			},
 			cell: "test.cell_0_0", bounds: Rect{-20, -20, 1025, 1000}, by: 25, over: 3,
+		},
+		{
+			// physics-3d's Ground: a 700×500 box on a Transform scaled
+			// 14×10. The body is built from position and rotation only,
+			// so the box stays 1400×1000, not 19600×10000.
+			name: "3D collider not scaled",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, Name: "Ground", C: []string{comp("Transform", `{"position": {"x": 500, "y": -1, "z": 500}, "scale": {"x": 14, "y": 1, "z": 10}}`), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 700, "y": 1, "z": 500}}`), comp("MeshRenderer", `{"mesh": "builtin:cube"}`)}},
+			},
+			// the cube is drawn scaled: ±700 × ±500, the collider's reach too
+			cell: "test.cell_0_0", bounds: Rect{-200, 0, 1200, 1000}, by: 200, over: 2,
+		},
+		{
+			name: "a parent's scale moves a collider but does not size it",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 100, "y": 0, "z": 500}, "scale": {"x": 4, "y": 4, "z": 4}}`)}},
+				// at 100 + 4·200 = 900, the sphere ±50 unscaled
+				{ID: 3, Parent: at(2), C: []string{tr(200, 0, 0), body3D, comp("SphereCollider3D", `{"radius": 150}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1050, 1000}, by: 50, over: 3,
+		},
+		{
+			name: "a rotated, scaled parent turns a collider without sizing it",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, "scale": {"x": 3, "y": 3, "z": 3}, `+rotY90+`}`)}},
+				{ID: 3, Parent: at(2), C: []string{tr(0, 0, 0), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 700, "y": 1, "z": 10}}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{0, -200, 1000, 1200}, by: 200, over: 3,
+		},
+		{
+			name: "colliders the engine never builds cover nothing",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{tr(500, 0, 500), body3D, comp("SphereCollider3D", `{"radius": 3000, "enabled": false}`)}},
+				{ID: 3, C: []string{tr(500, 0, 500), body2D, comp("BoxCollider", `{"halfExtents": {"x": 3000, "y": 3000}, "enabled": false}`)}},
+				{ID: 4, C: []string{tr(500, 0, 500), body3D, comp("MeshCollider3D", `{"mesh": ""}`), comp("ConvexCollider3D", `{}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000},
+		},
+		{
+			name: "a collider without a body counts as the body it becomes",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, "scale": {"x": 9, "y": 9, "z": 9}}`), comp("BoxCollider3D", `{"halfExtents": {"x": 600, "y": 1, "z": 10}}`)}},
+				{ID: 3, C: []string{tr(500, 0, 500), comp("RigidBody3D", `{"enabled": false}`), comp("SphereCollider3D", `{"radius": 550}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{-100, -50, 1100, 1050}, by: 100, over: 2,
+		},
+		{
+			name: "one 3D body per entity: the box before the sphere, whatever their order",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{tr(500, 0, 500), body3D, comp("SphereCollider3D", `{"radius": 3000}`), comp("BoxCollider3D", `{"halfExtents": {"x": 600, "y": 1, "z": 10}}`)}},
+				// a disabled box leaves the body to the capsule
+				{ID: 3, C: []string{tr(500, 0, 500), body3D, comp("BoxCollider3D", `{"enabled": false}`), comp("CapsuleCollider3D", `{"radius": 10, "halfHeight": 5}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{-100, 0, 1100, 1000}, by: 100, over: 2,
+		},
+		{
+			name: "mesh and convex colliders: the mesh's box, unscaled",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 980, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), body3D, comp("MeshCollider3D", `{"mesh": "builtin:cube"}`)}},
+				{ID: 3, C: []string{comp("Transform", `{"position": {"x": 30, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), body3D, comp("ConvexCollider3D", `{"mesh": "builtin:sphere"}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{-20, 0, 1030, 1000}, by: 30, over: 2,
+		},
+		{
+			name: "2D colliders not scaled, turned about Z",
+			opts: Options{Plane: "xy"},
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				// a quarter turn about Z, scale 5: the 2 m × 0.1 m plank
+				// stands ±100 along y, ±5 along x
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 950, "z": 0}, "scale": {"x": 5, "y": 5, "z": 1}, "rotation": {"x": 0, "y": 0, "z": 0.7071067811865476, "w": 0.7071067811865476}}`), body2D, comp("BoxCollider", `{"halfExtents": {"x": 1, "y": 0.05}}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1050}, by: 50, over: 2,
+		},
+		{
+			name: "segment, polygon (eight vertices) and chain colliders",
+			opts: Options{Plane: "xy"},
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{tr(500, 500, 0), body2D, comp("SegmentCollider", `{"point1": {"x": -6, "y": 0}, "point2": {"x": 0, "y": 1}}`)}},
+				{ID: 3, C: []string{tr(500, 500, 0), body2D, comp("PolygonCollider", `{"vertices": [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1}, {"x": 0, "y": 1}, {"x": 0, "y": 1}, {"x": 0, "y": 1}, {"x": 0, "y": 1}, {"x": 0, "y": 7}, {"x": 99, "y": 99}]}`)}},
+				// three points build no chain
+				{ID: 4, C: []string{tr(500, 500, 0), body2D, comp("ChainCollider", `{"points": [{"x": 0, "y": 0}, {"x": 90, "y": 0}, {"x": 0, "y": 90}]}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{-100, 0, 1000, 1200}, by: 200, over: 3,
+		},
+		{
+			name: "a light's reach is not scaled",
+			es: []E{
+				{ID: 1, C: []string{sw("1000")}},
+				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 900, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), comp("Light2D", `{"radius": 150}`)}},
+			},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1050, 1000}, by: 50, over: 2,
 		},
 		{
 			name: "children of a parent without Transform keep their local position",

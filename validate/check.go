@@ -33,6 +33,7 @@ const (
 	fNonFinite                        // a non-finite world point was already reported
 	fCanvas                           // carries Canvas or UICanvas
 	fCamera                           // carries Camera
+	fTypo                             // carries a component named like a misspelt streaming component
 )
 
 // ref is one entity reference: a single field's value or one list element.
@@ -177,6 +178,7 @@ func (c *checker) run() error {
 		}
 	}
 	c.checkRefs()
+	c.checkTypos()
 	if c.plan.Streamed {
 		c.cellIDConflicts()
 		c.cellRoles()

@@ -20,6 +20,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 	n := len(d.Entities)
 	fields := c.table.lookup() // per goroutine: it caches in a map of its own
 	project := c.table.project()
+	typos := typoCache{}
 	for {
 		from := int(next.Add(classifyBlock)) - classifyBlock
 		if from >= n {
@@ -48,6 +49,8 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 						fl |= fExtent
 					case isBuiltinRefType(comp.Type):
 						fl |= fRefs
+					case typos.intended(comp.Type) != "":
+						fl |= fTypo
 					case fl&fRefs == 0 && project && len(fields(comp.Type)) > 0:
 						fl |= fRefs
 					}

@@ -30,7 +30,7 @@ func TestCorpus(t *testing.T) {
 	// scenes, and each is cut on both planes here; it may fire on one
 	// plane of a scene only.
 	allowed := map[string]bool{CodeCrossCellRef: true, CodePersistentToCellRef: true, CodeUnplaceablePrefab: true,
-		CodeCameraInCell: true, CodeUIRootInCell: true, CodeUnresolvedPrefab: true, CodeMissingAsset: true, CodePlaneMismatch: true}
+		CodeCameraInCell: true, CodeUIRootInCell: true, CodeGlobalLightInCell: true, CodeUnresolvedPrefab: true, CodeMissingAsset: true, CodePlaneMismatch: true}
 	prefabs := NewPrefabs([]string{corpus.Dir()})
 	multi := 0
 	for _, file := range files {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,10 @@ func expansionProject(t *testing.T) string {
 			{"prefabEntityId": "s", "name": "", "parent": "t", "children": [], "components": [],
 			 "nestedPrefab": {"prefabPath": "assets/House.esprefab", "overrides": [
 				{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 100, "y": 0, "z": 0}}]}}]}`,
+		// Bare: a root without a Transform (a group), its post at x=40.
+		"assets/Bare.esprefab": `{"version": "2", "name": "Bare", "rootEntityId": "h", "entities": [
+			{"prefabEntityId": "h", "name": "Bare", "parent": null, "children": ["post"], "components": []},
+			{"prefabEntityId": "post", "name": "Post", "parent": "h", "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 40, "y": 0, "z": 0}}}]}]}`,
 		// Porch: its root is a mounted house, moved to x=300.
 		"assets/Porch.esprefab": `{"version": "2", "name": "Porch", "rootEntityId": "n", "entities": [
 			{"prefabEntityId": "n", "name": "", "parent": null, "children": [], "components": [],
@@ -105,7 +110,7 @@ func TestExpansionRules(t *testing.T) {
 			{"prefabEntityId": "wing", "type": "property", "componentType": "Transform", "propertyName": "position", "value": {"x": 200}}]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 2},
 		{name: "component_added", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
-			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "SphereCollider3D", "data": {"radius": 50}}}]`, `[]`, `[]`)},
+			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "Light2D", "data": {"radius": 50}}}]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1650, 1000}, over: "Inst#2/Wing", spawn: 2},
 		{name: "component_added keeps an existing component", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("100", "100")+`,
 			{"prefabEntityId": "wing", "type": "component_added", "componentData": {"type": "BoxCollider3D", "data": {"halfExtents": {"x": 300, "y": 1, "z": 1}}}}]`, `[]`, `[]`)},
@@ -141,6 +146,11 @@ func TestExpansionRules(t *testing.T) {
 			{ID: 3, C: []string{tr(50, 0, 50), joint("5")}}},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1610, 1000}, over: "Inst#2/Wing", spawn: 2,
 			codes: []string{"ref-to-generated-id@3:RevoluteJoint.connectedEntity"}},
+		// The instance scaled down moves its wing nearer, but the wing's
+		// collider keeps its size: 985 + 0.01·1500 = 1000, ±10.
+		{name: "a scaled instance's collider keeps its size", es: []E{settings, entry("assets/House.esprefab", `[`+rootAt("985", "100")+`,
+			{"prefabEntityId": "h", "type": "property", "componentType": "Transform", "propertyName": "scale", "value": {"x": 0.01, "y": 0.01, "z": 0.01}}]`, `[]`, `[]`)},
+			cell: "test.cell_0_0", bounds: Rect{0, 0, 1010, 1000}, over: "Inst#2/Wing", spawn: 2},
 		{name: "unresolved prefab", es: []E{settings, entry("assets/Gone.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`)},
 			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000}, spawn: 0,
 			codes: []string{"unresolved-prefab@2:prefab"}},
@@ -174,5 +184,37 @@ func TestExpansionRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTransformlessPrefabRoot: an expanded root without a Transform has
+// no place, as any Transform-less root: the instance is persistent, and
+// its position override, which the engine ignores for such a root, is
+// never the advice.
+func TestTransformlessPrefabRoot(t *testing.T) {
+	file := expansionProject(t)
+	settings := E{ID: 1, C: []string{sw("1000")}}
+	for _, ovs := range []string{`[]`, `[` + rootAt("2500", "2500") + `]`} {
+		p := checkAt(t, file, Options{}, settings, entry("assets/Bare.esprefab", ovs, `[]`, `[]`))
+		if got := codes(p); len(got) != 0 {
+			t.Errorf("overrides %s: findings %v", ovs, got)
+		}
+		if got := cellOf(t, p, 2); got != "persistent" {
+			t.Errorf("overrides %s: instance in %s, want persistent", ovs, got)
+		}
+		if p.PersistentSpawnCount != 3 {
+			t.Errorf("persistent world spawns %d, want the settings, the root and its post", p.PersistentSpawnCount)
+		}
+	}
+	// A missing prefab without a position override is still unplaceable,
+	// and the advice is one the engine follows.
+	p := checkAt(t, file, Options{}, settings, entry("assets/Gone.esprefab", `[]`, `[]`, `[]`))
+	for _, f := range p.Findings {
+		if f.Code == CodeUnplaceablePrefab && !strings.Contains(f.Hint, "--assets") {
+			t.Errorf("hint %q", f.Hint)
+		}
+	}
+	if got := codes(p); !slices.Equal(got, []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}) {
+		t.Errorf("missing prefab: %v", got)
 	}
 }

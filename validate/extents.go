@@ -47,21 +47,22 @@ type assetBox struct {
 // unknownExtent ends the reason of an absent mesh or map.
 const unknownExtent = "; its extent is unknown and left out of the bounds"
 
-// extentSink receives the local boxes of an entity's components and the
+// extentSink receives the local boxes of an entity's components, each
+// with the frame it follows the entity's world transform in, and the
 // assets they name that cannot be found. It is an interface rather than
 // two funcs so that the per-entity path allocates no closures.
 type extentSink interface {
-	box(lo, hi scene.Vec3)
+	box(lo, hi scene.Vec3, f frame)
 	miss(comp, field, ref, why string)
 }
 
 // funcSink adapts two funcs to an extentSink.
 type funcSink struct {
-	onBox  func(lo, hi scene.Vec3)
+	onBox  func(lo, hi scene.Vec3, f frame)
 	onMiss func(comp, field, ref, why string)
 }
 
-func (f funcSink) box(lo, hi scene.Vec3) { f.onBox(lo, hi) }
+func (f funcSink) box(lo, hi scene.Vec3, fr frame) { f.onBox(lo, hi, fr) }
 func (f funcSink) miss(comp, field, ref, why string) {
 	if f.onMiss != nil {
 		f.onMiss(comp, field, ref, why)
@@ -72,8 +73,24 @@ func (f funcSink) miss(comp, field, ref, why string) {
 // and each mesh, tileset or map they name that cannot be found. from is
 // the file that holds the components (relative asset paths resolve
 // against it).
+//
+// What is drawn (sprites, shapes, meshes, tiles) is scaled as the renderer
+// scales it. A collider covers the shape the physics code builds: at the
+// world position and rotation, of the collider's own size (scaled never).
+// One the engine never builds covers nothing: a disabled collider, a 3D
+// one another takes the entity's one body from. A collider on an entity
+// without an enabled RigidBody / RigidBody3D counts as the shape it
+// becomes when a script adds or enables the body. A light reaches its
+// radius around its world position (the renderer does not scale it).
 func (c *checker) localExtents(comps []scene.Component, from string, sink extentSink) {
 	ppu := c.ppu
+	shape3D := -1
+	for k := range comps {
+		if isCollider3DType(comps[k].Type) {
+			shape3D = bodyShape3D(comps)
+			break
+		}
+	}
 	for k := range comps {
 		typ := comps[k].Type
 		data := comps[k].Data
@@ -82,52 +99,65 @@ func (c *checker) localExtents(comps []scene.Component, from string, sink extent
 			sv, pv, _ := members3(data, "size", "pivot", "")
 			size, pivot := vec2(sv, 100, 100), vec2(pv, 0.5, 0.5)
 			sink.box(scene.Vec3{X: -pivot[0] * size[0], Y: -pivot[1] * size[1]},
-				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]})
+				scene.Vec3{X: (1 - pivot[0]) * size[0], Y: (1 - pivot[1]) * size[1]}, scaled)
 		case "ShapeRenderer":
 			sv, _, _ := members3(data, "size", "", "")
 			size := vec2(sv, 100, 100)
-			sink.box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2})
-		case "BoxCollider":
+			sink.box(scene.Vec3{X: -size[0] / 2, Y: -size[1] / 2}, scene.Vec3{X: size[0] / 2, Y: size[1] / 2}, scaled)
+		case "BoxCollider", "CircleCollider", "CapsuleCollider", "SegmentCollider", "PolygonCollider", "ChainCollider":
 			// 2D collider fields are physics metres: pixelsPerUnit world
 			// units each.
-			hv, ov, _ := members3(data, "halfExtents", "offset", "")
-			he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
-			sink.box(scene.Vec3{X: (off[0] - he[0]) * ppu, Y: (off[1] - he[1]) * ppu},
-				scene.Vec3{X: (off[0] + he[0]) * ppu, Y: (off[1] + he[1]) * ppu})
-		case "CircleCollider":
-			rv, ov, _ := members3(data, "radius", "offset", "")
-			r, off := num(rv, 0.5), vec2(ov, 0, 0)
-			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - r) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + r) * ppu})
-		case "CapsuleCollider":
-			rv, hv, ov := members3(data, "radius", "halfHeight", "offset")
-			r, off := num(rv, 0.25), vec2(ov, 0, 0)
-			h := num(hv, 0.5) + r
-			sink.box(scene.Vec3{X: (off[0] - r) * ppu, Y: (off[1] - h) * ppu},
-				scene.Vec3{X: (off[0] + r) * ppu, Y: (off[1] + h) * ppu})
+			if enabled(data) {
+				if lo, hi, ok := collider2D(typ, data); ok {
+					sink.box(scene.Vec3{X: lo[0] * ppu, Y: lo[1] * ppu}, scene.Vec3{X: hi[0] * ppu, Y: hi[1] * ppu}, planar)
+				}
+			}
 		case "BoxCollider3D":
 			// 3D collider fields are world units.
-			hv, _, _ := members3(data, "halfExtents", "", "")
-			he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
-			sink.box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he)
+			if shape3D == k {
+				hv, _, _ := members3(data, "halfExtents", "", "")
+				he, _ := vec3(hv, scene.Vec3{X: 0.5, Y: 0.5, Z: 0.5})
+				sink.box(scene.Vec3{X: -he.X, Y: -he.Y, Z: -he.Z}, he, rigid)
+			}
 		case "SphereCollider3D":
-			rv, _, _ := members3(data, "radius", "", "")
-			r := num(rv, 0.5)
-			sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
-		case "CapsuleCollider3D", "CharacterController3D":
-			rv, hv, _ := members3(data, "radius", "halfHeight", "")
-			r := num(rv, 0.3)
-			h := num(hv, 0.5) + r
-			sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r})
-		case "Mesh2D", "MeshRenderer", "MeshCollider3D":
+			if shape3D == k {
+				rv, _, _ := members3(data, "radius", "", "")
+				r := num(rv, 0.5)
+				sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r}, rigid)
+			}
+		case "CapsuleCollider3D":
+			if shape3D == k {
+				rv, hv, _ := members3(data, "radius", "halfHeight", "")
+				r := num(rv, 0.3)
+				h := num(hv, 0.5) + r
+				sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r}, rigid)
+			}
+		case "CharacterController3D":
+			// A character is swept on its own, upright at its world
+			// position, beside whatever body the entity has.
+			if enabled(data) {
+				rv, hv, _ := members3(data, "radius", "halfHeight", "")
+				r := num(rv, 0.3)
+				h := num(hv, 0.5) + r
+				sink.box(scene.Vec3{X: -r, Y: -h, Z: -r}, scene.Vec3{X: r, Y: h, Z: r}, atPoint)
+			}
+		case "Mesh2D", "MeshRenderer", "MeshCollider3D", "ConvexCollider3D":
+			f := scaled
+			if typ == "MeshCollider3D" || typ == "ConvexCollider3D" {
+				if shape3D != k {
+					continue
+				}
+				// The body takes the mesh's positions as they are.
+				f = rigid
+			}
 			mv, _, _ := members3(data, "mesh", "", "")
 			if lo, hi, ok := builtinMesh(mv); ok {
-				sink.box(lo, hi)
+				sink.box(lo, hi, f)
 				continue
 			}
 			if ref := assetRef(mv); ref != "" {
 				if b := c.meshBox(ref, from); b.ok {
-					sink.box(b.lo, b.hi)
+					sink.box(b.lo, b.hi, f)
 				} else if b.why != "" {
 					sink.miss(typ, "mesh", ref, b.why)
 				}
@@ -139,7 +169,7 @@ func (c *checker) localExtents(comps []scene.Component, from string, sink extent
 			if lt := num(tv, 0); lt == 0 || lt == 3 {
 				r := num(rv, defaultLightRadius)
 				if r > 0 {
-					sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r})
+					sink.box(scene.Vec3{X: -r, Y: -r, Z: -r}, scene.Vec3{X: r, Y: r, Z: r}, atPoint)
 				}
 			}
 		case "TilemapLayer":
@@ -148,13 +178,87 @@ func (c *checker) localExtents(comps []scene.Component, from string, sink extent
 			sv, _, _ := members3(data, "source", "", "")
 			if ref := assetRef(sv); ref != "" {
 				if b := c.mapBox(ref, from); b.ok {
-					sink.box(b.lo, b.hi)
+					sink.box(b.lo, b.hi, scaled)
 				} else if b.why != "" {
 					sink.miss(typ, "source", ref, b.why)
 				}
 			}
 		}
 	}
+}
+
+// isCollider3DType reports whether typ is a 3D physics shape, one of
+// which an entity's body is built from.
+func isCollider3DType(typ string) bool {
+	switch typ {
+	case "BoxCollider3D", "SphereCollider3D", "CapsuleCollider3D", "MeshCollider3D", "ConvexCollider3D":
+		return true
+	}
+	return false
+}
+
+// Most vertices of a 2D polygon shape: the engine passes the first eight.
+const maxPolygonVertices = 8
+
+// collider2D returns the box, in physics metres on the body's plane,
+// that 2D collider typ covers: box, circle and capsule around their
+// offset; a segment, polygon or chain around its points (a chain of
+// fewer than four points builds no shape). ok is false for no shape.
+func collider2D(typ string, data []byte) (lo, hi [2]float64, ok bool) {
+	switch typ {
+	case "BoxCollider":
+		hv, ov, _ := members3(data, "halfExtents", "offset", "")
+		he, off := vec2(hv, 0.5, 0.5), vec2(ov, 0, 0)
+		return [2]float64{off[0] - he[0], off[1] - he[1]}, [2]float64{off[0] + he[0], off[1] + he[1]}, true
+	case "CircleCollider":
+		rv, ov, _ := members3(data, "radius", "offset", "")
+		r, off := num(rv, 0.5), vec2(ov, 0, 0)
+		return [2]float64{off[0] - r, off[1] - r}, [2]float64{off[0] + r, off[1] + r}, true
+	case "CapsuleCollider":
+		rv, hv, ov := members3(data, "radius", "halfHeight", "offset")
+		r, off := num(rv, 0.25), vec2(ov, 0, 0)
+		h := num(hv, 0.5) + r
+		return [2]float64{off[0] - r, off[1] - h}, [2]float64{off[0] + r, off[1] + h}, true
+	case "SegmentCollider":
+		p1v, p2v, _ := members3(data, "point1", "point2", "")
+		p1, p2 := vec2(p1v, -0.5, 0), vec2(p2v, 0.5, 0)
+		return [2]float64{math.Min(p1[0], p2[0]), math.Min(p1[1], p2[1])}, [2]float64{math.Max(p1[0], p2[0]), math.Max(p1[1], p2[1])}, true
+	case "PolygonCollider":
+		vv, _, _ := members3(data, "vertices", "", "")
+		if vv == nil {
+			return [2]float64{-0.5, -0.5}, [2]float64{0.5, 0.5}, true
+		}
+		return pointsBox(vv, maxPolygonVertices, 1)
+	case "ChainCollider":
+		pv, _, _ := members3(data, "points", "", "")
+		if pv == nil {
+			return [2]float64{-1, -0.5}, [2]float64{1, 0.5}, true
+		}
+		return pointsBox(pv, -1, 4)
+	}
+	return lo, hi, false
+}
+
+// pointsBox returns the box of the first limit (all when negative) {x, y}
+// points of a JSON list, ok only when it holds at least least of them.
+func pointsBox(v []byte, limit, least int) (lo, hi [2]float64, ok bool) {
+	if scene.KindOf(v) != scene.Array {
+		return lo, hi, false
+	}
+	lo = [2]float64{math.Inf(1), math.Inf(1)}
+	hi = [2]float64{math.Inf(-1), math.Inf(-1)}
+	n := 0
+	scene.Each(v, func(el []byte) bool {
+		if limit >= 0 && n >= limit {
+			return false
+		}
+		p := vec2(el, 0, 0)
+		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
+		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+		n++
+		return true
+	})
+	return lo, hi, n >= least && n > 0
 }
 
 // assetRef reads an asset reference field: a non-empty string. Numbers
@@ -365,7 +469,7 @@ func (c *checker) layerExtents(data []byte, from string, sink extentSink) {
 		return
 	}
 	lo, hi := g.box(x0, y0, x1, y1)
-	sink.box(lo, hi)
+	sink.box(lo, hi, scaled)
 }
 
 // paintedTiles returns the range of non-empty tiles in a native chunk

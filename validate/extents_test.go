@@ -128,7 +128,7 @@ func TestTilemapLayerAndLightExtents(t *testing.T) {
 	}
 	c := &checker{ppu: defaultPPU, opts: Options{}, d: d}
 	var lo, hi scene.Vec3
-	c.localExtents([]scene.Component{{Type: "TilemapLayer", Data: data}}, d.Path, funcSink{onBox: func(l, h scene.Vec3) { lo, hi = l, h }})
+	c.localExtents([]scene.Component{{Type: "TilemapLayer", Data: data}}, d.Path, funcSink{onBox: func(l, h scene.Vec3, _ frame) { lo, hi = l, h }})
 	g := tileGrid{orient: 1, tw: 64, th: 32}
 	// Every painted tile's diamond lies in the box.
 	for tx := x0; tx <= x1; tx++ {
@@ -142,7 +142,7 @@ func TestTilemapLayerAndLightExtents(t *testing.T) {
 	// A point light reaches its radius, a directional one nothing.
 	var got []scene.Vec3
 	c.localExtents([]scene.Component{{Type: "Light2D", Data: []byte(`{"type":0,"radius":260}`)}, {Type: "Light2D", Data: []byte(`{"type":1}`)}, {Type: "Light2D", Data: []byte(`{}`)}},
-		"", funcSink{onBox: func(l, h scene.Vec3) { got = append(got, h) }})
+		"", funcSink{onBox: func(l, h scene.Vec3, _ frame) { got = append(got, h) }})
 	if len(got) != 2 || got[0].X != 260 || got[1].X != defaultLightRadius {
 		t.Errorf("light extents %v", got)
 	}

@@ -142,8 +142,11 @@ type instance struct {
 	// is missing.
 	placed bool
 	trs    scene.TRS
-	// why says what is missing when the instance cannot be placed.
+	// why says what is missing when the instance cannot be placed, and
+	// fix how to mend it. An expanded root without a Transform has no
+	// place, as any Transform-less root: it is persistent, and why is "".
 	why   string
+	fix   string
 	comps []scene.Component
 	props []override
 	// persistent is true when the root carries WorldPersistent or
@@ -238,12 +241,16 @@ func (c *checker) resolveInstance(x *expander, i int, ovs []override, prefabs *P
 	switch {
 	case tpl.rootTErr != "":
 		in.why = tpl.rootTErr + " in " + asset.file
+		in.fix = "fix the Transform of the root of " + asset.file + ", or mark the instance WorldPersistent"
 	case !tpl.rootHasT:
-		in.why = "neither its prefab's root (" + asset.file + ") nor its overrides give it a Transform"
+		// The engine applies no Transform override to a root without a
+		// Transform: the instance has no place, and stays persistent as
+		// any Transform-less root does.
 	default:
 		t, why := applyRootTransform(tpl.rootT, rootOvs)
 		if why != "" {
 			in.why = why
+			in.fix = "write the instance's Transform overrides as {x, y, z} objects of numbers (rotation {x, y, z, w}), or mark the instance WorldPersistent"
 			return in
 		}
 		in.placed, in.trs = true, t
@@ -393,10 +400,12 @@ func guessInstance(ovs []override, assetErr string) instance {
 	switch {
 	case rootID == "":
 		in.why = "it has no Transform.position override on its root and " + assetErr
+		in.fix = "add a Transform.position override to the instance's root, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent"
 	default:
 		t, why := applyRootTransform(scene.Identity, pos)
 		if why != "" {
 			in.why = why
+			in.fix = "write the instance's Transform overrides as {x, y, z} objects of numbers (rotation {x, y, z, w}), or mark the instance WorldPersistent"
 			return in
 		}
 		in.placed, in.trs = true, t

@@ -18,7 +18,8 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 		w.extents(ci, i, m, in.comps, in)
 		return
 	}
-	if !t.anyAbs && (!t.hasBox || w.insideGrid(ci, m, t.lo, t.hi)) {
+	if !t.anyAbs && (!t.hasBox || w.insideGrid(ci, m, t.lo, t.hi)) &&
+		(!t.hasFixed || w.insideGridBy(ci, m, t.flo, t.fhi, t.fixedR)) {
 		return
 	}
 	var wm scene.Affine
@@ -39,6 +40,10 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 		for b := 0; b+1 < len(bs); b += 2 {
 			w.addBox(ci, i, &wm, bs[b], bs[b+1])
 		}
+		for _, b := range t.fixed[k] {
+			fm := frameMatrix(&wm, b.f)
+			w.addBox(ci, i, &fm, b.lo, b.hi)
+		}
 	}
 	w.sub = 0
 }
@@ -49,6 +54,14 @@ func (w *placer) insideGrid(ci int32, m *scene.Affine, lo, hi scene.Vec3) bool {
 	u0, u1, v0, v1 := w.project(m, lo, hi)
 	g := &w.cells[ci].grid
 	return u0 >= g.MinX && u1 <= g.MaxX && v0 >= g.MinZ && v1 <= g.MaxZ
+}
+
+// insideGridBy reports whether the local box lo..hi under m, widened by
+// r world units on every side, lies within cell ci's grid square.
+func (w *placer) insideGridBy(ci int32, m *scene.Affine, lo, hi scene.Vec3, r float64) bool {
+	u0, u1, v0, v1 := w.project(m, lo, hi)
+	g := &w.cells[ci].grid
+	return u0-r >= g.MinX && u1+r <= g.MaxX && v0-r >= g.MinZ && v1+r <= g.MaxZ
 }
 
 // instancePath names instance entry i in paths of its entities:

@@ -3,6 +3,8 @@ package validate
 import (
 	"fmt"
 	"sort"
+
+	"github.com/worldcook/worldcook/scene"
 )
 
 // Findings from the expansion of prefab instances: what the engine will
@@ -225,15 +227,19 @@ func (c *checker) cellIDConflicts() {
 	}
 }
 
-// cellRoles reports cameras and UI roots placed in cells.
+// cellRoles reports cameras, UI roots and scene-wide lights placed in
+// cells.
 func (c *checker) cellRoles() {
 	for ci := range c.plan.Cells {
 		cell := &c.plan.Cells[ci]
 		for _, i := range cell.Entities {
+			fl := c.flags[i]
+			if fl&(fExtent|fPrefab) != 0 {
+				c.globalLights(i, cell.Name)
+			}
 			if c.parent[i] >= 0 {
 				continue
 			}
-			fl := c.flags[i]
 			if fl&fCamera != 0 {
 				c.add(i, Finding{
 					Code:     CodeCameraInCell,
@@ -255,6 +261,78 @@ func (c *checker) cellRoles() {
 				})
 			}
 		}
+	}
+}
+
+// globalLights reports the scene-wide lights entity i (in cell) spawns:
+// its own, or for an instance those of its expansion. An entity the
+// engine does not spawn ("visible": false) lights nothing.
+func (c *checker) globalLights(i int32, cell string) {
+	if c.flags[i]&fPrefab == 0 {
+		if c.d.Entities[i].Hidden {
+			return
+		}
+		if data, ok := c.d.Component(int(i), "Light2D"); ok {
+			if kind := globalLight(data); kind != "" {
+				c.add(i, c.globalLightFinding(i, "", kind, cell, "Light2D"))
+			}
+		}
+		return
+	}
+	in := &c.inst[c.instAt[i]-1]
+	t := in.tpl
+	if t == nil || in.failed {
+		return // nothing of it spawns
+	}
+	for _, e := range t.order {
+		if t.ents[e].hidden {
+			continue
+		}
+		data, ok := componentOf(t.ents[e].comps, "Light2D")
+		if !ok {
+			continue
+		}
+		if kind := globalLight(data); kind != "" {
+			path := ""
+			if e != t.root {
+				path = c.instancePath(i) + "/" + t.paths[e]
+			}
+			c.add(i, c.globalLightFinding(i, path, kind, cell, "prefab"))
+		}
+	}
+}
+
+// globalLight names the type of a Light2D the renderer applies to the
+// whole scene (RenderFrame's collectLights): directional (type 1) or
+// ambient (type 2, a flat term or its environment). "" for point (0) and
+// spot (3) lights, which light around their position, and for a disabled
+// light, which lights nothing.
+func globalLight(data []byte) string {
+	tv, ev, _ := members3(data, "type", "enabled", "")
+	if scene.KindOf(ev) == scene.Bool && ev[0] == 'f' {
+		return ""
+	}
+	switch num(tv, 0) {
+	case 1:
+		return "1 (directional)"
+	case 2:
+		return "2 (ambient)"
+	}
+	return ""
+}
+
+func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Finding {
+	who := c.who(i)
+	if path != "" {
+		who += " (prefab entity " + path + ")"
+	}
+	return Finding{
+		Code:     CodeGlobalLightInCell,
+		Severity: SeverityWarning,
+		Message:  fmt.Sprintf("%s carries Light2D of type %s, which lights the whole scene, and is placed in cell %s; the scene loses that light when the cell unloads", who, kind, cell),
+		Field:    field,
+		FromCell: cell,
+		Hint:     "mark it WorldPersistent",
 	}
 }
 
@@ -295,8 +373,8 @@ func (c *checker) spawnCounts() {
 // instanceRules are the rules this file checks, for reports (rules.go).
 var instanceRules = []Rule{
 	{CodeUnplaceablePrefab, "Prefab instance has no known position",
-		"A top-level prefab instance is placed by the Transform.position override on its root, else by its prefab asset's root position; neither is available.",
-		"Add a Transform.position override to the instance, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent.",
+		"A top-level prefab instance is placed by its expanded root's Transform (the prefab's, after the instance's overrides); when the prefab cannot be read, by the Transform.position override on its root. Neither is known: the prefab is missing and no override places it, or the Transform or its override is malformed. (An expanded root without a Transform is no finding: it stays persistent, as any Transform-less root.)",
+		"Add a Transform.position override to the instance or pass --assets with the folder holding the prefab and its .meta (prefab missing), fix the malformed Transform, or mark the instance WorldPersistent.",
 		SeverityError},
 	{CodeRefToGeneratedID, "Entity reference names an id the engine generates inside a prefab instance",
 		"The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
@@ -316,6 +394,10 @@ var instanceRules = []Rule{
 		SeverityWarning},
 	{CodeUIRootInCell, "UI root placed in a cell",
 		"A top-level entity carrying Canvas or UICanvas is placed in a grid cell, so the HUD unloads when the streaming sources move away from that cell.",
+		"Mark it WorldPersistent.",
+		SeverityWarning},
+	{CodeGlobalLightInCell, "Scene-wide light placed in a cell",
+		"An entity in a grid cell carries a Light2D the renderer applies to the whole scene: directional (type 1) or ambient (type 2, with or without an environment). When the cell unloads the scene loses that light. Point (0) and spot (3) lights light around their position and may live in cells.",
 		"Mark it WorldPersistent.",
 		SeverityWarning},
 	{CodeCameraInCell, "Camera placed in a cell",

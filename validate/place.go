@@ -270,12 +270,12 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	if in != nil && in.failed {
 		return -1 // reported when it was expanded
 	}
-	if in != nil && !in.placed {
+	if in != nil && !in.placed && in.why != "" {
 		w.add(i, Finding{
 			Code:    CodeUnplaceablePrefab,
 			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.why),
 			Field:   "prefab",
-			Hint:    "add a Transform.position override to the instance's root, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent",
+			Hint:    in.fix,
 		})
 		return -1
 	}

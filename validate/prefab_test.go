@@ -217,7 +217,8 @@ func TestPrefabSource(t *testing.T) {
 	if len(p.Sources) != 1 || p.Sources[0].LoadRadius != 100 || p.Sources[0].UnloadRadius != 150 || p.Sources[0].Position.Y != 2 {
 		t.Fatalf("sources %+v", p.Sources)
 	}
-	if got := codes(p); !slices.Equal(got, []string{"unresolved-prefab@2:prefab"}) {
+	// The instance is in a cell: so is its source.
+	if got := codes(p); !slices.Equal(got, []string{"source-in-cell@2:WorldStreamingSource", "unresolved-prefab@2:prefab"}) {
 		t.Errorf("findings %v", got)
 	}
 }

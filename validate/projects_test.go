@@ -69,7 +69,7 @@ func TestRealProjects(t *testing.T) {
 					for _, f := range p.Findings {
 						switch f.Code {
 						// Small cells cut the playground's joints apart.
-						case CodeCameraInCell, CodeUIRootInCell, CodeCrossCellRef, CodePersistentToCellRef:
+						case CodeCameraInCell, CodeUIRootInCell, CodeGlobalLightInCell, CodeCrossCellRef, CodePersistentToCellRef:
 						default:
 							t.Errorf("unexpected %s", f.String())
 						}
@@ -267,4 +267,32 @@ func plainExpansion(t *testing.T, d *scene.Document, project string) []plainPoin
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// TestLighting3DSunAndSky: lighting-3d's Sun (directional) and Sky
+// (ambient with an environment) land in a cell once the scene is cut,
+// and are the scene-wide lights reported; nothing else is.
+func TestLighting3DSunAndSky(t *testing.T) {
+	file := filepath.Join(projectsDir(t), "examples", "lighting-3d", "assets", "scenes", "main.esscene")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Skip("lighting-3d not found: " + err.Error())
+	}
+	d, err := scene.Parse(file, withStreamedWorld(t, src, "1000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Check(d, Options{SceneName: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Findings {
+		if f.Code == CodeGlobalLightInCell {
+			got = append(got, f.EntityName)
+		}
+	}
+	if strings.Join(got, ",") != "Sun,Sky" {
+		t.Errorf("scene-wide lights reported: %q, want Sun and Sky", got)
+	}
 }

@@ -24,6 +24,9 @@ const (
 	CodeUIRootInCell          = "ui-root-in-cell"
 	CodeCameraInCell          = "camera-in-cell"
 	CodePlaneMismatch         = "plane-mismatch"
+	CodeSourceInCell          = "source-in-cell"
+	CodeGlobalLightInCell     = "global-light-in-cell"
+	CodeMisspeltComponent     = "misspelt-streaming-component"
 )
 
 // Rule describes one finding code for reports (SARIF rules, --help, docs).
@@ -39,8 +42,8 @@ type Rule struct {
 
 // Rules lists every finding code in a fixed order: each family of rules
 // is declared beside the code that checks it (refs.go, partition.go,
-// structure.go, instfind.go, sources.go, plane.go).
-var Rules = slices.Concat(refRules, partitionRules, structureRules, instanceRules, sourceRules, planeRules)
+// structure.go, instfind.go, sources.go, plane.go, typo.go).
+var Rules = slices.Concat(refRules, partitionRules, structureRules, instanceRules, sourceRules, planeRules, typoRules)
 
 // RuleByID returns the rule of a finding code.
 func RuleByID(id string) (Rule, bool) {

@@ -60,6 +60,9 @@ func (c *checker) collectSources() {
 		if v, ok := get("enabled"); ok && scene.KindOf(v) == scene.Bool {
 			s.Enabled = v[0] == 't'
 		}
+		if s.Enabled && c.doc[i] >= 0 {
+			c.sourceInCell(i)
+		}
 		// The rule is the one the scheduler applies too (manifest).
 		for _, p := range manifest.CheckRadii(s.PrefetchRadius, s.LoadRadius, s.UnloadRadius) {
 			wrong(p.Field, p.Message)
@@ -76,10 +79,32 @@ func (c *checker) collectSources() {
 	}
 }
 
+// sourceInCell reports the enabled source i placed in a cell: the runtime
+// samples the sources that exist, and this one exists only while its cell
+// is loaded, so the world stops streaming around it when the cell unloads.
+func (c *checker) sourceInCell(i int32) {
+	cell := c.plan.Cells[c.doc[i]].Name
+	hint := "mark it WorldPersistent"
+	if r := c.root[i]; r != i {
+		hint = "mark its root " + c.who(r) + " WorldPersistent"
+	}
+	c.add(i, Finding{
+		Code:     CodeSourceInCell,
+		Message:  fmt.Sprintf("%s carries an enabled WorldStreamingSource and is placed in cell %s; the source exists only while that cell is loaded, so streaming around it stops when the cell unloads", c.who(i), cell),
+		Field:    "WorldStreamingSource",
+		FromCell: cell,
+		Hint:     hint,
+	})
+}
+
 // sourceRules are the rules this file checks, for reports (rules.go).
 var sourceRules = []Rule{
 	{CodeBadSourceRadii, "Streaming source radii are inconsistent",
 		"A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
 		"Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start.",
+		SeverityError},
+	{CodeSourceInCell, "Streaming source placed in a cell",
+		"An enabled WorldStreamingSource on an entity that goes to a cell (it is not under a WorldPersistent root). The runtime samples the sources that exist: this one vanishes with its cell, and nothing streams around it from then on.",
+		"Mark it (or its root) WorldPersistent.",
 		SeverityError},
 }

@@ -33,6 +33,15 @@ type template struct {
 	// boxes holds the local boxes of each entity's extents (lo, hi pairs),
 	// so that an instance walked entity by entity reads no component data.
 	boxes [][]scene.Vec3
+	// fixed holds each entity's boxes that follow a frame other than
+	// scaled (colliders, lights): placed from the entity's world matrix,
+	// they cannot be put in the root's frame. flo..fhi covers their
+	// entities' origins in the root's frame, and fixedR is the farthest
+	// any of them reaches from its origin; hasFixed is false for none.
+	fixed    [][]fixedBox
+	flo, fhi scene.Vec3
+	fixedR   float64
+	hasFixed bool
 	// lo..hi covers, in the root's frame, every origin and extent of the
 	// entities under the root's transform; hasBox is false when there is
 	// none. anyAbs says some entity must be placed on its own.
@@ -130,6 +139,9 @@ func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template 
 	t.abs = make([]bool, len(ents))
 	t.paths = make([]string, len(ents))
 	t.boxes = make([][]scene.Vec3, len(ents))
+	t.fixed = make([][]fixedBox, len(ents))
+	t.flo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	t.fhi = scene.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
 	marked := overrideMarks(dl.ovs)
 	fields := c.table.lookup()
 	for _, k := range t.order {
@@ -156,6 +168,7 @@ func (c *checker) derive(base *template, added []addedEnt, ovs []override) *temp
 	t.abs = append(make([]bool, 0, n), base.abs...)[:n]
 	t.paths = append(make([]string, 0, n), base.paths...)[:n]
 	t.boxes = append(make([][]scene.Vec3, 0, n), base.boxes...)[:n]
+	t.fixed = append(make([][]fixedBox, 0, n), base.fixed...)[:n]
 	t.refs = append([]xref(nil), base.refs...)
 	t.marks = append([]mark(nil), base.marks...)
 	t.misses = append([]assetMiss(nil), base.misses...)
@@ -278,7 +291,13 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 		t.abs[k] = true
 	}
 	c.localExtents(e.comps, t.file, funcSink{
-		onBox: func(lo, hi scene.Vec3) { t.boxes[k] = append(t.boxes[k], lo, hi) },
+		onBox: func(lo, hi scene.Vec3, f frame) {
+			if f == scaled {
+				t.boxes[k] = append(t.boxes[k], lo, hi)
+			} else {
+				t.fixed[k] = append(t.fixed[k], fixedBox{lo: lo, hi: hi, f: f})
+			}
+		},
 		onMiss: func(comp, field, ref, why string) {
 			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
 		},
@@ -292,6 +311,21 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 	for b := 0; b+1 < len(t.boxes[k]); b += 2 {
 		t.grow(m, t.boxes[k][b], t.boxes[k][b+1])
 	}
+	if len(t.fixed[k]) > 0 {
+		o := m.Origin()
+		t.hasFixed = true
+		t.flo = scene.Vec3{X: math.Min(t.flo.X, o.X), Y: math.Min(t.flo.Y, o.Y), Z: math.Min(t.flo.Z, o.Z)}
+		t.fhi = scene.Vec3{X: math.Max(t.fhi.X, o.X), Y: math.Max(t.fhi.Y, o.Y), Z: math.Max(t.fhi.Z, o.Z)}
+		for _, b := range t.fixed[k] {
+			t.fixedR = math.Max(t.fixedR, reach(b.lo, b.hi))
+		}
+	}
+}
+
+// fixedBox is a local box placed in a frame other than scaled.
+type fixedBox struct {
+	lo, hi scene.Vec3
+	f      frame
 }
 
 // grow widens the template's box over the box lo..hi under matrix m.
