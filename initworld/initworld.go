@@ -289,6 +289,10 @@ func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
 				news = m.mark(i, "camera") || news
 			case validate.CodeUIRootInCell:
 				news = m.mark(i, "UI root") || news
+			case validate.CodeSourceInCell:
+				news = m.mark(i, "streaming source") || news
+			case validate.CodeGlobalLightInCell:
+				news = m.mark(i, "scene-wide light") || news
 			}
 			if !refs {
 				continue
@@ -307,18 +311,6 @@ func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
 				}
 			case validate.CodeGeneratedIDConflict:
 				news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
-			}
-		}
-		for _, c := range plan.Cells {
-			for _, i := range c.Entities {
-				for _, comp := range m.d.Components(int(i)) {
-					switch {
-					case validate.StreamingSource(comp):
-						news = m.mark(int(i), "streaming source") || news
-					case validate.GlobalLight(comp):
-						news = m.mark(int(i), "scene-wide light") || news
-					}
-				}
 			}
 		}
 		if !news {
