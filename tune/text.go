@@ -136,27 +136,27 @@ func (r *Result) writeAuthored(bw *bufio.Writer, best *Outcome) {
 		fmt.Fprint(bw, ", against the recommendation")
 	}
 	fmt.Fprintln(bw, ":")
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	header := "  route\tauthored hole frames\tpeak B\tfails"
 	if best != nil {
-		fmt.Fprintln(tw, "route\tauthored hole frames\tpeak B\trecommended hole frames\tpeak B\t")
-	} else {
-		fmt.Fprintln(tw, "route\tauthored hole frames\tpeak B\t\t")
+		header += "\trecommended hole frames\tpeak B"
 	}
+	fmt.Fprintln(tw, header)
 	for k, f := range a.Routes {
-		held := ""
+		fails := "-"
 		if len(f.Held) > 0 {
 			names := make([]string, len(f.Held))
 			for i, h := range f.Held {
 				names[i] = h.Condition
 			}
-			held = " (fails: " + strings.Join(names, ", ") + ")"
+			fails = strings.Join(names, ", ")
 		}
+		row := fmt.Sprintf("  %s\t%d\t%d\t%s", r.Routes[k], f.HoleFrames, f.PeakResidentBytes, fails)
 		if best != nil {
 			b := best.Routes[k]
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.Routes[k], f.HoleFrames, f.PeakResidentBytes, b.HoleFrames, b.PeakResidentBytes, held)
-		} else {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", r.Routes[k], f.HoleFrames, f.PeakResidentBytes, held)
+			row += fmt.Sprintf("\t%d\t%d", b.HoleFrames, b.PeakResidentBytes)
 		}
+		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
 }
