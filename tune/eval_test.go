@@ -51,9 +51,9 @@ func lineRoute(x0, x1, z float64, n int) [][]streaming.Point {
 
 func newSchedulerEval(cellSizes ...float64) *schedulerEval {
 	e := &schedulerEval{worlds: map[float64]*streaming.World{},
-		routes: [][][]streaming.Point{lineRoute(2, 62, 20, 90), lineRoute(60, 4, 44, 70)},
-		gate:   streaming.Gate{FailOn: []string{streaming.FailHoles}},
-		model:  streaming.ModelIO{LatencyFrames: 3},
+		routes:   [][][]streaming.Point{lineRoute(2, 62, 20, 90), lineRoute(60, 4, 44, 70)},
+		gate:     streaming.Gate{FailOn: []string{streaming.FailHoles}},
+		model:    streaming.ModelIO{LatencyFrames: 3},
 		authored: streaming.Source{Name: "camera", Enabled: true, Load: 8, Unload: 12, Prefetch: 8}}
 	for _, cs := range cellSizes {
 		e.worlds[cs] = gridWorld(64, cs)

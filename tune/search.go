@@ -328,7 +328,7 @@ type searcher struct {
 	res   *Result
 	total int
 
-	mu                   sync.Mutex
+	mu                     sync.Mutex
 	done, feasible, pruned int
 }
 
