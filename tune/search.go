@@ -267,6 +267,7 @@ func Search(ctx context.Context, plan *Plan, eval Evaluate, o Options) (*Result,
 		if err != nil {
 			if ctx.Err() != nil {
 				res.Partial = true
+				res.conclude(o.Top)
 				return res, nil
 			}
 			return nil, fmt.Errorf("the authored settings: %v", err)

@@ -3,10 +3,12 @@ package tune
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/streaming"
 )
 
 // DefaultMaxCandidates is the largest space a search accepts unless told
@@ -195,6 +197,47 @@ func (sp Space) Lay(w World, maxCandidates int) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// CellSizes are the plan's cell sizes, ascending: the worlds to open (or
+// cook) before the search, once each.
+func (p *Plan) CellSizes() []float64 {
+	var out []float64
+	for _, c := range p.Candidates {
+		if n := len(out); n == 0 || out[n-1] != c.CellSize {
+			out = append(out, c.CellSize)
+		}
+	}
+	return out
+}
+
+// DefaultRequire is what a feasible candidate meets when --require is not
+// given.
+var DefaultRequire = []string{streaming.FailHoles}
+
+// CheckRequire refuses constraints no candidate could break, as
+// streaming.Gate.Check does for a run: over-budget when no candidate has a
+// budget, over-cap when none has a cap. (A candidate without one simply
+// cannot break it.)
+func (p *Plan) CheckRequire(g streaming.Gate) error {
+	some := func(get func(*Candidate) *int64) bool {
+		for i := range p.Candidates {
+			if get(&p.Candidates[i]) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	if slices.Contains(g.FailOn, streaming.FailOverBudget) && !some(func(c *Candidate) *int64 { return c.Budget }) {
+		return fmt.Errorf("--require over-budget needs a budget to check against: give --budget")
+	}
+	if slices.Contains(g.FailOn, streaming.FailOverCap) && !some(func(c *Candidate) *int64 { return c.MaxResidentBytes }) {
+		return fmt.Errorf("--require over-cap needs a cap to check against: give --max-resident-bytes")
+	}
+	if g.Warmup != nil && *g.Warmup < 0 {
+		return fmt.Errorf("--warmup %d must be 0 or more frames", *g.Warmup)
+	}
+	return nil
 }
 
 func or[T any](v, def []T) []T {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/worldcook/worldcook/streaming"
 )
 
 func TestParseDistances(t *testing.T) {
@@ -281,5 +283,33 @@ func TestPareto(t *testing.T) {
 	}
 	if want := []int{4, 3, 0, 2, 1, 7, 6, 5}; !slices.Equal(res.Top, want) {
 		t.Errorf("top %v, want %v", res.Top, want)
+	}
+}
+
+func TestPlanHelpers(t *testing.T) {
+	sp, err := ParseSpace(Spec{CellSize: "16,8", Budget: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.CellSizes(); !slices.Equal(got, []float64{8, 16}) {
+		t.Errorf("cell sizes %v", got)
+	}
+	for _, tc := range []struct {
+		gate streaming.Gate
+		want string
+	}{
+		{streaming.Gate{FailOn: DefaultRequire}, ""},
+		{streaming.Gate{FailOn: []string{streaming.FailOverBudget}}, "over-budget needs a budget"},
+		{streaming.Gate{FailOn: []string{streaming.FailOverCap}}, "over-cap needs a cap"},
+		{streaming.Gate{Warmup: new(-1)}, "--warmup -1"},
+	} {
+		err := plan.CheckRequire(tc.gate)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckRequire(%v) = %v, want %q", tc.gate.FailOn, err, tc.want)
+		}
 	}
 }
