@@ -122,3 +122,11 @@ func mutedOn(t float64) string {
 // Palette is a set of distinct colours for series and routes, readable on
 // white and apart from the ramp.
 var Palette = []string{"#1f5fa8", "#2a9d8f", "#7b3fa0", "#e07b00", "#444444", "#c2185b"}
+
+// Ticks returns about n round tick values covering [lo, hi], as the
+// chart's axes have them (binary steps for bytes), for drawings of other
+// packages on a Canvas.
+func Ticks(lo, hi float64, n int, bytes bool) []float64 { return ticks(lo, hi, n, bytes) }
+
+// Label renders a tick or value as the chart's axes do.
+func Label(v float64, bytes bool) string { return label(v, bytes) }

@@ -1,0 +1,190 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// Candidate is one setting of the space.
+type Candidate struct {
+	// Index is the candidate's place in the enumeration (Space.Lay).
+	Index    int     `json:"-"`
+	CellSize float64 `json:"cellSize"`
+	Load     float64 `json:"loadRadius"`
+	Unload   float64 `json:"unloadRadius"`
+	Prefetch float64 `json:"prefetchRadius"`
+	// A nil budget or cap is the setting left unset.
+	Budget           *int64 `json:"budget"`
+	MaxResidentBytes *int64 `json:"maxResidentBytes"`
+	// Authored marks the settings as authored, the baseline a
+	// recommendation is compared with: the evaluator applies no radius
+	// override (each source keeps its own radii; the radii here are the
+	// first source's, for the report) and the budget and cap as
+	// configured.
+	Authored bool `json:"authored,omitempty"`
+}
+
+// Figures are what one run of a candidate on one route gave: the numbers
+// simulate's summary prints (FiguresOf), and the --require conditions
+// that held.
+type Figures struct {
+	// Frames is the number of frames run: the route's, unless the run
+	// was stopped.
+	Frames            int     `json:"frames"`
+	PeakResidentBytes int64   `json:"peakResidentBytes"`
+	MeanResidentBytes float64 `json:"meanResidentBytes"`
+	Loads             int     `json:"loads"`
+	// MaxRequestedBytes is the most bytes a frame requested (max frame
+	// bytes).
+	MaxRequestedBytes int64 `json:"maxRequestedBytes"`
+	HoleFrames        int   `json:"holeFrames"`
+	// Held are the --require conditions that held, in reporting order
+	// (streaming.FailConditions).
+	Held []Held `json:"held"`
+	// Stopped says the run was stopped early because it could no longer
+	// win (Stop): the figures are of the frames run, lower bounds.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// Held is a condition that held on a route: in how many frames, from
+// which one.
+type Held struct {
+	Condition  string `json:"condition"`
+	FrameCount int    `json:"frameCount"`
+	FirstFrame int    `json:"firstFrame"`
+}
+
+// Progress is a run's figures so far, each a lower bound of the run's
+// final one: what Stop decides on.
+type Progress struct {
+	PeakResidentBytes int64
+	Loads             int
+	MaxRequestedBytes int64
+}
+
+// Stop, called by an evaluator after each frame with the run's progress,
+// says whether the candidate can no longer win: the evaluator may then
+// stop the run and return the figures so far with Stopped set. An
+// evaluator may also ignore it and run to the end.
+type Stop func(Progress) bool
+
+// Evaluate runs candidate c on route (an index into Options.Routes) and
+// returns its figures. It is called from several goroutines at once; the
+// world for c's cell size is opened (or cooked) by the caller beforehand,
+// once per cell size, never per candidate. An error other than the
+// context's ends the search.
+type Evaluate func(ctx context.Context, c Candidate, route int, stop Stop) (Figures, error)
+
+// FiguresOf reads a complete run's figures from its summary and frame
+// reports, the summary's gate concluded with the --require conditions
+// (streaming.Conclude): the figures simulate prints. The mean resident
+// bytes, which the summary does not keep, is the mean of the frames'
+// ResidentBytes.
+func FiguresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
+	f := Figures{
+		Frames:            sum.Frames,
+		PeakResidentBytes: sum.PeakResidentBytes,
+		Loads:             sum.Loads,
+		MaxRequestedBytes: sum.MaxRequestedBytes,
+		HoleFrames:        sum.HoleFrames,
+		Held:              []Held{},
+	}
+	var total float64
+	for i := range frames {
+		total += float64(frames[i].ResidentBytes)
+	}
+	if len(frames) > 0 {
+		f.MeanResidentBytes = total / float64(len(frames))
+	}
+	if g := sum.Gate; g != nil {
+		for _, b := range g.Breaches {
+			h := Held{Condition: b.Condition, FrameCount: b.FrameCount}
+			if len(b.Frames) > 0 {
+				h.FirstFrame = b.Frames[0].First
+			}
+			f.Held = append(f.Held, h)
+		}
+	}
+	return f
+}
+
+// ErrStopped is what Meter.Frame returns when Stop says the run can no
+// longer win: a frame callback returning it ends the run.
+var ErrStopped = errors.New("tune: the run can no longer win")
+
+// Meter follows a run frame by frame for Stop: give Frame as the run's
+// frame callback, and after a run that it stopped, Partial for its
+// figures.
+type Meter struct {
+	stop     Stop
+	progress Progress
+	frames   int
+	resident float64
+	holes    int
+}
+
+// NewMeter returns a meter asking stop (which may be nil: never stop).
+func NewMeter(stop Stop) *Meter { return &Meter{stop: stop} }
+
+// Frame takes one frame's report: it returns ErrStopped when the run
+// should stop.
+func (m *Meter) Frame(r *streaming.FrameReport) error {
+	p := &m.progress
+	p.PeakResidentBytes = max(p.PeakResidentBytes, r.ResidentBytes)
+	// Every request started is in Requested and counted in Summary.Loads.
+	p.Loads += len(r.Requested)
+	p.MaxRequestedBytes = max(p.MaxRequestedBytes, r.RequestedBytes)
+	m.frames++
+	m.resident += float64(r.ResidentBytes)
+	if len(r.Holes) > 0 {
+		m.holes++
+	}
+	if m.stop != nil && m.stop(*p) {
+		return ErrStopped
+	}
+	return nil
+}
+
+// Partial returns the figures of the frames seen, Stopped set: the
+// figures of a run the meter stopped. The conditions are not known for a
+// run cut short (Held is empty).
+func (m *Meter) Partial() Figures {
+	f := Figures{Frames: m.frames, PeakResidentBytes: m.progress.PeakResidentBytes, Loads: m.progress.Loads,
+		MaxRequestedBytes: m.progress.MaxRequestedBytes, HoleFrames: m.holes, Held: []Held{}, Stopped: true}
+	if m.frames > 0 {
+		f.MeanResidentBytes = m.resident / float64(m.frames)
+	}
+	return f
+}
+
+// Objective is what a search minimizes.
+type Objective int
+
+// The objectives (--minimize).
+const (
+	PeakResident Objective = iota
+	MeanResident
+	Loads
+	MaxFrameBytes
+)
+
+var objectiveNames = []string{"peak-resident", "mean-resident", "loads", "max-frame-bytes"}
+
+func (o Objective) String() string { return objectiveNames[o] }
+
+// ParseObjective reads a --minimize value ("" is peak-resident).
+func ParseObjective(s string) (Objective, error) {
+	if s == "" {
+		return PeakResident, nil
+	}
+	for i, n := range objectiveNames {
+		if s == n {
+			return Objective(i), nil
+		}
+	}
+	return 0, fmt.Errorf("--minimize %q: use %s", s, strings.Join(objectiveNames, ", "))
+}

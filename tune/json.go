@@ -1,0 +1,132 @@
+package tune
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"slices"
+
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// jsonCandidate is a candidate's object (docs/json.md#tune).
+type jsonCandidate struct {
+	MessageType string      `json:"message_type,omitempty"`
+	Index       *int        `json:"index,omitempty"`
+	Settings    Candidate   `json:"settings"`
+	Feasible    bool        `json:"feasible"`
+	Pruned      bool        `json:"pruned"`
+	Figures     jsonFigures `json:"figures"`
+	Routes      []jsonRoute `json:"routes"`
+	// Held are the conditions that held on some route, in reporting order.
+	Held []string `json:"held"`
+}
+
+// jsonFigures are the figures over the routes, as the objective reads
+// them.
+type jsonFigures struct {
+	PeakResidentBytes int64   `json:"peakResidentBytes"`
+	MeanResidentBytes float64 `json:"meanResidentBytes"`
+	Loads             int     `json:"loads"`
+	MaxRequestedBytes int64   `json:"maxRequestedBytes"`
+	HoleFrames        int     `json:"holeFrames"`
+}
+
+type jsonRoute struct {
+	Route string `json:"route"`
+	Figures
+}
+
+type jsonPoint struct {
+	Index             int   `json:"index"`
+	PeakResidentBytes int64 `json:"peakResidentBytes"`
+	Loads             int   `json:"loads"`
+}
+
+type jsonTune struct {
+	MessageType  string         `json:"message_type"`
+	Routes       []string       `json:"routes"`
+	Minimize     string         `json:"minimize"`
+	Require      []string       `json:"require"`
+	Warmup       *int           `json:"warmup"`
+	Total        int            `json:"total"`
+	Skipped      int            `json:"skipped"`
+	Evaluated    int            `json:"evaluated"`
+	Feasible     int            `json:"feasible"`
+	Pruned       int            `json:"pruned"`
+	PrunedRuns   int            `json:"prunedRuns"`
+	PrunedFrames int            `json:"prunedFrames"`
+	Partial      bool           `json:"partial"`
+	Dimensions   []Dimension    `json:"dimensions"`
+	Best         *jsonCandidate `json:"best"`
+	Top          []int          `json:"top"`
+	Pareto       []jsonPoint    `json:"pareto"`
+	Authored     *jsonCandidate `json:"authored"`
+	// Infeasible is the explanation when no candidate is feasible.
+	Infeasible string `json:"infeasible,omitempty"`
+}
+
+func (r *Result) jsonCandidate(out *Outcome) *jsonCandidate {
+	c := &jsonCandidate{Settings: out.Candidate, Feasible: out.Feasible, Pruned: out.Pruned,
+		Figures: jsonFigures{out.PeakResidentBytes(), out.MeanResidentBytes(), out.Loads(), out.MaxRequestedBytes(), out.HoleFrames()},
+		Routes:  make([]jsonRoute, len(out.Routes)), Held: []string{}}
+	if !out.Candidate.Authored {
+		c.Index = &out.Candidate.Index
+	}
+	var held []string
+	for k, f := range out.Routes {
+		c.Routes[k] = jsonRoute{r.Routes[k], f}
+		for _, h := range f.Held {
+			held = append(held, h.Condition)
+		}
+	}
+	for _, cond := range streaming.FailConditions {
+		if slices.Contains(held, cond) {
+			c.Held = append(c.Held, cond)
+		}
+	}
+	return c
+}
+
+// WriteJSON writes one candidate object per candidate run, in the order of
+// the plan, then one tune object.
+func WriteJSON(w io.Writer, r *Result) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := range r.Outcomes {
+		out := &r.Outcomes[i]
+		if !out.Run {
+			continue
+		}
+		c := r.jsonCandidate(out)
+		c.MessageType = "candidate"
+		if err := enc.Encode(c); err != nil {
+			return err
+		}
+	}
+	t := jsonTune{MessageType: "tune", Routes: r.Routes, Minimize: r.Objective.String(), Require: r.Require.FailOn,
+		Warmup: r.Require.Warmup, Total: r.Total, Skipped: r.Skipped, Evaluated: r.Evaluated, Feasible: r.Feasible,
+		Pruned: r.Pruned, PrunedRuns: r.PrunedRuns, PrunedFrames: r.PrunedFrames, Partial: r.Partial,
+		Dimensions: r.Dimensions, Top: []int{}, Pareto: []jsonPoint{}, Infeasible: r.Infeasible()}
+	if t.Require == nil {
+		t.Require = []string{}
+	}
+	if r.Best >= 0 {
+		t.Best = r.jsonCandidate(&r.Outcomes[r.Best])
+	}
+	for _, i := range r.Top {
+		t.Top = append(t.Top, r.Outcomes[i].Candidate.Index)
+	}
+	for _, i := range r.Pareto {
+		out := &r.Outcomes[i]
+		t.Pareto = append(t.Pareto, jsonPoint{out.Candidate.Index, out.PeakResidentBytes(), out.Loads()})
+	}
+	if r.Authored != nil {
+		t.Authored = r.jsonCandidate(r.Authored)
+	}
+	if err := enc.Encode(t); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

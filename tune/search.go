@@ -1,0 +1,436 @@
+// Package tune searches streaming settings against camera routes and
+// recommends the cheapest one that meets the constraints (worldcook tune,
+// docs/tune.md). It lays out the space (Space.Lay), runs every candidate
+// through an evaluator on every route, in parallel, and ranks the feasible
+// ones; how a candidate is run (a simulation of either policy) is the
+// evaluator's business, so that the search is tested on its own.
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// DefaultTop is how many feasible candidates a result lists (--top).
+const DefaultTop = 10
+
+// batchSize is how many candidates run between two updates of what a
+// candidate must beat. It is fixed, never derived from the number of
+// workers, so that which runs are stopped early, and so the output, is
+// the same on any machine.
+const batchSize = 64
+
+// Options are a search's settings besides the space.
+type Options struct {
+	// Routes name the routes, in the order the evaluator indexes them.
+	Routes []string
+	// Objective is what is minimized; Require the conditions a feasible
+	// candidate meets on every route (for the report: the evaluator
+	// applies them).
+	Objective Objective
+	Require   streaming.Gate
+	// Top is how many feasible candidates the result lists (0: DefaultTop).
+	Top int
+	// Workers is how many candidates run at once (0: GOMAXPROCS).
+	Workers int
+	// Exhaustive runs every candidate to the end: nothing is stopped
+	// early, and every feasible candidate is counted.
+	Exhaustive bool
+	// Authored, when set, is run first on every route, to the end: the
+	// baseline the recommendation is compared with.
+	Authored *Candidate
+	// Events, when set, is told of the progress after each candidate, one
+	// call at a time.
+	Events func(Event)
+}
+
+// Event is the progress of a search.
+type Event struct {
+	// Done of Total candidates have run (the authored one included);
+	// Feasible of them met the constraints, Pruned were stopped early.
+	Done, Total, Feasible, Pruned int
+}
+
+// Outcome is what a candidate gave.
+type Outcome struct {
+	Candidate Candidate `json:"settings"`
+	// Routes are the figures per route run, in route order; a pruned
+	// candidate has those of the routes it ran, the last one stopped.
+	Routes   []Figures `json:"routes"`
+	Feasible bool      `json:"feasible"`
+	// Pruned says the candidate was stopped early: it provably is neither
+	// among the top candidates nor on the Pareto front.
+	Pruned bool `json:"pruned,omitempty"`
+	// Run is false for a candidate a cancelled search never finished.
+	Run bool `json:"-"`
+}
+
+// PeakResidentBytes is the largest peak over the routes.
+func (o *Outcome) PeakResidentBytes() int64 { return o.progress().PeakResidentBytes }
+
+// Loads is the sum of the routes' loads.
+func (o *Outcome) Loads() int { return o.progress().Loads }
+
+// MaxRequestedBytes is the most bytes a frame requested on any route.
+func (o *Outcome) MaxRequestedBytes() int64 { return o.progress().MaxRequestedBytes }
+
+// MeanResidentBytes is the largest mean over the routes.
+func (o *Outcome) MeanResidentBytes() float64 {
+	m := 0.0
+	for _, f := range o.Routes {
+		m = max(m, f.MeanResidentBytes)
+	}
+	return m
+}
+
+// HoleFrames is the sum of the routes' hole frames.
+func (o *Outcome) HoleFrames() int {
+	n := 0
+	for _, f := range o.Routes {
+		n += f.HoleFrames
+	}
+	return n
+}
+
+func (o *Outcome) progress() Progress {
+	var p Progress
+	for _, f := range o.Routes {
+		p = p.add(Progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
+	}
+	return p
+}
+
+// add combines two routes' progress as the objectives do over routes: the
+// maximum of peaks, the sum of loads.
+func (p Progress) add(q Progress) Progress {
+	return Progress{max(p.PeakResidentBytes, q.PeakResidentBytes), p.Loads + q.Loads, max(p.MaxRequestedBytes, q.MaxRequestedBytes)}
+}
+
+// Value is the outcome's objective over the routes: the maximum of peaks
+// (and of means, and of frame bytes), the sum of loads.
+func (o Objective) Value(out *Outcome) float64 {
+	switch o {
+	case MeanResident:
+		return out.MeanResidentBytes()
+	case Loads:
+		return float64(out.Loads())
+	case MaxFrameBytes:
+		return float64(out.MaxRequestedBytes())
+	}
+	return float64(out.PeakResidentBytes())
+}
+
+// bound is the lower bound progress p puts on the objective, and whether
+// it has one (a mean can still fall).
+func (o Objective) bound(p Progress) (float64, bool) {
+	switch o {
+	case MeanResident:
+		return 0, false
+	case Loads:
+		return float64(p.Loads), true
+	case MaxFrameBytes:
+		return float64(p.MaxRequestedBytes), true
+	}
+	return float64(p.PeakResidentBytes), true
+}
+
+// Better reports whether a ranks before b: the smaller objective, then
+// fewer loads, then smaller load, unload and prefetch radii, a smaller
+// budget (unset is the largest), a larger cell size, a smaller cap (unset
+// the largest), and last the earlier in the enumeration.
+func (o Objective) Better(a, b *Outcome) bool {
+	return o.compare(a, b) < 0
+}
+
+func (o Objective) compare(a, b *Outcome) int {
+	if c := cmpFloat(o.Value(a), o.Value(b)); c != 0 {
+		return c
+	}
+	if c := a.Loads() - b.Loads(); c != 0 {
+		return sign(c)
+	}
+	x, y := &a.Candidate, &b.Candidate
+	for _, c := range []int{
+		cmpFloat(x.Load, y.Load), cmpFloat(x.Unload, y.Unload), cmpFloat(x.Prefetch, y.Prefetch),
+		cmpSize(x.Budget, y.Budget), cmpFloat(y.CellSize, x.CellSize), cmpSize(x.MaxResidentBytes, y.MaxResidentBytes),
+	} {
+		if c != 0 {
+			return c
+		}
+	}
+	return sign(x.Index - y.Index)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpSize orders sizes with unset (nil) above every one.
+func cmpSize(a, b *int64) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	case *a < *b:
+		return -1
+	case *a > *b:
+		return 1
+	}
+	return 0
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// Result is what a search found.
+type Result struct {
+	Routes    []string
+	Objective Objective
+	Require   streaming.Gate
+	// Total, Skipped and Dimensions are the plan's.
+	Total, Skipped int
+	Dimensions     []Dimension
+	// Evaluated candidates ran (Pruned of them stopped early); Feasible of
+	// them met the constraints on every route.
+	Evaluated, Feasible, Pruned int
+	// PrunedRuns are the route runs pruning never started, PrunedFrames
+	// the frames it did not step (in those and in the stopped runs).
+	PrunedRuns, PrunedFrames int
+	// Outcomes are every candidate's, in the order of the plan; those a
+	// cancelled search did not finish have Run false.
+	Outcomes []Outcome
+	// Best is the index in Outcomes of the recommendation (-1: none
+	// feasible); Top the feasible candidates in rank order, Pareto the
+	// front on (peak resident, loads) by increasing peak.
+	Best        int
+	Top, Pareto []int
+	// Authored is the baseline's outcome, when Options.Authored was set.
+	Authored *Outcome
+	// Partial says the search was cancelled: the result is the best of
+	// the candidates that ran.
+	Partial bool
+}
+
+// Search runs plan's candidates through eval and ranks them. A candidate
+// runs its routes in order; unless the search is exhaustive, a run is
+// stopped (Stop) once the candidate provably can neither rank among the
+// top ones nor be on the Pareto front, judged against the candidates of
+// the batches already finished, which makes the answer the exhaustive
+// search's, and the output the same on every run and any GOMAXPROCS.
+//
+// When ctx is cancelled the search stops and returns the result so far
+// with Partial set (and no error).
+func Search(ctx context.Context, plan *Plan, eval Evaluate, o Options) (*Result, error) {
+	if len(o.Routes) == 0 {
+		return nil, errors.New("no route to tune against: give --path")
+	}
+	if o.Top <= 0 {
+		o.Top = DefaultTop
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := &Result{Routes: o.Routes, Objective: o.Objective, Require: o.Require,
+		Total: plan.Total, Skipped: plan.Skipped, Dimensions: plan.Dimensions,
+		Outcomes: make([]Outcome, len(plan.Candidates)), Best: -1}
+	s := &searcher{eval: eval, o: o, res: res}
+	s.total = len(plan.Candidates)
+	if o.Authored != nil {
+		s.total++
+		a := *o.Authored
+		a.Authored = true
+		out, err := s.run(ctx, a, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.Partial = true
+				res.conclude(o.Top)
+				return res, nil
+			}
+			return nil, fmt.Errorf("the authored settings: %v", err)
+		}
+		res.Authored = &out
+		s.event(&out)
+	}
+	known := bar{top: o.Top}
+	for start := 0; start < len(plan.Candidates) && !res.Partial; start += batchSize {
+		batch := plan.Candidates[start:min(start+batchSize, len(plan.Candidates))]
+		var snap *bar
+		if !o.Exhaustive {
+			snap = &known
+		}
+		errs := make([]error, len(batch))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(workers, len(batch)) {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= len(batch) || ctx.Err() != nil {
+						return
+					}
+					out, err := s.run(ctx, batch[i], snap)
+					if err != nil {
+						errs[i] = err
+						continue
+					}
+					res.Outcomes[start+i] = out
+					s.event(&out)
+				}
+			})
+		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			res.Partial = true
+		}
+		for i, err := range errs {
+			if err != nil && ctx.Err() == nil {
+				c := batch[i]
+				return nil, fmt.Errorf("candidate %d (%s): %v", c.Index, c.Describe(), err)
+			}
+		}
+		for i := range batch {
+			if out := &res.Outcomes[start+i]; out.Run && out.Feasible {
+				known.add(o.Objective, out)
+			}
+		}
+	}
+	res.conclude(o.Top)
+	return res, nil
+}
+
+// searcher is a search under way.
+type searcher struct {
+	eval  Evaluate
+	o     Options
+	res   *Result
+	total int
+
+	mu                     sync.Mutex
+	done, feasible, pruned int
+}
+
+func (s *searcher) event(out *Outcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done++
+	if out.Feasible {
+		s.feasible++
+	}
+	if out.Pruned {
+		s.pruned++
+	}
+	if s.o.Events != nil {
+		s.o.Events(Event{Done: s.done, Total: s.total, Feasible: s.feasible, Pruned: s.pruned})
+	}
+}
+
+// run runs c on every route, asking b (nil: never) whether it can still
+// win.
+func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error) {
+	out := Outcome{Candidate: c, Routes: make([]Figures, 0, len(s.o.Routes)), Run: true}
+	var prior Progress
+	never := func(Progress) bool { return false }
+	for r := range s.o.Routes {
+		stop := never
+		if b != nil {
+			if r > 0 && b.beaten(s.o.Objective, prior) {
+				out.Pruned = true
+				break
+			}
+			stop = func(p Progress) bool { return b.beaten(s.o.Objective, prior.add(p)) }
+		}
+		f, err := s.eval(ctx, c, r, stop)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if f.Held == nil {
+			f.Held = []Held{}
+		}
+		prior = prior.add(Progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
+		out.Routes = append(out.Routes, f)
+		if f.Stopped {
+			if !stop(Progress{}) {
+				return Outcome{}, fmt.Errorf("route %s: the evaluator stopped a run that could still win", s.o.Routes[r])
+			}
+			out.Pruned = true
+			break
+		}
+	}
+	out.Feasible = !out.Pruned
+	for _, f := range out.Routes {
+		if len(f.Held) > 0 {
+			out.Feasible = false
+		}
+	}
+	return out, nil
+}
+
+// bar is what a candidate must beat, from the feasible candidates of the
+// finished batches: the objective values of the best top ones, and the
+// Pareto front on (peak resident, loads).
+type bar struct {
+	top   int
+	best  []float64 // ascending, at most top
+	front []Progress
+}
+
+func (b *bar) add(o Objective, out *Outcome) {
+	v := o.Value(out)
+	i, _ := slices.BinarySearch(b.best, v)
+	b.best = slices.Insert(b.best, i, v)
+	if len(b.best) > b.top {
+		b.best = b.best[:b.top]
+	}
+	p := out.progress()
+	for _, f := range b.front {
+		if f.PeakResidentBytes <= p.PeakResidentBytes && f.Loads <= p.Loads {
+			return
+		}
+	}
+	b.front = slices.DeleteFunc(b.front, func(f Progress) bool {
+		return p.PeakResidentBytes <= f.PeakResidentBytes && p.Loads <= f.Loads
+	})
+	b.front = append(b.front, p)
+}
+
+// beaten reports whether a candidate whose figures will be at least lb
+// can be neither among the top (a full list of candidates with strictly
+// smaller objectives is known) nor on the front (a known candidate is
+// strictly better on one of peak and loads and no worse on the other).
+func (b *bar) beaten(o Objective, lb Progress) bool {
+	v, ok := o.bound(lb)
+	if !ok || len(b.best) < b.top || !(b.best[len(b.best)-1] < v) {
+		return false
+	}
+	for _, f := range b.front {
+		if f.PeakResidentBytes < lb.PeakResidentBytes && f.Loads <= lb.Loads ||
+			f.PeakResidentBytes <= lb.PeakResidentBytes && f.Loads < lb.Loads {
+			return true
+		}
+	}
+	return false
+}

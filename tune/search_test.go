@@ -1,0 +1,302 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// TestMeterAgreesWithSummary: the figures a meter follows frame by frame
+// are the summary's, so that a run stopped on them is stopped on what
+// simulate prints.
+func TestMeterAgreesWithSummary(t *testing.T) {
+	e := newSchedulerEval(8)
+	budget := int64(2048)
+	for _, c := range []Candidate{
+		{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8},
+		{CellSize: 8, Load: 12, Unload: 20, Prefetch: 16, Budget: &budget},
+	} {
+		for route := range e.routes {
+			var m *Meter
+			full, err := e.eval(context.Background(), c, route, func(Progress) bool { return false })
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := e.authored
+			src.Load, src.Unload, src.Prefetch = c.Load, c.Unload, c.Prefetch
+			sched, err := streaming.NewScheduler(e.worlds[8], []streaming.Source{src}, streaming.Settings{Budget: c.Budget}, streaming.NewModelLoader(e.model))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m = NewMeter(nil)
+			if _, err := streaming.Run(context.Background(), sched, e.routes[route], 0, m.Frame); err != nil {
+				t.Fatal(err)
+			}
+			sched.Close()
+			got := m.Partial()
+			got.Stopped, got.Held = false, full.Held
+			if !equalFigures(got, full) {
+				t.Errorf("%s route %d: meter %+v, summary %+v", c.Describe(), route, got, full)
+			}
+			if full.Loads == 0 || full.PeakResidentBytes == 0 {
+				t.Errorf("%s route %d: an empty run proves nothing: %+v", c.Describe(), route, full)
+			}
+		}
+	}
+}
+
+func equalFigures(a, b Figures) bool {
+	return a.Frames == b.Frames && a.PeakResidentBytes == b.PeakResidentBytes && a.MeanResidentBytes == b.MeanResidentBytes &&
+		a.Loads == b.Loads && a.MaxRequestedBytes == b.MaxRequestedBytes && a.HoleFrames == b.HoleFrames &&
+		slices.Equal(a.Held, b.Held) && a.Stopped == b.Stopped
+}
+
+// randomSpace draws a small space, routes and objective.
+func randomSpace(rng *rand.Rand) (Space, *synthEval, Options) {
+	pick := func(n int, unit float64) []float64 {
+		var vs []float64
+		for range n {
+			vs = append(vs, float64(rng.IntN(8))*unit)
+		}
+		slices.Sort(vs)
+		return slices.Compact(vs)
+	}
+	sp := Space{CellSizes: pick(1+rng.IntN(2), 4)}
+	for i := range sp.CellSizes {
+		sp.CellSizes[i] += 4
+	}
+	if rng.IntN(2) == 0 {
+		sp.Load = pick(1+rng.IntN(4), 2)
+	}
+	if rng.IntN(2) == 0 {
+		sp.Unload = pick(1+rng.IntN(4), 3)
+	}
+	if rng.IntN(3) == 0 {
+		a, b := int64(rng.IntN(600)), int64(rng.IntN(600))
+		sp.Budget = []*int64{&a, &b, nil}
+		if a == b {
+			sp.Budget = sp.Budget[1:]
+		}
+	}
+	routes := 1 + rng.IntN(3)
+	e := &synthEval{routes: routes, gate: streaming.Gate{FailOn: []string{streaming.FailHoles}}}
+	if rng.IntN(3) == 0 {
+		e.gate.FailOn = append(e.gate.FailOn, streaming.FailOverBudget)
+	}
+	var names []string
+	for r := range routes {
+		e.frames = append(e.frames, 10+rng.IntN(40))
+		names = append(names, string(rune('a'+r))+".csv")
+	}
+	o := Options{Routes: names, Objective: Objective(rng.IntN(4)), Require: e.gate, Top: 1 + rng.IntN(6), Workers: 1 + rng.IntN(3)}
+	return sp, e, o
+}
+
+// TestPrunedEqualsExhaustive: on many random spaces, the search that stops
+// runs early gives the exhaustive search's best, top and front, and the
+// same figures for every candidate it ran to the end.
+func TestPrunedEqualsExhaustive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pruned, savedFrames := 0, 0
+	for trial := range 300 {
+		sp, e, o := randomSpace(rng)
+		plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Exhaustive = true
+		want, err := Search(context.Background(), plan, e.eval, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Exhaustive = false
+		got, err := Search(context.Background(), plan, e.eval, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Pruned != 0 {
+			t.Fatalf("trial %d: the exhaustive search pruned %d", trial, want.Pruned)
+		}
+		if got.Best != want.Best || !slices.Equal(got.Top, want.Top) || !slices.Equal(got.Pareto, want.Pareto) {
+			t.Fatalf("trial %d (%s, top %d): pruned best %d top %v front %v, exhaustive best %d top %v front %v",
+				trial, o.Objective, o.Top, got.Best, got.Top, got.Pareto, want.Best, want.Top, want.Pareto)
+		}
+		for i := range got.Outcomes {
+			g, w := &got.Outcomes[i], &want.Outcomes[i]
+			if g.Pruned {
+				continue
+			}
+			if len(g.Routes) != len(w.Routes) || g.Feasible != w.Feasible {
+				t.Fatalf("trial %d candidate %d: %+v, exhaustive %+v", trial, i, g, w)
+			}
+			for k := range g.Routes {
+				if !equalFigures(g.Routes[k], w.Routes[k]) {
+					t.Fatalf("trial %d candidate %d route %d: %+v, exhaustive %+v", trial, i, k, g.Routes[k], w.Routes[k])
+				}
+			}
+		}
+		if got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(got, want) != want.Feasible {
+			t.Fatalf("trial %d: counts %d/%d, exhaustive %d/%d", trial, got.Evaluated, got.Feasible, want.Evaluated, want.Feasible)
+		}
+		pruned += got.Pruned
+		savedFrames += got.PrunedFrames
+	}
+	// The test proves nothing unless pruning happened.
+	if pruned == 0 || savedFrames == 0 {
+		t.Fatalf("no candidate was pruned in any space")
+	}
+	t.Logf("pruned %d candidates, %d frames not run", pruned, savedFrames)
+}
+
+// countFeasiblePruned counts the candidates pruned in got that the
+// exhaustive search found feasible.
+func countFeasiblePruned(got, want *Result) int {
+	n := 0
+	for i := range got.Outcomes {
+		if got.Outcomes[i].Pruned && want.Outcomes[i].Feasible {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSameOutputAnyGOMAXPROCS: the text and JSON are byte-identical with
+// one worker and with four (run it with -race).
+func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
+	e := newSchedulerEval(8, 16)
+	sp, err := ParseSpace(Spec{CellSize: "8,16", Budget: "1KiB..4KiBx2,none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for _, procs := range []int{1, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		res, err := Search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
+			Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteText(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Pruned == 0 {
+			t.Errorf("GOMAXPROCS %d: nothing pruned; the test would not see pruning differ", procs)
+		}
+		outs = append(outs, b.String())
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("output differs between GOMAXPROCS 1 and 4")
+	}
+}
+
+// TestCancelReturnsBestSoFar: a cancelled search returns what ran, marked
+// partial.
+func TestCancelReturnsBestSoFar(t *testing.T) {
+	e := &synthEval{frames: []int{30}, gate: streaming.Gate{FailOn: []string{streaming.FailHoles}}}
+	sp := Space{Load: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Unload: []float64{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, Prefetch: []float64{8, 9, 10, 11, 12, 13, 14, 15, 16, 17}}
+	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	seen := 0
+	res, err := Search(ctx, plan, e.eval, Options{Routes: []string{"a.csv"}, Require: e.gate, Workers: 2,
+		Events: func(ev Event) {
+			if seen++; ev.Done == 100 {
+				cancel()
+			}
+			if ev.Total != len(plan.Candidates) {
+				t.Errorf("event total %d, want %d", ev.Total, len(plan.Candidates))
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Partial || res.Evaluated < 100 || res.Evaluated >= len(plan.Candidates) || seen != res.Evaluated {
+		t.Errorf("partial %v, evaluated %d of %d, %d events", res.Partial, res.Evaluated, len(plan.Candidates), seen)
+	}
+	if res.Best < 0 || !res.Outcomes[res.Best].Run {
+		t.Errorf("no best among the candidates run: %d", res.Best)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "cancelled: the best of the") {
+		t.Errorf("the text does not say the search was cancelled:\n%s", b.String())
+	}
+}
+
+// TestEvaluatorErrorsEndTheSearch, naming the candidate.
+func TestEvaluatorErrorsEndTheSearch(t *testing.T) {
+	plan, err := Space{Load: []float64{4, 8}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("route.csv:3: x is not a number")
+	_, err = Search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ Stop) (Figures, error) {
+		if c.Load == 8 {
+			return Figures{}, boom
+		}
+		return Figures{}, nil
+	}, Options{Routes: []string{"route.csv"}})
+	if !errors.Is(err, boom) && (err == nil || !strings.Contains(err.Error(), "load 8") || !strings.Contains(err.Error(), boom.Error())) {
+		t.Errorf("error %v, want one naming the candidate and the cause", err)
+	}
+	if _, err := Search(context.Background(), plan, nil, Options{}); err == nil {
+		t.Error("a search without routes ran")
+	}
+}
+
+// TestInfeasibleSaysWhatFailedLeast: with no feasible candidate, the
+// message names the condition that held least often and where.
+func TestInfeasibleSaysWhatFailedLeast(t *testing.T) {
+	plan, err := Space{Load: []float64{4, 8}, Unload: []float64{20}, Prefetch: []float64{10}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := streaming.Gate{FailOn: []string{streaming.FailHoles, streaming.FailOverBudget}}
+	res, err := Search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ Stop) (Figures, error) {
+		f := Figures{Frames: 10, Held: []Held{{Condition: streaming.FailOverBudget, FrameCount: 2, FirstFrame: 5}}}
+		if c.Load == 4 {
+			f.Held = append([]Held{{Condition: streaming.FailHoles, FrameCount: 3, FirstFrame: 7}}, f.Held...)
+		}
+		return f, nil
+	}, Options{Routes: []string{"a.csv"}, Require: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "no candidate is feasible: of 2 candidates, holes held in 1, over-budget held in 2; holes held least often, nearest: cell size 8, load 4, unload 20, prefetch 10 (on a.csv in 3 frames from frame 7)"
+	if got := res.Infeasible(); got != want {
+		t.Errorf("Infeasible() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestStoppingWithoutCauseIsAnError: an evaluator that stops a run the
+// search did not ask to stop would change the answer.
+func TestStoppingWithoutCauseIsAnError(t *testing.T) {
+	plan, _ := Space{Load: []float64{4}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	_, err := Search(context.Background(), plan, func(context.Context, Candidate, int, Stop) (Figures, error) {
+		return Figures{Stopped: true}, nil
+	}, Options{Routes: []string{"a.csv"}})
+	if err == nil || !strings.Contains(err.Error(), "could still win") {
+		t.Errorf("error %v", err)
+	}
+}

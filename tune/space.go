@@ -1,0 +1,262 @@
+package tune
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// DefaultMaxCandidates is the largest space a search accepts unless told
+// otherwise (--max-candidates).
+const DefaultMaxCandidates = 100000
+
+// The default dimensions, in cell sizes (docs/tune.md#the-space): load
+// radii, and unload and prefetch radii above the load radius.
+var (
+	defaultLoad     = []float64{0.5, 1, 1.5, 2, 3}
+	defaultUnload   = []float64{0.5, 1, 2}
+	defaultPrefetch = []float64{0, 0.5, 1}
+)
+
+// Spec is the space as given: each field the text of its flag, "" when
+// the flag was not given.
+type Spec struct {
+	CellSize, Load, Unload, Prefetch, Budget, MaxResidentBytes string
+}
+
+// Space is the set of settings a search runs. A nil dimension takes its
+// default: the world's cell size; radii from the cell size (load ∈
+// {0.5, 1, 1.5, 2, 3}·cellSize, unload ∈ load + {0.5, 1, 2}·cellSize,
+// prefetch ∈ load + {0, 0.5, 1}·cellSize); budget and cap unset.
+type Space struct {
+	CellSizes              []float64
+	Load, Unload, Prefetch []float64
+	// A nil element is the setting left unset.
+	Budget, MaxResidentBytes []*int64
+}
+
+// ParseSpace reads each given flag of spec (ParseDistances,
+// ParseSizes); an error names the flag.
+func ParseSpace(spec Spec) (Space, error) {
+	var sp Space
+	for _, d := range []struct {
+		flag, text string
+		to         *[]float64
+	}{
+		{"--cell-size", spec.CellSize, &sp.CellSizes},
+		{"--load-radius", spec.Load, &sp.Load},
+		{"--unload-radius", spec.Unload, &sp.Unload},
+		{"--prefetch-radius", spec.Prefetch, &sp.Prefetch},
+	} {
+		if d.text == "" {
+			continue
+		}
+		vs, err := ParseDistances(d.text)
+		if err != nil {
+			return Space{}, fmt.Errorf("%s: %v", d.flag, err)
+		}
+		*d.to = vs
+	}
+	for _, v := range sp.CellSizes {
+		if v == 0 {
+			return Space{}, fmt.Errorf("--cell-size: 0 is no cell size: a cell is larger than 0")
+		}
+	}
+	for _, d := range []struct {
+		flag, text string
+		to         *[]*int64
+	}{
+		{"--budget", spec.Budget, &sp.Budget},
+		{"--max-resident-bytes", spec.MaxResidentBytes, &sp.MaxResidentBytes},
+	} {
+		if d.text == "" {
+			continue
+		}
+		vs, err := ParseSizes(d.text)
+		if err != nil {
+			return Space{}, fmt.Errorf("%s: %v", d.flag, err)
+		}
+		*d.to = vs
+	}
+	return sp, nil
+}
+
+// World is what a search needs to know of the world it tunes.
+type World struct {
+	// CellSize is the world's own (authored) cell size.
+	CellSize float64
+	// Cooked says the world is already cut: its cell size is the only one.
+	Cooked bool
+	// Estella says the runtime policy runs, which has no budget and no cap.
+	Estella bool
+}
+
+// Plan is a space laid out for a world: the candidates to run, in the
+// order of enumeration, and what was skipped.
+type Plan struct {
+	Candidates []Candidate
+	// Total is the number of combinations; Skipped of them break the radii
+	// rule (manifest.CheckRadii) and are never run.
+	Total, Skipped int
+	// Dimensions are the sizes of the dimensions, for the report.
+	Dimensions []Dimension
+}
+
+// Dimension is one axis of the space: its flag and how many values it has
+// (per load radius, for unload and prefetch radii given relative to it).
+type Dimension struct {
+	Flag   string `json:"flag"`
+	Values int    `json:"values"`
+}
+
+// Lay enumerates the space for w: cell sizes, load, unload and prefetch
+// radii, budgets, caps, each ascending (unset last), the later ones
+// varying fastest. It refuses a space that is empty or holds more than
+// maxCandidates combinations (naming the product of the dimensions), a
+// cell-size dimension on a cooked world, and a budget or cap dimension
+// under the runtime policy.
+func (sp Space) Lay(w World, maxCandidates int) (*Plan, error) {
+	if sp.CellSizes != nil && w.Cooked {
+		return nil, fmt.Errorf("--cell-size: a cooked world has its own cell size (%s); tune the scene to search cell sizes", num(w.CellSize))
+	}
+	if w.Estella {
+		if sp.Budget != nil {
+			return nil, fmt.Errorf("--budget: --policy estella has no budget to tune; drop --budget or use --policy budgeted")
+		}
+		if sp.MaxResidentBytes != nil {
+			return nil, fmt.Errorf("--max-resident-bytes: --policy estella has no cap to tune; drop --max-resident-bytes or use --policy budgeted")
+		}
+	}
+	cells := sp.CellSizes
+	if cells == nil {
+		if !(w.CellSize > 0) {
+			return nil, fmt.Errorf("the world has no cell size to derive the radii from; give --cell-size")
+		}
+		cells = []float64{w.CellSize}
+	}
+	unset := []*int64{nil}
+	budgets, caps := or(sp.Budget, unset), or(sp.MaxResidentBytes, unset)
+	dims := []Dimension{
+		{"--cell-size", len(cells)},
+		{"--load-radius", lenOr(sp.Load, defaultLoad)},
+		{"--unload-radius", lenOr(sp.Unload, defaultUnload)},
+		{"--prefetch-radius", lenOr(sp.Prefetch, defaultPrefetch)},
+		{"--budget", len(budgets)},
+		{"--max-resident-bytes", len(caps)},
+	}
+	total := big.NewInt(1)
+	factors := make([]string, len(dims))
+	for i, d := range dims {
+		total.Mul(total, big.NewInt(int64(d.Values)))
+		factors[i] = fmt.Sprintf("%d %s", d.Values, strings.TrimPrefix(d.Flag, "--"))
+	}
+	if total.Sign() == 0 {
+		return nil, fmt.Errorf("the space is empty: every dimension needs a value")
+	}
+	if !total.IsInt64() || total.Int64() > int64(maxCandidates) {
+		return nil, fmt.Errorf("the space holds %s = %s candidates, more than --max-candidates %d: narrow a dimension or raise the limit",
+			strings.Join(factors, " × "), total.String(), maxCandidates)
+	}
+	p := &Plan{Total: int(total.Int64()), Dimensions: dims}
+	for _, cs := range cells {
+		loads := sp.Load
+		if loads == nil {
+			loads = scaled(defaultLoad, 0, cs)
+		}
+		for _, load := range loads {
+			unloads := sp.Unload
+			if unloads == nil {
+				unloads = scaled(defaultUnload, load, cs)
+			}
+			prefetches := sp.Prefetch
+			if prefetches == nil {
+				prefetches = scaled(defaultPrefetch, load, cs)
+			}
+			for _, unload := range unloads {
+				for _, prefetch := range prefetches {
+					if len(manifest.CheckRadii(prefetch, load, unload)) > 0 {
+						p.Skipped += len(budgets) * len(caps)
+						continue
+					}
+					for _, b := range budgets {
+						for _, c := range caps {
+							p.Candidates = append(p.Candidates, Candidate{
+								Index: len(p.Candidates), CellSize: cs,
+								Load: load, Unload: unload, Prefetch: prefetch,
+								Budget: b, MaxResidentBytes: c,
+							})
+						}
+					}
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// CellSizes are the plan's cell sizes, ascending: the worlds to open (or
+// cook) before the search, once each.
+func (p *Plan) CellSizes() []float64 {
+	var out []float64
+	for _, c := range p.Candidates {
+		if n := len(out); n == 0 || out[n-1] != c.CellSize {
+			out = append(out, c.CellSize)
+		}
+	}
+	return out
+}
+
+// DefaultRequire is what a feasible candidate meets when --require is not
+// given.
+var DefaultRequire = []string{streaming.FailHoles}
+
+// CheckRequire refuses constraints no candidate could break, as
+// streaming.Gate.Check does for a run: over-budget when no candidate has a
+// budget, over-cap when none has a cap. (A candidate without one simply
+// cannot break it.)
+func (p *Plan) CheckRequire(g streaming.Gate) error {
+	some := func(get func(*Candidate) *int64) bool {
+		for i := range p.Candidates {
+			if get(&p.Candidates[i]) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	if slices.Contains(g.FailOn, streaming.FailOverBudget) && !some(func(c *Candidate) *int64 { return c.Budget }) {
+		return fmt.Errorf("--require over-budget needs a budget to check against: give --budget")
+	}
+	if slices.Contains(g.FailOn, streaming.FailOverCap) && !some(func(c *Candidate) *int64 { return c.MaxResidentBytes }) {
+		return fmt.Errorf("--require over-cap needs a cap to check against: give --max-resident-bytes")
+	}
+	if g.Warmup != nil && *g.Warmup < 0 {
+		return fmt.Errorf("--warmup %d must be 0 or more frames", *g.Warmup)
+	}
+	return nil
+}
+
+func or[T any](v, def []T) []T {
+	if v == nil {
+		return def
+	}
+	return v
+}
+
+func lenOr(v, def []float64) int { return len(or(v, def)) }
+
+// scaled returns base + k·cellSize for each k, rounded as range values
+// are, so that 1.5·8 reads 12.
+func scaled(ks []float64, base, cellSize float64) []float64 {
+	out := make([]float64, len(ks))
+	for i, k := range ks {
+		out[i] = round12(base + k*cellSize)
+	}
+	return out
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
