@@ -35,7 +35,7 @@ func TestBounds(t *testing.T) {
 				// world (100,0,100) + 2·R(400,0,100) = (300, 0, -700)
 				{ID: 4, Name: "Hand", Parent: at(3), C: []string{tr(0, 0, 100)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -700, 1000, 1000}, by: 700, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -700, MaxX: 1000, MaxZ: 1000}, by: 700, over: 3,
 		},
 		{
 			name: "non-uniform scale under rotation",
@@ -47,7 +47,7 @@ func TestBounds(t *testing.T) {
 				// local (0,0,100) is not scaled: → (100, 0, 0)
 				{ID: 4, Parent: at(2), C: []string{tr(0, 0, 100)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000},
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1000, MaxZ: 1000},
 		},
 		{
 			name: "door overhanging the border",
@@ -57,7 +57,7 @@ func TestBounds(t *testing.T) {
 				// origin x = 1050; a 100-wide sprite reaches 1100
 				{ID: 3, Name: "Door", Parent: at(2), C: []string{tr(150, 0, 0), comp("Sprite", `{"texture": "@uuid:x"}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1100, 1000}, by: 100, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1100, MaxZ: 1000}, by: 100, over: 3,
 		},
 		{
 			name: "sprite pivot and size",
@@ -67,7 +67,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{tr(10, 10, 0), comp("Sprite", `{"size": {"x": 40, "y": 20}, "pivot": {"x": 1, "y": 0}}`)}},
 			},
 			// x [10-40, 10], y [10, 30]
-			cell: "test.cell_0_0", bounds: Rect{-30, 0, 1000, 1000}, by: 30, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -30, MinZ: 0, MaxX: 1000, MaxZ: 1000}, by: 30, over: 2,
 		},
 		{
 			name: "2D colliders times pixelsPerUnit",
@@ -80,7 +80,7 @@ func TestBounds(t *testing.T) {
 				// ±3·50 around (100, 100)
 				{ID: 4, Name: "Ball", C: []string{tr(100, 100, 0), comp("CircleCollider", `{"radius": 3}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-50, -50, 1075, 1000}, by: 75, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -50, MinZ: -50, MaxX: 1075, MaxZ: 1000}, by: 75, over: 3,
 		},
 		{
 			name: "capsule collider default pixelsPerUnit",
@@ -90,7 +90,7 @@ func TestBounds(t *testing.T) {
 				// radius 0.25 and halfHeight 0.5 by default: y ±75 at ppu 100
 				{ID: 2, C: []string{tr(500, 10, 0), comp("CapsuleCollider", `{}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -65, 1000, 1000}, by: 65, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -65, MaxX: 1000, MaxZ: 1000}, by: 65, over: 2,
 		},
 		{
 			name: "large 3D box",
@@ -98,7 +98,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, Name: "Wall", C: []string{tr(500, 0, 500), comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-2500, 0, 3500, 1000}, by: 2500, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -2500, MinZ: 0, MaxX: 3500, MaxZ: 1000}, by: 2500, over: 2,
 		},
 		{
 			name: "rotated 3D box",
@@ -107,7 +107,7 @@ func TestBounds(t *testing.T) {
 				// the quarter turn swaps the box's X and Z extents
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, `+rotY90+`}`), comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -2500, 1000, 3500}, by: 2500, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -2500, MaxX: 1000, MaxZ: 3500}, by: 2500, over: 2,
 		},
 		{
 			name: "builtin mesh scaled",
@@ -115,7 +115,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 990, "y": 0, "z": 990}, "scale": {"x": 2, "y": 2, "z": 2}}`), comp("MeshRenderer", `{"mesh": "builtin:cube?lod=1"}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1090, 1090}, by: 90, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1090, MaxZ: 1090}, by: 90, over: 2,
 		},
 		{
 			name: "sphere collider and character controller",
@@ -124,7 +124,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{tr(10, 0, 10), comp("SphereCollider3D", `{"radius": 30}`)}},
 				{ID: 3, C: []string{tr(990, 0, 500), comp("CharacterController3D", `{"radius": 35, "halfHeight": 90}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-20, -20, 1025, 1000}, by: 25, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -20, MinZ: -20, MaxX: 1025, MaxZ: 1000}, by: 25, over: 3,
 		},
 		{
 			name: "children of a parent without Transform keep their local position",
@@ -134,7 +134,7 @@ func TestBounds(t *testing.T) {
 				{ID: 3, Parent: at(2)},
 				{ID: 4, Parent: at(3), C: []string{tr(5000, 0, 0)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 5000, 1000}, by: 4000, over: 4,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 5000, MaxZ: 1000}, by: 4000, over: 4,
 		},
 		{
 			name: "shape renderer centred",
@@ -143,7 +143,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, C: []string{tr(0, 500, 0), comp("ShapeRenderer", `{"size": {"x": 60, "y": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-30, 0, 1000, 1000}, by: 30, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -30, MinZ: 0, MaxX: 1000, MaxZ: 1000}, by: 30, over: 2,
 		},
 	}
 	for _, tc := range cases {
