@@ -17,9 +17,10 @@ import (
 )
 
 // Key names one cell: its level and its indices on the partition plane.
-// worldcook cuts level 0 only; a Key of another level is never made, and
-// the functions below refuse one. Its fields are 32-bit each, so that a Key
-// is 12 bytes of plain memory, cheap as a map key.
+// worldcook cuts level 0 only: a Key of another level is never made, and
+// Name, Square and Center panic on one, since it would share a level-0
+// cell's name and square. Its fields are 32-bit each, so that a Key is 12
+// bytes of plain memory, cheap as a map key.
 type Key struct {
 	Level int32
 	X, Z  int32

@@ -48,7 +48,10 @@ func FilePrefix(scene string) string {
 // back to the prefix (the scene's FilePrefix) and the cell's key. It
 // accepts exactly the spellings File writes: no sign on a positive index,
 // no leading zero, no "-0", indices within int32, and the last ".cell_" of
-// the name is the one that counts (a scene may be named "a.cell_1_2").
+// the name is the one that counts (a scene may be named "a.cell_1_2"). The
+// prefix is not checked: whether the file is a given scene's is for the
+// caller to ask, comparing it with FilePrefix(scene) or the whole name
+// with File(Name(scene, k)).
 func ParseFile(file string) (prefix string, k Key, ok bool) {
 	base, ok := strings.CutSuffix(file, fileExt)
 	if !ok {
