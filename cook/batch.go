@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -107,7 +108,7 @@ func Collisions(scenes []Scene) error {
 	for i, s := range scenes {
 		// Folded: where file names ignore case (macOS, Windows) "Main"
 		// and "main" are one file, and a world must cook the same there.
-		safe := strings.ToLower(validate.FileSafe(s.Name))
+		safe := strings.ToLower(grid.FileSafe(s.Name))
 		if j, dup := bySafe[safe]; dup {
 			p, q := layoutOf(scenes[j].Name).manifest(), layoutOf(s.Name).manifest()
 			if p != q {

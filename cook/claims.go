@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
-	"github.com/worldcook/worldcook/validate"
+	"github.com/worldcook/worldcook/grid"
 )
 
 // claims are the files already in an output directory that a run's cooks
@@ -62,11 +61,11 @@ func claimed(c *Committer, ls []layout) (*claims, error) {
 	}
 	for _, e := range entries {
 		p := worldDir + "/" + e.Name()
-		i := strings.LastIndex(e.Name(), ".cell_")
-		if i < 0 {
+		prefix, _, ok := grid.ParseFile(e.Name())
+		if !ok {
 			continue
 		}
-		if l, ok := byPrefix[e.Name()[:i]]; ok && l.cell(p) {
+		if l, ok := byPrefix[prefix]; ok && l.cell(p) {
 			add(l, p)
 		}
 	}
@@ -75,9 +74,7 @@ func claimed(c *Committer, ls []layout) (*claims, error) {
 
 // cellPrefix is what a scene's cell file names start with, before
 // ".cell_".
-func cellPrefix(scene string) string {
-	return strings.TrimSuffix(validate.FileSafe(validate.CellName(scene, 0, 0)), ".cell_0_0")
-}
+func cellPrefix(scene string) string { return grid.FilePrefix(scene) }
 
 // check refuses the run when file, an input of role what ("scene",
 // "prefab"), is one of the claimed files.

@@ -2,9 +2,9 @@ package cook
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -26,10 +26,10 @@ const (
 // validation all ask it.
 type layout struct {
 	scene string // the scene's runtime name ("levels/boss")
-	safe  string // validate.FileSafe(scene)
+	safe  string // grid.FileSafe(scene)
 }
 
-func layoutOf(scene string) layout { return layout{scene: scene, safe: validate.FileSafe(scene)} }
+func layoutOf(scene string) layout { return layout{scene: scene, safe: grid.FileSafe(scene)} }
 
 // PersistentPath is where a scene's persistent world goes inside the output
 // directory: its runtime name plus ".esscene".
@@ -54,31 +54,15 @@ func (l layout) fixed() []string {
 }
 
 // cell reports whether p is the path of one of the scene's cell
-// documents, world/<scene>.cell_<x>_<z>.json, exactly as validate names
-// them (no other spelling of the numbers).
+// documents, world/<scene>.cell_<x>_<z>.json, exactly as grid names them
+// (no other spelling of the numbers).
 func (l layout) cell(p string) bool {
 	base, ok := strings.CutPrefix(p, worldDir+"/")
 	if !ok {
 		return false
 	}
-	base, ok = strings.CutSuffix(base, ".json")
-	if !ok {
-		return false
-	}
-	i := strings.LastIndex(base, ".cell_")
-	if i < 0 {
-		return false
-	}
-	xs, zs, ok := strings.Cut(base[i+len(".cell_"):], "_")
-	if !ok {
-		return false
-	}
-	x, err1 := strconv.ParseInt(xs, 10, 32)
-	z, err2 := strconv.ParseInt(zs, 10, 32)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return p == worldDir+"/"+validate.CellFile(validate.CellName(l.scene, int32(x), int32(z)))
+	_, k, ok := grid.ParseFile(base)
+	return ok && p == worldDir+"/"+grid.File(grid.Name(l.scene, k))
 }
 
 // staged reports whether p is a file the scene's commit stages: a

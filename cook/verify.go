@@ -13,9 +13,9 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/validate"
 )
 
 // Pending reports, as an error, a commit of scene into dir that a killed
@@ -26,7 +26,7 @@ import (
 func Pending(dir, scene string) error {
 	var found []string
 	if scene != "" {
-		p := filepath.Join(dir, "."+validate.FileSafe(scene)+journalSuffix)
+		p := filepath.Join(dir, "."+grid.FileSafe(scene)+journalSuffix)
 		if _, err := os.Lstat(p); err == nil {
 			found = append(found, p)
 		}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
 	json "github.com/goccy/go-json"
@@ -208,11 +209,7 @@ type Persistent struct {
 }
 
 // Vec3 is a world-space position.
-type Vec3 struct {
-	X float64 `json:"x"`
-	Y float64 `json:"y"`
-	Z float64 `json:"z"`
-}
+type Vec3 = grid.Vec3
 
 // Source is an authored WorldStreamingSource: a place that asks cells to exist.
 type Source struct {

@@ -2,11 +2,12 @@ package scene
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/worldcook/worldcook/grid"
 )
 
 // Vec3 is a point or direction.
-type Vec3 struct{ X, Y, Z float64 }
+type Vec3 = grid.Vec3
 
 // Quat is a rotation quaternion as Estella stores it.
 type Quat struct{ X, Y, Z, W float64 }
@@ -19,7 +20,7 @@ type TRS struct {
 }
 
 // Identity is the transform of an entity without position, rotation or scale.
-var Identity = TRS{Rotation: Quat{W: 1}, Scale: Vec3{1, 1, 1}}
+var Identity = TRS{Rotation: Quat{W: 1}, Scale: Vec3{X: 1, Y: 1, Z: 1}}
 
 // Affine is a 3×4 matrix: a linear part (row-major M[r][c], c < 3) and a
 // translation column M[r][3]. It composes transforms the way Estella's
@@ -77,14 +78,14 @@ func (a Affine) Mul(b Affine) Affine {
 // Apply transforms the point v.
 func (a Affine) Apply(v Vec3) Vec3 {
 	return Vec3{
-		float64(a[0][0]*v.X) + float64(a[0][1]*v.Y) + float64(a[0][2]*v.Z) + a[0][3],
-		float64(a[1][0]*v.X) + float64(a[1][1]*v.Y) + float64(a[1][2]*v.Z) + a[1][3],
-		float64(a[2][0]*v.X) + float64(a[2][1]*v.Y) + float64(a[2][2]*v.Z) + a[2][3],
+		X: float64(a[0][0]*v.X) + float64(a[0][1]*v.Y) + float64(a[0][2]*v.Z) + a[0][3],
+		Y: float64(a[1][0]*v.X) + float64(a[1][1]*v.Y) + float64(a[1][2]*v.Z) + a[1][3],
+		Z: float64(a[2][0]*v.X) + float64(a[2][1]*v.Y) + float64(a[2][2]*v.Z) + a[2][3],
 	}
 }
 
 // Origin is where the transform puts the local origin.
-func (a Affine) Origin() Vec3 { return Vec3{a[0][3], a[1][3], a[2][3]} }
+func (a Affine) Origin() Vec3 { return Vec3{X: a[0][3], Y: a[1][3], Z: a[2][3]} }
 
 // Transform reads entity i's Transform component. ok is false when the
 // entity has none. A field of the wrong shape is an *Error naming the
@@ -206,13 +207,4 @@ func (d *Document) EntityError(i int, field, msg, fix string) *Error {
 	id := e.ID
 	line, col := d.RecordPosition(i)
 	return &Error{File: d.Path, Line: line, Col: col, Entity: i, ID: &id, Name: e.Name, Field: field, Msg: msg, Fix: fix}
-}
-
-// Finite reports whether every coordinate of v is a finite number.
-func (v Vec3) Finite() bool {
-	return finite(v.X) && finite(v.Y) && finite(v.Z)
-}
-
-func finite(f float64) bool {
-	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/worldcook/worldcook/grid"
 )
 
 // HoleCause is the likely reason a hole is missing, as the scheduler saw
@@ -114,10 +116,7 @@ type SourceSpan struct {
 }
 
 // XZ is a position on the partition plane.
-type XZ struct {
-	X float64 `json:"x"`
-	Z float64 `json:"z"`
-}
+type XZ = grid.Point
 
 // EpisodeCell is a cell missing during an episode.
 type EpisodeCell struct {
@@ -166,7 +165,7 @@ func (e *episodes) add(r *FrameReport) {
 		e.index = map[string]int{}
 		e.counts = e.counts[:0]
 		for _, p := range r.Positions {
-			at := XZ{p.X, p.Z}
+			at := XZ{X: p.X, Z: p.Z}
 			e.cur.Sources = append(e.cur.Sources, SourceSpan{Source: p.Source, From: at, To: at, Min: at, Max: at})
 		}
 	}
@@ -176,14 +175,14 @@ func (e *episodes) add(r *FrameReport) {
 	for _, p := range r.Positions {
 		k := slices.IndexFunc(ep.Sources, func(s SourceSpan) bool { return s.Source == p.Source })
 		if k < 0 {
-			at := XZ{p.X, p.Z}
+			at := XZ{X: p.X, Z: p.Z}
 			ep.Sources = append(ep.Sources, SourceSpan{Source: p.Source, From: at, Min: at, Max: at})
 			k = len(ep.Sources) - 1
 		}
 		s := &ep.Sources[k]
-		s.To = XZ{p.X, p.Z}
-		s.Min = XZ{math.Min(s.Min.X, p.X), math.Min(s.Min.Z, p.Z)}
-		s.Max = XZ{math.Max(s.Max.X, p.X), math.Max(s.Max.Z, p.Z)}
+		s.To = XZ{X: p.X, Z: p.Z}
+		s.Min = XZ{X: math.Min(s.Min.X, p.X), Z: math.Min(s.Min.Z, p.Z)}
+		s.Max = XZ{X: math.Max(s.Max.X, p.X), Z: math.Max(s.Max.Z, p.Z)}
 	}
 	for k, name := range r.Holes {
 		cause := CauseUnknown

@@ -108,7 +108,7 @@ func TestHoleEpisodes(t *testing.T) {
 		t.Errorf("first episode's cells %+v", c)
 	}
 	e = got[1]
-	span := SourceSpan{Source: "cam", From: XZ{3, 5}, To: XZ{-1, 5}, Min: XZ{-1, 5}, Max: XZ{3, 5}}
+	span := SourceSpan{Source: "cam", From: XZ{X: 3, Z: 5}, To: XZ{X: -1, Z: 5}, Min: XZ{X: -1, Z: 5}, Max: XZ{X: 3, Z: 5}}
 	if e.First != 4 || e.Last != 5 || len(e.Sources) != 1 || e.Sources[0] != span {
 		t.Errorf("second episode %+v", e)
 	}

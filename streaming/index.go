@@ -1,6 +1,10 @@
 package streaming
 
-import "math"
+import (
+	"math"
+
+	"github.com/worldcook/worldcook/grid"
+)
 
 // gridIndex is a uniform grid over cell bounds, one bucket per grid square.
 // A cell is filed in every bucket its grown bounds touch, so a query only
@@ -33,7 +37,7 @@ const maxSpan = 64
 // bucketOf returns the bucket coordinate of v, clamped so that huge or
 // infinite query ranges stay representable.
 func (g *gridIndex) bucketOf(v float64) int64 {
-	b := math.Floor(v / g.size)
+	b := grid.Index(v, g.size)
 	const lim = 1 << 40
 	switch {
 	case b < -lim || math.IsNaN(b):

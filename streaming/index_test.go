@@ -139,7 +139,7 @@ func gridWorld(n int) *World {
 				Name:   fmt.Sprintf("grid.cell_%d_%d", x, z),
 				X:      int32(x),
 				Z:      int32(z),
-				Bounds: Bounds{fx, fz, fx + 100, fz + 100},
+				Bounds: Bounds{MinX: fx, MinZ: fz, MaxX: fx + 100, MaxZ: fz + 100},
 				Bytes:  1000, ProxyBytes: 200, HasProxy: true, EntityCount: 10,
 			})
 		}

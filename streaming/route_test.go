@@ -56,16 +56,16 @@ func TestRouteBind(t *testing.T) {
 		frames  [][]Point
 	}{
 		{"one row a frame moves the first enabled source", "x,y,z\n1,9,2\n3,9,4\n", authored, "xz",
-			[]string{"player", "cctv"}, [][]Point{{{1, 2}, {50, 50}}, {{3, 4}, {50, 50}}}},
+			[]string{"player", "cctv"}, [][]Point{{{X: 1, Z: 2}, {X: 50, Z: 50}}, {{X: 3, Z: 4}, {X: 50, Z: 50}}}},
 		{"no authored source: one from the template", "x,z\n1,2\n3,4\n", nil, "xz",
-			[]string{"camera"}, [][]Point{{{1, 2}}, {{3, 4}}}},
-		{"xy plane reads y", "x,y\n1,2\n", nil, "xy", []string{"camera"}, [][]Point{{{1, 2}}}},
+			[]string{"camera"}, [][]Point{{{X: 1, Z: 2}}, {{X: 3, Z: 4}}}},
+		{"xy plane reads y", "x,y\n1,2\n", nil, "xy", []string{"camera"}, [][]Point{{{X: 1, Z: 2}}}},
 		{"source column: a frame ends when a source repeats", "source,x,z\nplayer,1,1\ncctv,2,2\nplayer,3,3\ncctv,4,4\nplayer,5,5\n", authored, "xz",
-			[]string{"player", "cctv"}, [][]Point{{{1, 1}, {2, 2}}, {{3, 3}, {4, 4}}, {{5, 5}, {4, 4}}}},
+			[]string{"player", "cctv"}, [][]Point{{{X: 1, Z: 1}, {X: 2, Z: 2}}, {{X: 3, Z: 3}, {X: 4, Z: 4}}, {{X: 5, Z: 5}, {X: 4, Z: 4}}}},
 		{"frame column: gaps hold the last position", "frame,source,x,z\n0,player,1,1\n0,cctv,2,2\n3,player,9,9\n", authored, "xz",
-			[]string{"player", "cctv"}, [][]Point{{{1, 1}, {2, 2}}, {{1, 1}, {2, 2}}, {{1, 1}, {2, 2}}, {{9, 9}, {2, 2}}}},
+			[]string{"player", "cctv"}, [][]Point{{{X: 1, Z: 1}, {X: 2, Z: 2}}, {{X: 1, Z: 1}, {X: 2, Z: 2}}, {{X: 1, Z: 1}, {X: 2, Z: 2}}, {{X: 9, Z: 9}, {X: 2, Z: 2}}}},
 		{"names create sources when the world has none", "source,x,z\na,1,1\nb,2,2\n", nil, "xz",
-			[]string{"a", "b"}, [][]Point{{{1, 1}, {2, 2}}}},
+			[]string{"a", "b"}, [][]Point{{{X: 1, Z: 1}, {X: 2, Z: 2}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sources, frames, err := bind(t, tc.csv, tc.sources, tc.plane)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/worldcook/worldcook/grid"
 )
 
 // CellState is where a cell is in its life.
@@ -203,8 +205,8 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 		loader:  loader,
 	}
 	for i, c := range w.Cells {
-		cx := (float64(c.X) + 0.5) * w.CellSize
-		cz := (float64(c.Z) + 0.5) * w.CellSize
+		ctr := grid.Center(grid.Key{X: c.X, Z: c.Z}, w.CellSize)
+		cx, cz := ctr.X, ctr.Z
 		b := c.Bounds
 		// File the cell under its bounds and its grid square both, so a
 		// centre distance never falls outside what the index covers.

@@ -249,8 +249,8 @@ func TestLateResultOfCancelledRequestIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Step([]Point{{5, 5}})
-	r := s.Step([]Point{{105, 5}})
+	s.Step([]Point{{X: 5, Z: 5}})
+	r := s.Step([]Point{{X: 105, Z: 5}})
 	// The results for c00 and c01 came back in this frame's finish step,
 	// before the cancel step could see them: they complete, then unload.
 	eq(t, "completed", r.Completed, []string{"c00", "c01"})
@@ -259,10 +259,10 @@ func TestLateResultOfCancelledRequestIgnored(t *testing.T) {
 	// Results for a cancelled request that arrive after the cancellation
 	// are ignored.
 	s, _ = NewScheduler(rowWorld(12), []Source{src("cam", 5, 10, 10, 20)}, Settings{}, &staleLoader{delay: 2})
-	s.Step([]Point{{5, 5}})
-	r = s.Step([]Point{{105, 5}})
+	s.Step([]Point{{X: 5, Z: 5}})
+	r = s.Step([]Point{{X: 105, Z: 5}})
 	eq(t, "cancelled", r.Cancelled, []string{"c00", "c01"})
-	r = s.Step([]Point{{105, 5}})
+	r = s.Step([]Point{{X: 105, Z: 5}})
 	if slices.Contains(r.Completed, "c00") {
 		t.Errorf("late result for cancelled c00 was applied: %v", r.Completed)
 	}
@@ -382,7 +382,7 @@ func TestNearestFirstThenByteOrder(t *testing.T) {
 		x, z int32
 	}{{"mid", 1, 1}, {"b", 0, 1}, {"a", 2, 1}, {"B", 1, 0}, {"_", 1, 2}} {
 		fx, fz := float64(c.x)*10, float64(c.z)*10
-		w.Cells = append(w.Cells, Cell{Name: c.name, X: c.x, Z: c.z, Bounds: Bounds{fx, fz, fx + 10, fz + 10}, Bytes: 1})
+		w.Cells = append(w.Cells, Cell{Name: c.name, X: c.x, Z: c.z, Bounds: Bounds{MinX: fx, MinZ: fz, MaxX: fx + 10, MaxZ: fz + 10}, Bytes: 1})
 	}
 	s, err := NewScheduler(w, []Source{{Name: "cam", X: 15, Z: 15, Prefetch: 20, Load: 20, Unload: 30, Enabled: true}}, Settings{}, NewModelLoader(ModelIO{LatencyFrames: 1}))
 	if err != nil {
@@ -599,7 +599,7 @@ func TestBadInputIsAnErrorNotAPanic(t *testing.T) {
 	}{
 		{"no world", nil, nil, Settings{}, "no world"},
 		{"zero cell size", &World{}, nil, Settings{}, "cell size"},
-		{"inverted bounds", &World{CellSize: 1, Cells: []Cell{{Name: "a", Bounds: Bounds{1, 0, 0, 1}}}}, nil, Settings{}, "inverted"},
+		{"inverted bounds", &World{CellSize: 1, Cells: []Cell{{Name: "a", Bounds: Bounds{MinX: 1, MinZ: 0, MaxX: 0, MaxZ: 1}}}}, nil, Settings{}, "inverted"},
 		{"duplicate cell", &World{CellSize: 1, Cells: []Cell{{Name: "a"}, {Name: "a"}}}, nil, Settings{}, "twice"},
 		{"unload not above load", rowWorld(1), []Source{src("cam", 0, 10, 10, 10)}, Settings{}, "must exceed load"},
 		{"prefetch below load", rowWorld(1), []Source{src("cam", 0, 5, 10, 20)}, Settings{}, "prefetch radius"},
@@ -616,7 +616,7 @@ func TestBadInputIsAnErrorNotAPanic(t *testing.T) {
 	// Steps with too few, too many or non-finite positions do not panic.
 	s := newSim(t, rowWorld(4), []Source{good}, Settings{}, ModelIO{})
 	s.s.Step(nil)
-	s.s.Step([]Point{{1, 1}, {2, 2}})
+	s.s.Step([]Point{{X: 1, Z: 1}, {X: 2, Z: 2}})
 	s.s.Step([]Point{{X: 1 / zero(), Z: 0}})
 }
 

@@ -18,14 +18,13 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/manifest"
 )
 
 // Bounds is an axis-aligned rectangle on the world's partition plane. Z is
 // the plane's second axis (world Y for a plane "xy" world).
-type Bounds struct {
-	MinX, MinZ, MaxX, MaxZ float64
-}
+type Bounds = grid.Rect
 
 // Cell is one streamed cell as the scheduler sees it.
 type Cell struct {
@@ -63,9 +62,7 @@ type Source struct {
 }
 
 // Point is a position on the partition plane.
-type Point struct {
-	X, Z float64
-}
+type Point = grid.Point
 
 // World is a streamed world: its cells, its authored sources and, for disk
 // IO, the files the cells are read from.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -16,7 +17,7 @@ const (
 
 // cellAcc accumulates one cell while the world is partitioned.
 type cellAcc struct {
-	x, z   int32
+	key    grid.Key
 	grid   Rect
 	bounds Rect
 	by     float64 // farthest any point lies outside grid

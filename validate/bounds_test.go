@@ -41,7 +41,7 @@ func TestBounds(t *testing.T) {
 				// world (100,0,100) + 2·R(400,0,100) = (300, 0, -700)
 				{ID: 4, Name: "Hand", Parent: at(3), C: []string{tr(0, 0, 100)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -700, 1000, 1000}, by: 700, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -700, MaxX: 1000, MaxZ: 1000}, by: 700, over: 3,
 		},
 		{
 			name: "non-uniform scale under rotation",
@@ -53,7 +53,7 @@ func TestBounds(t *testing.T) {
 				// local (0,0,100) is not scaled: → (100, 0, 0)
 				{ID: 4, Parent: at(2), C: []string{tr(0, 0, 100)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000},
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1000, MaxZ: 1000},
 		},
 		{
 			name: "door overhanging the border",
@@ -63,7 +63,7 @@ func TestBounds(t *testing.T) {
 				// origin x = 1050; a 100-wide sprite reaches 1100
 				{ID: 3, Name: "Door", Parent: at(2), C: []string{tr(150, 0, 0), comp("Sprite", `{"texture": "@uuid:x"}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1100, 1000}, by: 100, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1100, MaxZ: 1000}, by: 100, over: 3,
 		},
 		{
 			name: "sprite pivot and size",
@@ -73,7 +73,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{tr(10, 10, 0), comp("Sprite", `{"size": {"x": 40, "y": 20}, "pivot": {"x": 1, "y": 0}}`)}},
 			},
 			// x [10-40, 10], y [10, 30]
-			cell: "test.cell_0_0", bounds: Rect{-30, 0, 1000, 1000}, by: 30, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -30, MinZ: 0, MaxX: 1000, MaxZ: 1000}, by: 30, over: 2,
 		},
 		{
 			name: "2D colliders times pixelsPerUnit",
@@ -86,7 +86,7 @@ func TestBounds(t *testing.T) {
 				// ±3·50 around (100, 100)
 				{ID: 4, Name: "Ball", C: []string{tr(100, 100, 0), body2D, comp("CircleCollider", `{"radius": 3}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-50, -50, 1075, 1000}, by: 75, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -50, MinZ: -50, MaxX: 1075, MaxZ: 1000}, by: 75, over: 3,
 		},
 		{
 			name: "capsule collider default pixelsPerUnit",
@@ -96,7 +96,7 @@ func TestBounds(t *testing.T) {
 				// radius 0.25 and halfHeight 0.5 by default: y ±75 at ppu 100
 				{ID: 2, C: []string{tr(500, 10, 0), body2D, comp("CapsuleCollider", `{}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -65, 1000, 1000}, by: 65, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -65, MaxX: 1000, MaxZ: 1000}, by: 65, over: 2,
 		},
 		{
 			name: "large 3D box",
@@ -104,7 +104,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, Name: "Wall", C: []string{tr(500, 0, 500), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-2500, 0, 3500, 1000}, by: 2500, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -2500, MinZ: 0, MaxX: 3500, MaxZ: 1000}, by: 2500, over: 2,
 		},
 		{
 			name: "rotated 3D box",
@@ -113,7 +113,7 @@ func TestBounds(t *testing.T) {
 				// the quarter turn swaps the box's X and Z extents
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, `+rotY90+`}`), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 3000, "y": 1, "z": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -2500, 1000, 3500}, by: 2500, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -2500, MaxX: 1000, MaxZ: 3500}, by: 2500, over: 2,
 		},
 		{
 			name: "builtin mesh scaled",
@@ -121,7 +121,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 990, "y": 0, "z": 990}, "scale": {"x": 2, "y": 2, "z": 2}}`), comp("MeshRenderer", `{"mesh": "builtin:cube?lod=1"}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1090, 1090}, by: 90, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1090, MaxZ: 1090}, by: 90, over: 2,
 		},
 		{
 			name: "sphere collider and character controller",
@@ -130,7 +130,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{tr(10, 0, 10), body3D, comp("SphereCollider3D", `{"radius": 30}`)}},
 				{ID: 3, C: []string{tr(990, 0, 500), comp("CharacterController3D", `{"radius": 35, "halfHeight": 90}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-20, -20, 1025, 1000}, by: 25, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -20, MinZ: -20, MaxX: 1025, MaxZ: 1000}, by: 25, over: 3,
 		},
 		{
 			// physics-3d's Ground: a 700×500 box on a Transform scaled
@@ -142,7 +142,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, Name: "Ground", C: []string{comp("Transform", `{"position": {"x": 500, "y": -1, "z": 500}, "scale": {"x": 14, "y": 1, "z": 10}}`), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 700, "y": 1, "z": 500}}`), comp("MeshRenderer", `{"mesh": "builtin:cube"}`)}},
 			},
 			// the cube is drawn scaled: ±700 × ±500, the collider's reach too
-			cell: "test.cell_0_0", bounds: Rect{-200, 0, 1200, 1000}, by: 200, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -200, MinZ: 0, MaxX: 1200, MaxZ: 1000}, by: 200, over: 2,
 		},
 		{
 			name: "a parent's scale moves a collider but does not size it",
@@ -152,7 +152,7 @@ func TestBounds(t *testing.T) {
 				// at 100 + 4·200 = 900, the sphere ±50 unscaled
 				{ID: 3, Parent: at(2), C: []string{tr(200, 0, 0), body3D, comp("SphereCollider3D", `{"radius": 150}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1050, 1000}, by: 50, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1050, MaxZ: 1000}, by: 50, over: 3,
 		},
 		{
 			name: "a rotated, scaled parent turns a collider without sizing it",
@@ -161,7 +161,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, "scale": {"x": 3, "y": 3, "z": 3}, `+rotY90+`}`)}},
 				{ID: 3, Parent: at(2), C: []string{tr(0, 0, 0), body3D, comp("BoxCollider3D", `{"halfExtents": {"x": 700, "y": 1, "z": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, -200, 1000, 1200}, by: 200, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: -200, MaxX: 1000, MaxZ: 1200}, by: 200, over: 3,
 		},
 		{
 			name: "colliders the engine never builds cover nothing",
@@ -171,7 +171,7 @@ func TestBounds(t *testing.T) {
 				{ID: 3, C: []string{tr(500, 0, 500), body2D, comp("BoxCollider", `{"halfExtents": {"x": 3000, "y": 3000}, "enabled": false}`)}},
 				{ID: 4, C: []string{tr(500, 0, 500), body3D, comp("MeshCollider3D", `{"mesh": ""}`), comp("ConvexCollider3D", `{}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1000},
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1000, MaxZ: 1000},
 		},
 		{
 			name: "a collider without a body counts as the body it becomes",
@@ -180,7 +180,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 0, "z": 500}, "scale": {"x": 9, "y": 9, "z": 9}}`), comp("BoxCollider3D", `{"halfExtents": {"x": 600, "y": 1, "z": 10}}`)}},
 				{ID: 3, C: []string{tr(500, 0, 500), comp("RigidBody3D", `{"enabled": false}`), comp("SphereCollider3D", `{"radius": 550}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-100, -50, 1100, 1050}, by: 100, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -100, MinZ: -50, MaxX: 1100, MaxZ: 1050}, by: 100, over: 2,
 		},
 		{
 			name: "one 3D body per entity: the box before the sphere, whatever their order",
@@ -190,7 +190,7 @@ func TestBounds(t *testing.T) {
 				// a disabled box leaves the body to the capsule
 				{ID: 3, C: []string{tr(500, 0, 500), body3D, comp("BoxCollider3D", `{"enabled": false}`), comp("CapsuleCollider3D", `{"radius": 10, "halfHeight": 5}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-100, 0, 1100, 1000}, by: 100, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -100, MinZ: 0, MaxX: 1100, MaxZ: 1000}, by: 100, over: 2,
 		},
 		{
 			name: "mesh and convex colliders: the mesh's box, unscaled",
@@ -199,7 +199,7 @@ func TestBounds(t *testing.T) {
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 980, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), body3D, comp("MeshCollider3D", `{"mesh": "builtin:cube"}`)}},
 				{ID: 3, C: []string{comp("Transform", `{"position": {"x": 30, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), body3D, comp("ConvexCollider3D", `{"mesh": "builtin:sphere"}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-20, 0, 1030, 1000}, by: 30, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -20, MinZ: 0, MaxX: 1030, MaxZ: 1000}, by: 30, over: 2,
 		},
 		{
 			name: "2D colliders not scaled, turned about Z",
@@ -210,7 +210,7 @@ func TestBounds(t *testing.T) {
 				// stands ±100 along y, ±5 along x
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 500, "y": 950, "z": 0}, "scale": {"x": 5, "y": 5, "z": 1}, "rotation": {"x": 0, "y": 0, "z": 0.7071067811865476, "w": 0.7071067811865476}}`), body2D, comp("BoxCollider", `{"halfExtents": {"x": 1, "y": 0.05}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1000, 1050}, by: 50, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1000, MaxZ: 1050}, by: 50, over: 2,
 		},
 		{
 			name: "segment, polygon (eight vertices) and chain colliders",
@@ -222,7 +222,7 @@ func TestBounds(t *testing.T) {
 				// three points build no chain
 				{ID: 4, C: []string{tr(500, 500, 0), body2D, comp("ChainCollider", `{"points": [{"x": 0, "y": 0}, {"x": 90, "y": 0}, {"x": 0, "y": 90}]}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-100, 0, 1000, 1200}, by: 200, over: 3,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -100, MinZ: 0, MaxX: 1000, MaxZ: 1200}, by: 200, over: 3,
 		},
 		{
 			name: "a light's reach is not scaled",
@@ -230,7 +230,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, C: []string{comp("Transform", `{"position": {"x": 900, "y": 0, "z": 500}, "scale": {"x": 10, "y": 10, "z": 10}}`), comp("Light2D", `{"radius": 150}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 1050, 1000}, by: 50, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 1050, MaxZ: 1000}, by: 50, over: 2,
 		},
 		{
 			name: "children of a parent without Transform keep their local position",
@@ -240,7 +240,7 @@ func TestBounds(t *testing.T) {
 				{ID: 3, Parent: at(2)},
 				{ID: 4, Parent: at(3), C: []string{tr(5000, 0, 0)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{0, 0, 5000, 1000}, by: 4000, over: 4,
+			cell: "test.cell_0_0", bounds: Rect{MinX: 0, MinZ: 0, MaxX: 5000, MaxZ: 1000}, by: 4000, over: 4,
 		},
 		{
 			name: "shape renderer centred",
@@ -249,7 +249,7 @@ func TestBounds(t *testing.T) {
 				{ID: 1, C: []string{sw("1000")}},
 				{ID: 2, C: []string{tr(0, 500, 0), comp("ShapeRenderer", `{"size": {"x": 60, "y": 10}}`)}},
 			},
-			cell: "test.cell_0_0", bounds: Rect{-30, 0, 1000, 1000}, by: 30, over: 2,
+			cell: "test.cell_0_0", bounds: Rect{MinX: -30, MinZ: 0, MaxX: 1000, MaxZ: 1000}, by: 30, over: 2,
 		},
 	}
 	for _, tc := range cases {

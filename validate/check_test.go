@@ -59,7 +59,7 @@ func TestPartitionBaseWorld(t *testing.T) {
 	if c.Roots != 2 || len(c.Entities) != 3 || c.File != "test.cell_0_0.json" {
 		t.Errorf("cell 0_0: %+v", c)
 	}
-	if c.Bounds != (Rect{0, 0, 160, 100}) || c.Overhang.Entity != 5 || c.Overhang.By != 60 {
+	if c.Bounds != (Rect{MinX: 0, MinZ: 0, MaxX: 160, MaxZ: 100}) || c.Overhang.Entity != 5 || c.Overhang.By != 60 {
 		t.Errorf("cell 0_0 bounds %+v overhang %+v", c.Bounds, c.Overhang)
 	}
 }

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -42,38 +41,3 @@ func SceneName(file, scenesRoot string) (string, error) {
 	}
 	return name, nil
 }
-
-// FileSafe replaces every byte outside [A-Za-z0-9_.-] with '_', so a cell
-// or manifest named after a scene in a sub-folder ("levels/boss") becomes
-// one flat file name that never leaves world/.
-func FileSafe(name string) string {
-	b := []byte(name)
-	for i, c := range b {
-		if !safeByte(c) {
-			b[i] = '_'
-		}
-	}
-	// ".." alone would still name the parent directory.
-	if s := string(b); s == "." || s == ".." {
-		return strings.Repeat("_", len(s))
-	}
-	return string(b)
-}
-
-func safeByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
-}
-
-// CellName is the name of cell (x, z) of a scene: "main.cell_-1_3".
-func CellName(scene string, x, z int32) string {
-	b := make([]byte, 0, len(scene)+24)
-	b = append(b, scene...)
-	b = append(b, ".cell_"...)
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, '_')
-	b = strconv.AppendInt(b, int64(z), 10)
-	return string(b)
-}
-
-// CellFile is the file name of a cell's document inside world/.
-func CellFile(cellName string) string { return FileSafe(cellName) + ".json" }

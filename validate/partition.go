@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -230,11 +231,7 @@ func (c *checker) buildCells() {
 		perm[k] = int32(k)
 	}
 	sort.Slice(perm, func(a, b int) bool {
-		ca, cb := &c.cells[perm[a]], &c.cells[perm[b]]
-		if ca.x != cb.x {
-			return ca.x < cb.x
-		}
-		return ca.z < cb.z
+		return c.cells[perm[a]].key.Compare(c.cells[perm[b]].key) < 0
 	})
 	rank := make([]int32, nc)
 	for r, k := range perm {
@@ -257,8 +254,8 @@ func (c *checker) buildCells() {
 	off := 0
 	for r, k := range perm {
 		a := &c.cells[k]
-		name := CellName(c.opts.SceneName, a.x, a.z)
-		cell := Cell{X: a.x, Z: a.z, Name: name, File: CellFile(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
+		name := grid.Name(c.opts.SceneName, a.key)
+		cell := Cell{X: a.key.X, Z: a.key.Z, Name: name, File: grid.File(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
 			if a.sub > 0 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -32,7 +33,7 @@ var placerCount = func(n int) int {
 type placer struct {
 	c       *checker
 	cells   []cellAcc
-	cellKey map[uint64]int32
+	cellKey map[grid.Key]int32
 	pos     map[int32]scene.Vec3
 	// mats holds the world matrices of this placer's entities that have
 	// children; slot[i] is 1 + the index of entity i's matrix.
@@ -82,7 +83,7 @@ func (c *checker) place() error {
 	for k := range placers {
 		w := &placers[k]
 		w.c, w.slot = c, slot
-		w.cellKey = make(map[uint64]int32)
+		w.cellKey = make(map[grid.Key]int32)
 		w.pos = make(map[int32]scene.Vec3)
 		run := grouped[bounds[k]:bounds[k+1]]
 		if parts == 1 {
@@ -112,18 +113,17 @@ func (c *checker) place() error {
 	}
 
 	// Merge the placers' cells and renumber every entity's cell.
-	key := make(map[uint64]int32)
+	key := make(map[grid.Key]int32)
 	c.pos = make(map[int32]scene.Vec3)
 	for k := range placers {
 		w := &placers[k]
 		remap := make([]int32, len(w.cells))
 		for l := range w.cells {
 			a := &w.cells[l]
-			ck := cellKeyOf(a.x, a.z)
-			g, ok := key[ck]
+			g, ok := key[a.key]
 			if !ok {
 				g = int32(len(c.cells))
-				key[ck] = g
+				key[a.key] = g
 				c.cells = append(c.cells, *a)
 			} else {
 				c.cells[g].merge(a)
@@ -165,14 +165,9 @@ func (c *checker) groupByRoot() []int32 {
 	return out
 }
 
-func cellKeyOf(x, z int32) uint64 { return uint64(uint32(x))<<32 | uint64(uint32(z)) }
-
 // merge folds another placer's share of the same cell into a.
 func (a *cellAcc) merge(b *cellAcc) {
-	a.bounds.MinX = math.Min(a.bounds.MinX, b.bounds.MinX)
-	a.bounds.MinZ = math.Min(a.bounds.MinZ, b.bounds.MinZ)
-	a.bounds.MaxX = math.Max(a.bounds.MaxX, b.bounds.MaxX)
-	a.bounds.MaxZ = math.Max(a.bounds.MaxZ, b.bounds.MaxZ)
+	a.bounds = a.bounds.Union(b.bounds)
 	if b.over >= 0 && (b.by > a.by || (b.by == a.by && (a.over < 0 || b.over < a.over))) {
 		a.by, a.over, a.sub = b.by, b.over, b.sub
 	}
@@ -284,10 +279,8 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	}
 	u, v := c.uv(m.Origin())
 	cs := c.cellSize
-	fx, fz := math.Floor(u/cs), math.Floor(v/cs)
-	g := Rect{MinX: fx * cs, MinZ: fz * cs, MaxX: (fx + 1) * cs, MaxZ: (fz + 1) * cs}
-	if !(fx >= math.MinInt32 && fx <= math.MaxInt32 && fz >= math.MinInt32 && fz <= math.MaxInt32) ||
-		!finite(g.MinX) || !finite(g.MaxX) || !finite(g.MinZ) || !finite(g.MaxZ) {
+	key, g, ok := grid.Locate(u, v, cs)
+	if !ok {
 		w.add(i, Finding{
 			Code:    CodeBadCellSize,
 			Message: fmt.Sprintf("%s at %s lies beyond the cell index range of a 32-bit integer for cellSize %s; it stays in the persistent world", c.who(i), c.planeText(u, v), fmtNum(cs)),
@@ -296,12 +289,10 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 		})
 		return -1
 	}
-	x, z := int32(fx), int32(fz)
-	key := cellKeyOf(x, z)
 	ci, ok := w.cellKey[key]
 	if !ok {
 		ci = int32(len(w.cells))
-		w.cells = append(w.cells, cellAcc{x: x, z: z, grid: g, bounds: g, over: -1})
+		w.cells = append(w.cells, cellAcc{key: key, grid: g, bounds: g, over: -1})
 		w.cellKey[key] = ci
 	}
 	w.cells[ci].roots++

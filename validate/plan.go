@@ -6,6 +6,7 @@ package validate
 
 import (
 	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -54,12 +55,7 @@ type ComponentFields struct {
 
 // Rect is an axis-aligned rectangle on the partition plane. For plane "xy"
 // the Z fields hold Y.
-type Rect struct {
-	MinX float64 `json:"minX"`
-	MinZ float64 `json:"minZ"`
-	MaxX float64 `json:"maxX"`
-	MaxZ float64 `json:"maxZ"`
-}
+type Rect = grid.Rect
 
 // Plan is the partition of one scene and the findings about it.
 type Plan struct {

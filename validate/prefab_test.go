@@ -149,7 +149,7 @@ func TestPrefabChildBounds(t *testing.T) {
 	// override: the child's origin is at 500 + 2·30, the coin's 24-wide
 	// sprite doubled spans 500 ± 24.
 	c := p.Cells[0]
-	if c.Name != "test.cell_5_5" || !nearRect(c.Bounds, Rect{476, 500, 600, 600}) {
+	if c.Name != "test.cell_5_5" || !nearRect(c.Bounds, Rect{MinX: 476, MinZ: 500, MaxX: 600, MaxZ: 600}) {
 		t.Errorf("cell %s bounds %+v", c.Name, c.Bounds)
 	}
 	p = checkAt(t, filepath.Join(scenes, "main.esscene"), Options{},
@@ -157,7 +157,7 @@ func TestPrefabChildBounds(t *testing.T) {
 		inst(2, "null", "@uuid:"+coinUUID, `[{"prefabEntityId": "0", "type": "property", "componentType": "Transform", "propertyName": "scale", "value": {"x": 6, "y": 6, "z": 6}}]`),
 		E{ID: 3, Parent: at(2), C: []string{tr(30, 0, 0)}})
 	// 500 + 6·30 = 680 for the child; the sprite spans 500 ± 72 in x.
-	if c := p.Cells[0]; !nearRect(c.Bounds, Rect{428, 500, 680, 600}) {
+	if c := p.Cells[0]; !nearRect(c.Bounds, Rect{MinX: 428, MinZ: 500, MaxX: 680, MaxZ: 600}) {
 		t.Errorf("scaled bounds %+v", c.Bounds)
 	}
 }

@@ -257,7 +257,7 @@ func TestPlaneXY(t *testing.T) {
 	if got := cellOf(t, p, 2); got != "test.cell_1_2" {
 		t.Errorf("xy cell %s", got)
 	}
-	if p.Plane != "xy" || p.Cells[0].Grid != (Rect{100, 200, 200, 300}) {
+	if p.Plane != "xy" || p.Cells[0].Grid != (Rect{MinX: 100, MinZ: 200, MaxX: 200, MaxZ: 300}) {
 		t.Errorf("plane %s grid %+v", p.Plane, p.Cells[0].Grid)
 	}
 }
@@ -282,7 +282,7 @@ func TestSources(t *testing.T) {
 	}
 }
 
-func TestSceneNameAndFileSafe(t *testing.T) {
+func TestSceneName(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ file, root, want string }{
 		{dir + "/main.esscene", "", "main"},
@@ -297,14 +297,5 @@ func TestSceneNameAndFileSafe(t *testing.T) {
 	}
 	if _, err := SceneName(dir+"/x.esscene", dir+"/levels"); err == nil {
 		t.Error("scene outside the root accepted")
-	}
-	if got := FileSafe("levels/boss é.cell_-1_0"); got != "levels_boss___.cell_-1_0" {
-		t.Errorf("FileSafe = %q", got)
-	}
-	if got := FileSafe(".."); got != "__" {
-		t.Errorf("FileSafe(..) = %q", got)
-	}
-	if got := CellName("levels/boss", -1, 3); got != "levels/boss.cell_-1_3" {
-		t.Errorf("CellName = %q", got)
 	}
 }

@@ -30,7 +30,7 @@ func (c *checker) collectSources() {
 		}
 		s := manifest.Source{Entity: d.Entities[i].ID, Name: d.Entities[i].Name, Enabled: true}
 		if p, ok := c.pos[i]; ok && p.Finite() {
-			s.Position = manifest.Vec3{X: p.X, Y: p.Y, Z: p.Z}
+			s.Position = p
 		}
 		// first is the radius the finding points at: the first one named
 		// in its message.

@@ -50,7 +50,7 @@ func Map(p *Plan) *worldmap.Map {
 		}
 		m.Cells = append(m.Cells, worldmap.Cell{
 			Name: c.Name, X: c.X, Z: c.Z,
-			Bounds: worldmap.Rect{MinX: c.Bounds.MinX, MinZ: c.Bounds.MinZ, MaxX: c.Bounds.MaxX, MaxZ: c.Bounds.MaxZ},
+			Bounds: c.Bounds,
 			Value:  float64(len(c.Entities)),
 			Note:   note,
 		})

@@ -5,25 +5,15 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/worldcook/worldcook/grid"
 )
 
 // Rect is a rectangle in world units on the partition plane.
-type Rect struct {
-	MinX, MinZ, MaxX, MaxZ float64
-}
-
-// Union is the smallest rectangle holding r and o.
-func (r Rect) Union(o Rect) Rect {
-	return Rect{math.Min(r.MinX, o.MinX), math.Min(r.MinZ, o.MinZ), math.Max(r.MaxX, o.MaxX), math.Max(r.MaxZ, o.MaxZ)}
-}
-
-// Intersects reports whether r and o overlap (touching counts).
-func (r Rect) Intersects(o Rect) bool {
-	return r.MinX <= o.MaxX && o.MinX <= r.MaxX && r.MinZ <= o.MaxZ && o.MinZ <= r.MaxZ
-}
+type Rect = grid.Rect
 
 // Point is a position in world units.
-type Point struct{ X, Z float64 }
+type Point = grid.Point
 
 // Cell is one grid cell.
 type Cell struct {
@@ -163,10 +153,8 @@ const (
 	maxArrowTexts = 40
 )
 
-func (m *Map) grid(c Cell) Rect {
-	s := m.CellSize
-	return Rect{float64(c.X) * s, float64(c.Z) * s, float64(c.X+1) * s, float64(c.Z+1) * s}
-}
+// grid is cell c's grid square.
+func (m *Map) grid(c Cell) Rect { return grid.Square(grid.Key{X: c.X, Z: c.Z}, m.CellSize) }
 
 // extent is the region drawn.
 func (m *Map) extent() (Rect, bool) {
@@ -187,15 +175,15 @@ func (m *Map) extent() (Rect, bool) {
 	}
 	for _, rt := range m.Routes {
 		for _, p := range rt.Points {
-			add(Rect{p.X, p.Z, p.X, p.Z})
+			add(Rect{MinX: p.X, MinZ: p.Z, MaxX: p.X, MaxZ: p.Z})
 		}
 	}
 	for _, a := range m.Arrows {
-		add(Rect{a.From.X, a.From.Z, a.From.X, a.From.Z})
-		add(Rect{a.To.X, a.To.Z, a.To.X, a.To.Z})
+		add(Rect{MinX: a.From.X, MinZ: a.From.Z, MaxX: a.From.X, MaxZ: a.From.Z})
+		add(Rect{MinX: a.To.X, MinZ: a.To.Z, MaxX: a.To.X, MaxZ: a.To.Z})
 	}
 	for _, k := range m.Markers {
-		add(Rect{k.At.X, k.At.Z, k.At.X, k.At.Z})
+		add(Rect{MinX: k.At.X, MinZ: k.At.Z, MaxX: k.At.X, MaxZ: k.At.Z})
 	}
 	return r, ok
 }
@@ -204,11 +192,11 @@ func (m *Map) extent() (Rect, bool) {
 func (m *Map) WriteSVG(w io.Writer) error {
 	view, ok := m.extent()
 	if !ok {
-		view = Rect{0, 0, 1, 1}
+		view = Rect{MinX: 0, MinZ: 0, MaxX: 1, MaxZ: 1}
 	}
 	// A margin of half a cell keeps edge cells and routes off the frame.
 	pad := math.Max(m.CellSize/2, 1e-9)
-	view = Rect{view.MinX - pad, view.MinZ - pad, view.MaxX + pad, view.MaxZ + pad}
+	view = Rect{MinX: view.MinX - pad, MinZ: view.MinZ - pad, MaxX: view.MaxX + pad, MaxZ: view.MaxZ + pad}
 	width := m.Width
 	if width <= 0 {
 		width = 720
@@ -278,7 +266,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		labelled := !dense && drawn <= labelledCells
 		if labelled && cellPx >= 64 {
 			c.Text(px(g.MinX)+4, pz(g.MaxZ)+12, cell.Name, Font{Size: 9, Fill: mutedOn(ink)})
-			names = append(names, Rect{px(g.MinX) + 4, pz(g.MaxZ) + 3, px(g.MinX) + 4 + 5*float64(len(cell.Name)), pz(g.MaxZ) + 14})
+			names = append(names, Rect{MinX: px(g.MinX) + 4, MinZ: pz(g.MaxZ) + 3, MaxX: px(g.MinX) + 4 + 5*float64(len(cell.Name)), MaxZ: pz(g.MaxZ) + 14})
 		}
 		if labelled && cell.Value > 0 && cellPx >= 18 {
 			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
@@ -361,7 +349,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		for _, t := range rt.Ticks {
 			x, y := px(t.At.X), pz(t.At.Z)
 			c.Circle(x, y, 2.2, Style{Fill: "#fff", Stroke: col, Width: 1.2, Title: rt.Name + " frame " + t.Label})
-			box := Rect{x + 2, y - 12, x + 6 + 5.5*float64(len(t.Label)), y - 1}
+			box := Rect{MinX: x + 2, MinZ: y - 12, MaxX: x + 6 + 5.5*float64(len(t.Label)), MaxZ: y - 1}
 			if !slices.ContainsFunc(placed, box.Intersects) {
 				placed = append(placed, box)
 				c.Text(x+4, y-4, t.Label, Font{Size: 9, Fill: "#333", Halo: true})
@@ -388,7 +376,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Line(x-5, y-5, x+5, y+5, st)
 		c.Line(x-5, y+5, x+5, y-5, st)
 	}
-	m.texts(c, px, pz, Rect{mapLeft, mapTop, mapLeft + plotW, mapTop + plotH})
+	m.texts(c, px, pz, Rect{MinX: mapLeft, MinZ: mapTop, MaxX: mapLeft + plotW, MaxZ: mapTop + plotH})
 	// Badges that would cover one already set move along to its right.
 	var discs []Rect
 	for _, mk := range m.Marks {
@@ -397,10 +385,10 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		x, y := px(mk.Points[0].X), pz(mk.Points[0].Z)
 		r := 5 + 3*float64(len(mk.Badge))
-		box := Rect{x - r, y - r, x + r, y + r}
+		box := Rect{MinX: x - r, MinZ: y - r, MaxX: x + r, MaxZ: y + r}
 		for try := 0; try < 6 && slices.ContainsFunc(discs, box.Intersects); try++ {
 			x += 2*r + 1
-			box = Rect{x - r, y - r, x + r, y + r}
+			box = Rect{MinX: x - r, MinZ: y - r, MaxX: x + r, MaxZ: y + r}
 		}
 		discs = append(discs, box)
 		badge(c, x, y, r, mk.Badge, mk.Title)
@@ -490,7 +478,7 @@ func (m *Map) texts(c *Canvas, px, pz func(float64) float64, plot Rect) {
 		// Kept inside the plot, which clips what runs over its edges.
 		x = math.Max(plot.MinX+w/2+2, math.Min(plot.MaxX-w/2-2, x))
 		y = math.Max(plot.MinZ+11, math.Min(plot.MaxZ-3, y))
-		r := Rect{x - w/2, y - 9, x + w/2, y + 2}
+		r := Rect{MinX: x - w/2, MinZ: y - 9, MaxX: x + w/2, MaxZ: y + 2}
 		if len(taken) >= maxArrowTexts || !free(r) {
 			return
 		}

@@ -29,12 +29,12 @@ func TestMapDrawsGridBoundsRoutesAndArrows(t *testing.T) {
 	m := &Map{
 		Title: "main <test> & co", CellSize: 100, ValueName: "loads",
 		Cells: []Cell{
-			{Name: "main.cell_0_0", Bounds: Rect{0, 0, 100, 100}, Value: 2},
-			{Name: "main.cell_1_0", X: 1, Bounds: Rect{100, -30, 260, 100}, Value: 0},
+			{Name: "main.cell_0_0", Bounds: Rect{MinX: 0, MinZ: 0, MaxX: 100, MaxZ: 100}, Value: 2},
+			{Name: "main.cell_1_0", X: 1, Bounds: Rect{MinX: 100, MinZ: -30, MaxX: 260, MaxZ: 100}, Value: 0},
 		},
-		Routes: []Route{{Name: "player", Points: []Point{{10, 10}, {150, 50}, {10, 90}, {20, 90}}, Jumps: []int{2}}},
-		Rings:  []Ring{{Center: Point{10, 10}, Radius: 50, Label: "load radius"}},
-		Arrows: []Arrow{{From: Point{50, 50}, To: Point{150, 50}, Label: "Door -> Frame"}},
+		Routes: []Route{{Name: "player", Points: []Point{{X: 10, Z: 10}, {X: 150, Z: 50}, {X: 10, Z: 90}, {X: 20, Z: 90}}, Jumps: []int{2}}},
+		Rings:  []Ring{{Center: Point{X: 10, Z: 10}, Radius: 50, Label: "load radius"}},
+		Arrows: []Arrow{{From: Point{X: 50, Z: 50}, To: Point{X: 150, Z: 50}, Label: "Door -> Frame"}},
 	}
 	var buf bytes.Buffer
 	if err := m.WriteSVG(&buf); err != nil {
@@ -125,10 +125,10 @@ func TestTicks(t *testing.T) {
 func TestMapMarksBadgesAndTicks(t *testing.T) {
 	m := &Map{
 		CellSize: 100,
-		Cells:    []Cell{{Name: "a", Bounds: Rect{0, 0, 100, 100}, Alert: true}},
-		Routes: []Route{{Name: "cam", Points: []Point{{10, 10}, {90, 90}},
-			Ticks: []Tick{{At: Point{50, 50}, Label: "10"}, {At: Point{50, 50}, Label: "20"}}, TickName: "frame every 10"}},
-		Marks:    []Mark{{Points: []Point{{10, 10}, {50, 50}}, Badge: "1", Label: "3-7: budget", Title: "episode one"}, {Points: []Point{{90, 90}}}},
+		Cells:    []Cell{{Name: "a", Bounds: Rect{MinX: 0, MinZ: 0, MaxX: 100, MaxZ: 100}, Alert: true}},
+		Routes: []Route{{Name: "cam", Points: []Point{{X: 10, Z: 10}, {X: 90, Z: 90}},
+			Ticks: []Tick{{At: Point{X: 50, Z: 50}, Label: "10"}, {At: Point{X: 50, Z: 50}, Label: "20"}}, TickName: "frame every 10"}},
+		Marks:    []Mark{{Points: []Point{{X: 10, Z: 10}, {X: 50, Z: 50}}, Badge: "1", Label: "3-7: budget", Title: "episode one"}, {Points: []Point{{X: 90, Z: 90}}}},
 		MarkName: "hole episode", MarkNote: "2 more, unnumbered",
 	}
 	var buf bytes.Buffer
@@ -145,5 +145,27 @@ func TestMapMarksBadgesAndTicks(t *testing.T) {
 	}
 	if strings.Contains(out, ">20</text>") {
 		t.Error("a tick label set over another")
+	}
+}
+
+// The cell at the int32 limit has its square where validate puts it, up
+// to 2^31 cell sizes: with bounds equal to that square it did not grow, so
+// no grown outline is drawn, and it is drawn as one cell-sized square.
+func TestMapCellAtInt32Limit(t *testing.T) {
+	const last = 1<<31 - 1
+	m := &Map{Title: "edge", CellSize: 1, Cells: []Cell{{
+		Name: "main.cell_2147483647_2147483647", X: last, Z: last,
+		Bounds: Rect{MinX: last, MinZ: last, MaxX: 1 << 31, MaxZ: 1 << 31}, Value: 1,
+	}}}
+	if got := m.grid(m.Cells[0]); got != m.Cells[0].Bounds {
+		t.Fatalf("grid square %+v, want %+v", got, m.Cells[0].Bounds)
+	}
+	var out bytes.Buffer
+	if err := m.WriteSVG(&out); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, out.Bytes())
+	if strings.Contains(out.String(), "grown bounds") {
+		t.Error("the cell at the int32 limit is outlined as grown")
 	}
 }

@@ -28,13 +28,14 @@ import (
 const module = "github.com/worldcook/worldcook"
 
 // layers orders worldcook's packages, lowest first, as they are built on
-// one another: helpers with no worldcook imports, the formats, scene
-// reading, the rules (validate) and the scheduler (streaming) side by
-// side, the cook pipeline, settings, the settings search (tune, which
-// reads sizes as settings do), the command line, then programs.
+// one another: the grid and the helpers, with no worldcook imports, the
+// formats, scene reading, the rules (validate) and the scheduler
+// (streaming) side by side, the cook pipeline, settings, the settings
+// search (tune, which reads sizes as settings do), the command line,
+// then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin"},
+	{"grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
