@@ -117,10 +117,10 @@ type Simulate struct {
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames at the start whose holes --fail-on holes ignores (default: until the first frame without holes)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print the warnings and the summary, not the per-frame rows (csv: the summary as text)"`
 	Timings          bool     `flag:"timings" help:"print to stderr how long loading the world and the route and the frames took, and a frame's mean and p99 cost"`
-	// Policy is the scheduler: seed (the budgeted one) or estella (the
-	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
-	// time the runtime's host operations.
-	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"scheduler: seed (budgeted, the settings above) or estella (Estella's runtime WorldStreamer)"`
+	// Policy is the scheduler: budgeted (seed, its former name, is an
+	// alias) or estella (a model of Estella's runtime); Compare runs both.
+	// PublishFrames and UnloadFrames time the runtime's host operations.
+	Policy        string   `flag:"policy" default:"budgeted" enum:"budgeted|seed,estella" help:"scheduler: budgeted (the settings above) or estella (Estella's runtime WorldStreamer)"`
 	Compare       bool     `flag:"compare" help:"run the route under both policies and print them side by side"`
 	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
 	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`

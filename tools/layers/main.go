@@ -30,7 +30,8 @@ const module = "github.com/worldcook/worldcook"
 // layers orders worldcook's packages, lowest first, as they are built on
 // one another: helpers with no worldcook imports, the formats, scene
 // reading, the rules (validate) and the scheduler (streaming) side by
-// side, the cook pipeline, settings, the command line, then programs.
+// side, the cook pipeline, a run of simulate, its report, settings, the
+// command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
 	{"internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin"},
@@ -42,13 +43,14 @@ var layers = [][]string{
 	{"validate", "streaming"},
 	{"cook"},
 	{"simulate"},
+	{"report"},
 	{"config"},
 	{"cmd"},
 	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "config", "cook", "manifest", "sideout", "simulate", "streaming", "validate"}
+var cmdImports = []string{"assets", "config", "cook", "manifest", "report", "sideout", "simulate", "streaming", "validate"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
