@@ -192,42 +192,21 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
-	loadStart := time.Now()
+	openStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
+	openTime := time.Since(openStart)
 	if world.Plane == manifest.PlaneXY && (run.Policy == simulate.Estella || run.Compare) && !opts.Quiet {
 		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
 	}
-	// What the report writes as the run goes, and when the frames began
-	// (for --timings).
-	var wrote error
-	var loadTime time.Duration
-	var runStart time.Time
 	if !opts.Quiet {
-		watch := rep.Watch(run)
-		run.Watch = simulate.Watch{
-			Begin: func(p *simulate.PolicyRun) error {
-				loadTime = time.Since(loadStart)
-				if watch.Begin != nil {
-					wrote = watch.Begin(p)
-				}
-				runStart = time.Now()
-				return wrote
-			},
-		}
-		if f := watch.Frame; f != nil {
-			run.Watch.Frame = func(p *simulate.PolicyRun, r *streaming.FrameReport, rt *streaming.RuntimeFrame) error {
-				wrote = f(p, r, rt)
-				return wrote
-			}
-		}
+		run.Watch = rep.Watch(run)
 	}
 	res, err := simulate.Run(ctx, world, run)
-	runTime := time.Since(runStart)
 	switch {
-	case err != nil && (wrote != nil || ctx.Err() != nil):
+	case err != nil && (rep.Err() != nil || ctx.Err() != nil):
 		return fmt.Errorf("writing the report: %v", err)
 	case err != nil:
 		return inputErr(err)
@@ -237,7 +216,8 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			return err
 		}
 		if c.Timings && !res.Compare && res.Runs[0].Policy == simulate.Budgeted {
-			writeSimulateTimings(opts.IO.Err, loadTime, runTime, res.Runs[0].Frames)
+			p := res.Runs[0]
+			writeSimulateTimings(opts.IO.Err, openTime+p.Setup, p.Stepping, p.Frames)
 		}
 	}
 	if !res.Compare {

@@ -91,6 +91,8 @@ type Report struct {
 	format     string
 	o          Options
 	w          Writer
+	// err is the first error the report's Watch returned.
+	err error
 }
 
 // New returns a report in o's format.
@@ -122,14 +124,26 @@ func (r *Report) Watch(o simulate.Options) simulate.Watch {
 	if o.Compare {
 		return simulate.Watch{}
 	}
-	w := simulate.Watch{Begin: r.begin}
+	w := simulate.Watch{Begin: func(p *simulate.PolicyRun) error { return r.failed(r.begin(p)) }}
 	if !r.o.SummaryOnly && (o.Policy == simulate.Estella || !r.summaryFirst()) {
 		w.Frame = func(_ *simulate.PolicyRun, f *streaming.FrameReport, rt *streaming.RuntimeFrame) error {
-			return r.w.Frame(f, rt)
+			return r.failed(r.w.Frame(f, rt))
 		}
 	}
 	return w
 }
+
+// failed keeps the first error the report met while the run went.
+func (r *Report) failed(err error) error {
+	if r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+// Err is the first error the report met writing as the run went: a run
+// that returns it failed to write its report, not to run.
+func (r *Report) Err() error { return r.err }
 
 func (r *Report) begin(p *simulate.PolicyRun) error {
 	w, err := NewWriter(r.format, r.out, p.Policy, WriterOptions{Human: r.o.Terminal, Assets: p.Assets})

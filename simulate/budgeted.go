@@ -56,17 +56,16 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 
 // runBudgeted replays the route through the budgeted scheduler and
 // concludes the gate on its frames.
-func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.Route, o Options) (*PolicyRun, error) {
+func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error) {
 	b, err := newBudgeted(world, route, o)
 	if err != nil {
 		return nil, err
 	}
 	defer b.sched.Close()
 	run := b.run
-	if o.Watch.Begin != nil {
-		if err := o.Watch.Begin(run); err != nil {
-			return nil, err
-		}
+	stepping, err := o.begin(run, start)
+	if err != nil {
+		return nil, err
 	}
 	var each func(*streaming.FrameReport) error
 	if f := o.Watch.Frame; f != nil {
@@ -75,6 +74,7 @@ func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.R
 	if run.Frames, err = streaming.Run(ctx, b.sched, run.Route, b.pace, each); err != nil {
 		return nil, err
 	}
+	run.Stepping = time.Since(stepping)
 	run.Summary = b.sched.Summary()
 	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
 	run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
@@ -46,7 +47,7 @@ func estellaRefusals(set streaming.Settings) error {
 // runEstella binds the route as the runtime samples it, replays it
 // through a model of Estella's runtime and concludes the gate on its
 // frames as on the budgeted scheduler's.
-func runEstella(ctx context.Context, world *streaming.World, route *streaming.Route, o Options) (*PolicyRun, error) {
+func runEstella(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error) {
 	sources := world.RuntimeSources
 	if sources == nil {
 		sources = world.Sources
@@ -72,10 +73,9 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 		return nil, err
 	}
 	run.Assets = sched.HasAssets()
-	if o.Watch.Begin != nil {
-		if err := o.Watch.Begin(run); err != nil {
-			return nil, err
-		}
+	stepping, err := o.begin(run, start)
+	if err != nil {
+		return nil, err
 	}
 	var each func(*streaming.EstellaFrame) error
 	if f := o.Watch.Frame; f != nil {
@@ -85,6 +85,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
+	run.Stepping = time.Since(stepping)
 	run.Frames = make([]streaming.FrameReport, len(frames))
 	run.Runtime = make([]streaming.RuntimeFrame, len(frames))
 	for i := range frames {

@@ -60,6 +60,17 @@ type Options struct {
 	Watch Watch
 }
 
+// begin marks the end of a policy's setup and calls the Watch's Begin.
+func (o Options) begin(run *PolicyRun, start time.Time) (stepping time.Time, err error) {
+	run.Setup = time.Since(start)
+	if o.Watch.Begin != nil {
+		if err := o.Watch.Begin(run); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return time.Now(), nil
+}
+
 // Watch follows a run as it goes, for a report that writes its rows as
 // they are made. Either hook may be nil, and either may stop the run by
 // returning an error, which Run returns.
@@ -148,6 +159,10 @@ type PolicyRun struct {
 	Sources []streaming.Source
 	Route   [][]streaming.Point
 	Loads   []int
+	// Setup is the time the run took to read and bind the route and
+	// build the scheduler, Stepping the time its frames took (the Watch's
+	// included): real times, for --timings, never part of a report.
+	Setup, Stepping time.Duration
 }
 
 // EstellaSummary is the run's summary in the shape of the runtime
@@ -175,6 +190,7 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 	if o.Compare {
 		policies = []Policy{Budgeted, Estella}
 	}
+	start := time.Now()
 	route, err := streaming.ReadRoute(o.Route)
 	if err != nil {
 		return nil, err
@@ -186,14 +202,15 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 			err error
 		)
 		if p == Estella {
-			run, err = runEstella(ctx, world, route, o)
+			run, err = runEstella(ctx, world, route, o, start)
 		} else {
-			run, err = runBudgeted(ctx, world, route, o)
+			run, err = runBudgeted(ctx, world, route, o, start)
 		}
 		if err != nil {
 			return nil, err
 		}
 		res.Runs = append(res.Runs, run)
+		start = time.Now()
 	}
 	res.Verdict = verdict(res)
 	return res, nil
