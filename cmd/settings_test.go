@@ -19,6 +19,8 @@ import (
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/manifest"
+	simreport "github.com/worldcook/worldcook/report"
+	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -306,10 +308,8 @@ func TestDeclaredFactsMatchTheirOwners(t *testing.T) {
 	if got := setting("validate.format").Values; strings.Join(got, ",") != strings.Join(validate.Formats, ",") {
 		t.Errorf("validate.format values %v, validate.Formats %v", got, validate.Formats)
 	}
-	for _, f := range setting("simulate.format").Values {
-		if _, err := streaming.NewReportWriter(f, &bytes.Buffer{}); err != nil {
-			t.Errorf("simulate.format %q: %v", f, err)
-		}
+	if got := setting("simulate.format").Values; strings.Join(got, ",") != strings.Join(simreport.Formats, ",") {
+		t.Errorf("simulate.format values %v, report.Formats %v", got, simreport.Formats)
 	}
 	for _, path := range []string{"cook.plane", "validate.plane", "simulate.plane"} {
 		if got := setting(path).Values; strings.Join(got, ",") != manifest.PlaneXZ+","+manifest.PlaneXY {
@@ -338,7 +338,7 @@ func TestDeclaredFactsMatchTheirOwners(t *testing.T) {
 	if got := setting("simulate.failOn").Values; strings.Join(got, ",") != strings.Join(streaming.FailConditions, ",") {
 		t.Errorf("simulate.failOn values %v, streaming.FailConditions %v", got, streaming.FailConditions)
 	}
-	if got := setting("simulate.policy").Values; strings.Join(got, ",") != policySeed+","+policyEstella {
+	if got := setting("simulate.policy").Values; strings.Join(got, ",") != string(simulate.Budgeted)+","+string(simulate.Estella) {
 		t.Errorf("simulate.policy values %v", got)
 	}
 	r := streaming.DefaultRetry()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/manifest"
+	simreport "github.com/worldcook/worldcook/report"
 	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
@@ -78,7 +78,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 			if err != nil {
 				return err
 			}
-			a.machine = cfg.JSON || cfg.Simulate.Format == streaming.FormatJSONL
+			a.machine = cfg.JSON || cfg.Simulate.Format == simreport.FormatJSONL
 			opts.IO = a.io
 			opts.World = defaultWorld
 			if len(args) == 1 {
@@ -102,130 +102,80 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		ctx = context.Background()
 	}
 	c := opts.Cfg
-	set, model, err := simulateSettings(c)
-	if err != nil {
-		return inputErr(err)
-	}
-	set.IgnoreAssets = c.AssetCosts == "off"
-	gate, err := simulateGate(c, set)
+	run, err := simulateRun(opts)
 	if err != nil {
 		return inputErr(err)
 	}
 	format := c.Format
 	if opts.JSON {
-		format = streaming.FormatJSONL
+		format = simreport.FormatJSONL
 	}
-	if format == "" {
-		format = streaming.FormatTable
-	}
-	if c.SummaryOnly && format == streaming.FormatCSV {
-		format = streaming.FormatTable // no rows: the summary as text
-	}
-	// A person at a terminal reads the verdict first; a file or a pipe
-	// gets rows as they are made, so a long run can be followed.
-	summaryFirst := c.SummaryOnly || (opts.IO.OutTerminal && format == streaming.FormatTable)
 	if c.Path == "" {
 		return inputErr(errors.New("simulate needs a route: pass --path route.csv (a CSV file with a header and x,z columns)"))
 	}
-	loadStart := time.Now()
-	run := simulateRun(opts, set, model, gate)
-	if c.Compare || (c.Policy != "" && c.Policy != policySeed) {
-		return runPolicies(ctx, opts, run, format)
+	if err := run.Check(); err != nil {
+		return inputErr(err)
 	}
+	if c.Compare && (c.Plot != "" || c.Map != "") {
+		return inputErr(errors.New("--compare prints a comparison only; drop --plot and --map, or draw each policy in its own run"))
+	}
+	rep, err := simreport.New(opts.IO.Out, opts.IO.Err, simreport.Options{Format: format, Terminal: opts.IO.OutTerminal, SummaryOnly: c.SummaryOnly})
+	if err != nil {
+		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
+	}
+	openStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	seed, err := simulate.NewSeed(world, run)
-	if err != nil {
+	openTime := time.Since(openStart)
+	if world.Plane == manifest.PlaneXY && (run.Policy == simulate.Estella || run.Compare) && !opts.Quiet {
+		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
+	}
+	if !opts.Quiet {
+		run.Watch = rep.Watch(run)
+	}
+	res, err := simulate.Run(ctx, world, run)
+	switch {
+	case err != nil && (rep.Err() != nil || ctx.Err() != nil):
+		return fmt.Errorf("writing the report: %v", err)
+	case err != nil:
 		return inputErr(err)
 	}
-	loadTime := time.Since(loadStart)
-	report, err := streaming.NewReport(format, opts.IO.Out, streaming.ReportOptions{Human: opts.IO.OutTerminal, Assets: seed.Sched.HasAssets()})
-	if err != nil {
-		seed.Close()
-		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
-	}
 	if !opts.Quiet {
-		if format == streaming.FormatCSV {
-			err = streaming.WriteWarnings(opts.IO.Err, seed.Warnings)
-		} else {
-			err = report.Warnings(seed.Warnings)
+		if err := rep.Finish(res); err != nil {
+			return err
 		}
-		if err != nil {
-			seed.Close()
+		if c.Timings && !res.Compare && res.Runs[0].Policy == simulate.Budgeted {
+			p := res.Runs[0]
+			writeSimulateTimings(opts.IO.Err, openTime+p.Setup, p.Stepping, p.Frames)
+		}
+	}
+	if !res.Compare {
+		if err := draw(opts, run, res.Runs[0]); err != nil {
 			return err
 		}
 	}
-	var each func(r *streaming.FrameReport) error
-	if !opts.Quiet && !summaryFirst {
-		each = report.Frame
-	}
-	runStart := time.Now()
-	reports, sum, err := seed.Run(ctx, each)
-	runTime := time.Since(runStart)
-	if err != nil {
-		return fmt.Errorf("writing the report: %v", err)
-	}
-	if !opts.Quiet {
-		if err := writeReport(report, reports, &sum, summaryFirst, !c.SummaryOnly); err != nil {
-			return err
-		}
-		if format == streaming.FormatCSV {
-			// A CSV holds frames only; the totals go to stderr for a person.
-			if err := streaming.WriteSummary(opts.IO.Err, &sum); err != nil {
-				return err
-			}
-		}
-		if c.Timings {
-			writeSimulateTimings(opts.IO.Err, loadTime, runTime, reports)
-		}
-	}
-	err = draw(opts, world, picture{
-		title:    fmt.Sprintf("%s along %s", world.Scene, filepath.Base(c.Path)),
-		subtitle: describe(c, set, len(reports)),
-		reports:  reports, sum: &sum, set: set,
-		loads: seed.Sched.Loads, sources: seed.Sched.Sources, route: seed.Frames,
-	})
-	if err != nil {
-		return err
-	}
-	if sum.Gate != nil && sum.Gate.Failed {
-		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate --fail-on: %s", sum.Gate.Message())}
+	if v := res.Verdict; v != nil && v.Failed {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate %s", v.Message)}
 	}
 	return nil
 }
 
-// picture is what simulate's drawings show of a run.
-type picture struct {
-	title, subtitle string
-	reports         []streaming.FrameReport
-	sum             *streaming.Summary
-	set             streaming.Settings
-	// loads and sources are asked only when a map is drawn.
-	loads   func() []int
-	sources func() []streaming.Source
-	route   [][]streaming.Point
-}
-
 // draw writes the run's --plot and --map, whichever were asked for.
-func draw(opts *simulateOptions, world *streaming.World, p picture) error {
+func draw(opts *simulateOptions, o simulate.Options, p *simulate.PolicyRun) error {
 	c := opts.Cfg
 	if c.Plot == "" && c.Map == "" {
 		return nil
 	}
-	side := drawings(opts, world)
+	side := drawings(opts, p.World)
 	if c.Plot != "" {
-		chart := streaming.Chart(p.title, p.subtitle, p.reports, p.sum, p.set)
-		if err := side.WriteFile(c.Plot, "--plot", chart.WriteSVG); err != nil {
+		if err := side.WriteFile(c.Plot, "--plot", simreport.PlotRun(p, o).WriteSVG); err != nil {
 			return inputErr(err)
 		}
 	}
 	if c.Map != "" {
-		sources := p.sources()
-		m := streaming.Map(p.title, p.subtitle, world, p.loads(), sources, p.route)
-		streaming.MarkHoles(m, p.sum.HoleEpisodes, p.route, sources)
-		if err := side.WriteFile(c.Map, "--map", m.WriteSVG); err != nil {
+		if err := side.WriteFile(c.Map, "--map", simreport.MapRun(p, o).WriteSVG); err != nil {
 			return inputErr(err)
 		}
 	}
@@ -242,27 +192,6 @@ func drawings(opts *simulateOptions, world *streaming.World) *sideout.Guard {
 		side.InputsIn(world.Files, cell.Path)
 	}
 	return side
-}
-
-// writeReport writes what is left of the report after the run: the
-// summary, before the rows or after the rows written as they came.
-func writeReport(report streaming.ReportWriter, reports []streaming.FrameReport, sum *streaming.Summary, summaryFirst, rows bool) error {
-	if summaryFirst {
-		if err := report.Summary(sum); err != nil {
-			return err
-		}
-		for i := range reports {
-			if !rows {
-				break
-			}
-			if err := report.Frame(&reports[i]); err != nil {
-				return err
-			}
-		}
-	} else if err := report.Summary(sum); err != nil {
-		return err
-	}
-	return report.Flush()
 }
 
 // writeSimulateTimings prints where the time went: loading (the world
@@ -298,10 +227,8 @@ func simulateGate(c config.Simulate, set streaming.Settings) (streaming.Gate, er
 }
 
 // simulateSettings turns the settings into the scheduler's rules and the
-// IO model. Each value was checked when it was resolved (config declares
-// each setting's rules, and names the flag, variable or file line a bad
-// value came from); the scheduler checks its own rules again for callers
-// that do not come through the command line.
+// IO model; the scheduler checks its own rules again for callers that do
+// not come through the command line.
 func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO, error) {
 	dist, err := streaming.ParseDistance(c.Distance)
 	if err != nil {
@@ -309,10 +236,6 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 	}
 	retry := streaming.DefaultRetry()
 	retry.Retries, retry.BackoffFrames, retry.TimeoutFrames = c.Retries, c.RetryBackoff, c.RetryTimeout
-	if retry.TimeoutFrames > 0 {
-		// Timeouts catch hung reads, not designed latency.
-		retry.TimeoutFrames = max(retry.TimeoutFrames, 4*c.LatencyFrames)
-	}
 	set := streaming.Settings{
 		Distance:         dist,
 		Budget:           c.Budget,
@@ -331,10 +254,22 @@ func simulateSettings(c config.Simulate) (streaming.Settings, streaming.ModelIO,
 	return set, model, nil
 }
 
-// simulateRun maps the settings onto a run's options.
-func simulateRun(opts *simulateOptions, set streaming.Settings, model streaming.ModelIO, gate streaming.Gate) simulate.Options {
+// simulateRun maps the settings onto a run's options. Each value was
+// checked when it was resolved (config declares each setting's rules, and
+// names the flag, variable or file line a bad value came from).
+func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 	c := opts.Cfg
+	set, model, err := simulateSettings(c)
+	if err != nil {
+		return simulate.Options{}, err
+	}
+	set.IgnoreAssets = c.AssetCosts == "off"
+	gate, err := simulateGate(c, set)
+	if err != nil {
+		return simulate.Options{}, err
+	}
 	o := simulate.Options{
+		Policy: simulate.Policy(c.Policy), Compare: c.Compare,
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
@@ -346,7 +281,7 @@ func simulateRun(opts *simulateOptions, set streaming.Settings, model streaming.
 			FramePeriod: diskFramePeriod,
 		}
 	}
-	return o
+	return o, nil
 }
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
@@ -366,37 +301,10 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	return simulate.Open(ctx, opts.World, o)
 }
 
-// describe is the drawings' subtitle: the settings that shaped the run.
-func describe(c config.Simulate, set streaming.Settings, frames int) string {
-	parts := []string{fmt.Sprintf("%d frames", frames)}
-	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
-	if set.Budget != nil {
-		add("budget %d B", *set.Budget)
+// warnPlane tells a user cooking or validating a world cut on X and Y that
+// Estella's own runtime will not stream it as cut.
+func warnPlane(w io.Writer, plane string, quiet bool) {
+	if plane == manifest.PlaneXY && !quiet {
+		fmt.Fprintf(w, "worldcook: warning: --plane xy: %s\n", manifest.XYRuntimeNote)
 	}
-	if set.MaxResidentBytes != nil {
-		add("cap %d B", *set.MaxResidentBytes)
-	}
-	if set.PinnedRadius != nil {
-		add("pinned %g", *set.PinnedRadius)
-	}
-	if set.LODRadius != nil {
-		add("LOD %g", *set.LODRadius)
-	}
-	if c.IO == "disk" {
-		add("disk IO, %d workers, %g ms a frame", c.Concurrency, c.FrameBudgetMS)
-	} else {
-		add("latency %d %s", c.LatencyFrames, plural(c.LatencyFrames, "frame", "frames"))
-		if c.IOBytesPerFrame != nil {
-			add("%d B/frame", *c.IOBytesPerFrame)
-		}
-	}
-	add("distance %s", set.Distance)
-	return strings.Join(parts, " · ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -103,7 +103,7 @@ func TestSimulateEstellaRefusesSettingsItLacks(t *testing.T) {
 		{[]string{"--retries", "0", "--retry-timeout", "10"}, "drop --retries, --retry-timeout (flag"},
 		{[]string{"--io", "disk"}, "modelled host; drop --io disk"},
 		{[]string{"--publish-frames", "-1"}, "--publish-frames must be from 0 to 2147483647 frames (got -1)"},
-		{[]string{"--policy", "budgeted"}, `--policy "budgeted": use seed or estella`},
+		{[]string{"--policy", "greedy"}, `--policy "greedy": use budgeted or estella`},
 	} {
 		args := append([]string{"--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella"}, tc.args...)
 		code, _, errs := run(t, append(args, demoScene)...)
@@ -115,7 +115,7 @@ func TestSimulateEstellaRefusesSettingsItLacks(t *testing.T) {
 	if code, _, errs := run(t, "--config", islandYAML, "simulate", "--path", islandRoute, "--policy", "estella", island); code != 2 || !strings.Contains(errs, "drop --budget, --max-resident-bytes, --pinned-radius, --lod-radius") {
 		t.Errorf("config settings: exit %d, %q", code, errs)
 	}
-	// Under --compare the seed policy gets them.
+	// Under --compare the budgeted policy gets them.
 	if code, _, errs := run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--compare", "--budget", "4096", demoScene); code != 0 {
 		t.Errorf("--compare --budget: exit %d: %s", code, errs)
 	}

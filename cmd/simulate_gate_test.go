@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,5 +270,53 @@ func TestSimulateMapMarksHoles(t *testing.T) {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %q", want)
 		}
+	}
+}
+
+// TestSimulateCompareGates: --compare judges both policies, from the flag
+// and from WORLDCOOK_SIMULATE_FAIL_ON, and the verdict names the one that
+// failed: under a 16 KiB budget the demo's budgeted run has holes after
+// its first frame, the runtime's on its first frame only.
+func TestSimulateCompareGates(t *testing.T) {
+	args := []string{"--config", demoYAML, "simulate", "--path", demoRoute, "--budget", "16384", "--warmup", "1", "--compare"}
+	for _, tc := range []struct {
+		name string
+		env  string
+		flag []string
+	}{
+		{"flag", "", []string{"--fail-on", "holes"}},
+		{"env", "holes", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("WORLDCOOK_SIMULATE_FAIL_ON", tc.env)
+			code, out, errs := run(t, append(append(slices.Clone(args), tc.flag...), demoScene)...)
+			if code != 1 || !strings.Contains(errs, "simulate --compare --fail-on: budgeted: holes in frames 2-4") || strings.Contains(errs, "estella:") {
+				t.Errorf("exit %d, %q; want exit 1 naming the budgeted policy only", code, errs)
+			}
+			if want := fmt.Sprintf("%-24s %22s %22s\n", "gate", "FAILED", "passed"); !strings.Contains(out, want) {
+				t.Errorf("the comparison lacks %q:\n%s", want, out)
+			}
+		})
+	}
+	// Both policies fail without a warm-up; without --fail-on there is no
+	// gate.
+	code, _, errs := run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--budget", "16384", "--warmup", "0", "--compare", "--fail-on", "holes", demoScene)
+	if code != 1 || !strings.Contains(errs, "budgeted: holes in frames 1-4") || !strings.Contains(errs, "; estella: holes in frames 1 ") {
+		t.Errorf("no warm-up: exit %d, %q", code, errs)
+	}
+	code, out, _ := run(t, append(slices.Clone(args), demoScene)...)
+	if code != 0 || strings.Contains(out, "gate") {
+		t.Errorf("no --fail-on: exit %d\n%s", code, out)
+	}
+}
+
+// TestSimulatePolicySeedIsBudgeted: --policy seed, the budgeted policy's
+// former name, runs it.
+func TestSimulatePolicySeedIsBudgeted(t *testing.T) {
+	args := []string{"--config", demoYAML, "simulate", "--path", demoRoute, "--budget", "16384", "--policy"}
+	_, budgeted, _ := run(t, append(slices.Clone(args), "budgeted", demoScene)...)
+	code, seed, errs := run(t, append(slices.Clone(args), "seed", demoScene)...)
+	if code != 0 || seed != budgeted {
+		t.Errorf("--policy seed: exit %d, %s; its report differs from --policy budgeted's", code, errs)
 	}
 }

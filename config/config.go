@@ -118,10 +118,10 @@ type Simulate struct {
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames --fail-on holes excuses (default: the warm-up)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print warnings and the summary, not the per-frame rows"`
 	Timings          bool     `flag:"timings" help:"print load and frame times to stderr (mean, p99)"`
-	// Policy is the scheduler: seed (the budgeted one) or estella (the
-	// runtime's own); Compare runs both. PublishFrames and UnloadFrames
-	// time the runtime's host operations.
-	Policy        string   `flag:"policy" default:"seed" enum:"seed,estella" help:"seed (budgeted) or estella (Estella's runtime)"`
+	// Policy is the scheduler: budgeted (seed, its former name, is an
+	// alias) or estella (a model of Estella's runtime); Compare runs both.
+	// PublishFrames and UnloadFrames time the runtime's host operations.
+	Policy        string   `flag:"policy" default:"budgeted" enum:"budgeted|seed,estella" help:"budgeted or estella (Estella's runtime)"`
 	Compare       bool     `flag:"compare" help:"run both policies and print them side by side"`
 	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
 	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`

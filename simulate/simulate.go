@@ -2,13 +2,15 @@
 // cooked one, or a scene cooked in memory), binds a camera route to its
 // streaming sources, builds the scheduler of a policy with its IO, runs
 // the route through it and concludes the CI gate. The command adapts its
-// settings to Options and formats what a run returns; the protocol lives
-// here, once, for every policy.
+// settings to Options and renders the Result a run returns; the protocol
+// lives here, once, for every policy.
+//
+// A world is opened once and may be run many times, from several
+// goroutines at once: a run reads the world and never changes it.
 package simulate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,23 +19,69 @@ import (
 	"github.com/worldcook/worldcook/streaming"
 )
 
+// Policy names a scheduling policy.
+type Policy string
+
+// The scheduling policies (--policy).
+const (
+	// Budgeted is worldcook's scheduler (docs: README "simulate"): a
+	// per-frame byte budget, a resident cap, pinning, LOD, retries.
+	Budgeted Policy = "budgeted"
+	// Estella is a model of Estella's runtime (WorldStreamer), over a
+	// modelled host.
+	Estella Policy = "estella"
+)
+
 // Options are what a run needs besides the world.
 type Options struct {
+	// Policy is the scheduler ("" is Budgeted). Compare runs the route
+	// under both, over the modelled host, the budgeted one with every
+	// setting given; Policy is then ignored.
+	Policy  Policy
+	Compare bool
 	// Route is the route CSV.
 	Route string
 	// Radii override every source's radii where set.
 	Radii Radii
 	// Settings are the budgeted scheduler's; Model times modelled IO (and
-	// the runtime policy's preparations).
+	// the runtime's preparations).
 	Settings streaming.Settings
 	Model    streaming.ModelIO
-	// Disk, when set, reads and decodes the cooked files for real.
+	// Disk, when set, reads and decodes the cooked files for real (the
+	// budgeted policy only).
 	Disk *Disk
-	// Gate is what fails the run (--fail-on, --warmup).
+	// Gate is what fails the run (--fail-on, --warmup); under Compare it
+	// judges both policies.
 	Gate streaming.Gate
-	// PublishFrames and UnloadFrames time the runtime policy's publishes
-	// and unloads.
+	// PublishFrames and UnloadFrames time the runtime's publishes and
+	// unloads.
 	PublishFrames, UnloadFrames int
+	// Watch, when set, sees the run as it goes.
+	Watch Watch
+}
+
+// begin marks the end of a policy's setup and calls the Watch's Begin.
+func (o Options) begin(run *PolicyRun, start time.Time) (stepping time.Time, err error) {
+	run.Setup = time.Since(start)
+	if o.Watch.Begin != nil {
+		if err := o.Watch.Begin(run); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return time.Now(), nil
+}
+
+// Watch follows a run as it goes, for a report that writes its rows as
+// they are made. Either hook may be nil, and either may stop the run by
+// returning an error, which Run returns.
+type Watch struct {
+	// Begin is called once per policy, before its first frame, with the
+	// policy's run set up: its warnings and whether it counts assets are
+	// known, its frames not yet.
+	Begin func(p *PolicyRun) error
+	// Frame is called with each frame's report as it is made; rt holds
+	// the runtime's additions under the Estella policy (nil otherwise).
+	Frame func(p *PolicyRun, f *streaming.FrameReport, rt *streaming.RuntimeFrame) error
 }
 
 // Radii are radius overrides; nil leaves a source's own.
@@ -64,9 +112,133 @@ type Disk struct {
 	FrameBudget, FramePeriod time.Duration
 }
 
-// Open opens WORLD: a cooked directory, a manifest, or a scene.
+// Open opens WORLD: a cooked directory, a manifest, or a scene. Open a
+// world once and Run it as often as needed.
 func Open(ctx context.Context, world string, o cook.OpenOptions) (*streaming.World, error) {
 	return cook.Open(ctx, world, o)
+}
+
+// Result is what a run did.
+type Result struct {
+	// Runs holds one run per policy: the policy asked for, or under
+	// Compare the budgeted one and then Estella's runtime.
+	Runs []*PolicyRun
+	// Compare says the runs are a comparison.
+	Compare bool
+	// Verdict is the gate's conclusion over every run (nil without
+	// --fail-on conditions).
+	Verdict *Verdict
+}
+
+// PolicyRun is the route run under one policy: the frame reports, the
+// summary with its gate, and what the drawings need.
+type PolicyRun struct {
+	Policy Policy
+	World  *streaming.World
+	// Warnings change how the report reads: radii assumed for a world
+	// without sources, cells larger than the per-frame budget (budgeted
+	// policy).
+	Warnings []streaming.Warning
+	// Assets says the run counts the world's assets.
+	Assets bool
+	// Settings are the settings the policy ran with (the budgeted
+	// scheduler's; zero under Estella's runtime).
+	Settings streaming.Settings
+	// Frames are every frame's report; Runtime, under Estella's runtime,
+	// the runtime's additions to each (nil otherwise).
+	Frames  []streaming.FrameReport
+	Runtime []streaming.RuntimeFrame
+	// Summary totals the run, its hole episodes and gate concluded;
+	// RuntimeReport is Estella's worldResidencyReport at the end (nil
+	// under the budgeted policy).
+	Summary       streaming.Summary
+	RuntimeReport *streaming.RuntimeReport
+	// Sources are the sources as the scheduler holds them, Route where
+	// they stood frame by frame, and Loads how often each of the world's
+	// cells was requested: what the map draws.
+	Sources []streaming.Source
+	Route   [][]streaming.Point
+	Loads   []int
+	// Setup is the time the run took to read and bind the route and
+	// build the scheduler, Stepping the time its frames took (the Watch's
+	// included): real times, for --timings, never part of a report.
+	Setup, Stepping time.Duration
+}
+
+// EstellaSummary is the run's summary in the shape of the runtime
+// scheduler's (Estella's runtime only; the zero value otherwise).
+func (p *PolicyRun) EstellaSummary() streaming.EstellaSummary {
+	s := streaming.EstellaSummary{Summary: p.Summary}
+	if p.RuntimeReport != nil {
+		s.Runtime = *p.RuntimeReport
+	}
+	return s
+}
+
+// Run runs the route through world under the policy of o, or both with
+// o.Compare, and concludes the gate. world is only read: one opened
+// world may be run many times, concurrently. A cancelled ctx stops the
+// run between frames with ctx's error.
+func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	policies := []Policy{o.policy()}
+	if o.Compare {
+		policies = []Policy{Budgeted, Estella}
+	}
+	start := time.Now()
+	route, err := streaming.ReadRoute(o.Route)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Compare: o.Compare}
+	for _, p := range policies {
+		var (
+			run *PolicyRun
+			err error
+		)
+		if p == Estella {
+			run, err = runEstella(ctx, world, route, o, start)
+		} else {
+			run, err = runBudgeted(ctx, world, route, o, start)
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.Runs = append(res.Runs, run)
+		start = time.Now()
+	}
+	res.Verdict = verdict(res)
+	return res, nil
+}
+
+// policy is the policy asked for.
+func (o Options) policy() Policy {
+	if o.Policy == "" {
+		return Budgeted
+	}
+	return o.Policy
+}
+
+// Check refuses options no run can honour, before any world is opened:
+// an unknown policy, real IO under Estella's runtime or a comparison,
+// and settings the runtime does not have. Run checks them too.
+func (o Options) Check() error {
+	switch p := o.policy(); {
+	case p != Budgeted && p != Estella:
+		return fmt.Errorf("policy %q must be %s or %s", p, Budgeted, Estella)
+	case p == Budgeted && !o.Compare:
+		return nil
+	case o.Disk != nil:
+		return errDiskPolicy
+	case o.Compare:
+		return nil // the budgeted policy gets every setting
+	}
+	return estellaRefusals(o.Settings)
 }
 
 // template is the source a world without authored sources gets for each
@@ -79,15 +251,11 @@ func (o Options) template() streaming.Source {
 	return s
 }
 
-// bind reads the route and places it on the given sources of a world cut
-// on plane, with the radius overrides applied to every source. With onXZ
-// the route is read as Estella's runtime samples a source, on x and z
-// whatever the plane.
-func (o Options) bind(sources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
-	rt, err := streaming.ReadRoute(o.Route)
-	if err != nil {
-		return nil, nil, err
-	}
+// bind places the route on the given sources of a world cut on plane,
+// with the radius overrides applied to every source. With onXZ the route
+// is read as Estella's runtime samples a source, on x and z whatever the
+// plane.
+func (o Options) bind(rt *streaming.Route, sources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
 	if onXZ {
 		rt, plane = rt.OnXZ(), manifest.PlaneXZ
 	}
@@ -102,145 +270,4 @@ func (o Options) bind(sources []streaming.Source, plane string, onXZ bool) ([]st
 		return nil, nil, fmt.Errorf("%v (set --load-radius, --unload-radius and --prefetch-radius, or fix the scene's WorldStreamingSource)", err)
 	}
 	return bound, frames, nil
-}
-
-// Seed is a run of the budgeted scheduler (SPEC §5), ready to go.
-type Seed struct {
-	World   *streaming.World
-	Sources []streaming.Source
-	Frames  [][]streaming.Point
-	// Warnings change how the report reads: radii assumed for a world
-	// without sources, cells larger than the per-frame budget.
-	Warnings []streaming.Warning
-	Sched    *streaming.Scheduler
-	pace     time.Duration
-	gate     streaming.Gate
-}
-
-// NewSeed binds the route and builds the scheduler and its IO.
-func NewSeed(world *streaming.World, o Options) (*Seed, error) {
-	sources, frames, err := o.bind(world.Sources, world.Plane, false)
-	if err != nil {
-		return nil, err
-	}
-	s := &Seed{World: world, Sources: sources, Frames: frames, gate: o.Gate,
-		Warnings: append(streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, o.Settings)...)}
-	var loader streaming.Loader = streaming.NewModelLoader(o.Model)
-	if o.Disk != nil {
-		if len(world.Assets) > 0 && !o.Settings.IgnoreAssets && world.AssetFiles == nil {
-			return nil, errors.New("--io disk reads the world's assets, but no project holds it: pass --assets with the project folder, or --asset-costs off")
-		}
-		loader, err = streaming.NewDiskLoader(streaming.DiskIO{
-			Assets:      world.AssetFiles,
-			Files:       world.Files,
-			Concurrency: o.Disk.Concurrency,
-			FrameBudget: o.Disk.FrameBudget,
-			Fail:        o.Model.Fail,
-		})
-		if err != nil {
-			return nil, err
-		}
-		s.pace = o.Disk.FramePeriod
-	}
-	if s.Sched, err = streaming.NewScheduler(world, sources, o.Settings, loader); err != nil {
-		loader.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// Run replays the route, handing each frame's report to each (which may
-// be nil), and returns the reports and the summary, the gate concluded.
-// The scheduler is closed afterwards; Close is for a run never started.
-func (s *Seed) Run(ctx context.Context, each func(*streaming.FrameReport) error) ([]streaming.FrameReport, streaming.Summary, error) {
-	reports, err := streaming.Run(ctx, s.Sched, s.Frames, s.pace, each)
-	s.Sched.Close()
-	if err != nil {
-		return nil, streaming.Summary{}, err
-	}
-	sum := s.Sched.Summary()
-	streaming.Conclude(&sum, reports, s.gate)
-	return reports, sum, nil
-}
-
-// Close releases a run that was not started.
-func (s *Seed) Close() { s.Sched.Close() }
-
-// Runtime is a run of Estella's own scheduler (WorldStreamer) over a
-// modelled host.
-type Runtime struct {
-	World *streaming.World
-	Sched *streaming.Estella
-	// Sampled are the positions the runtime samples; Actual, for a world
-	// cut on x and y, where the sources really stand (nil otherwise).
-	Sampled, Actual [][]streaming.Point
-	gate            streaming.Gate
-}
-
-// NewRuntime binds the route as the runtime samples it and builds its
-// scheduler.
-func NewRuntime(world *streaming.World, o Options) (*Runtime, error) {
-	sources := world.RuntimeSources
-	if sources == nil {
-		sources = world.Sources
-	}
-	bound, sampled, err := o.bind(sources, world.Plane, true)
-	if err != nil {
-		return nil, err
-	}
-	r := &Runtime{World: world, Sampled: sampled, gate: o.Gate}
-	if world.Plane == manifest.PlaneXY {
-		if _, r.Actual, err = o.bind(world.Sources, world.Plane, false); err != nil {
-			return nil, err
-		}
-	}
-	host := streaming.EstellaHost{Prepare: o.Model, PublishFrames: o.PublishFrames, UnloadFrames: o.UnloadFrames,
-		IgnoreAssets: o.Settings.IgnoreAssets}
-	if r.Sched, err = streaming.NewEstella(world, bound, host); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// Route is where the sources stood, frame by frame: what the drawings
-// show.
-func (r *Runtime) Route() [][]streaming.Point {
-	if r.Actual != nil {
-		return r.Actual
-	}
-	return r.Sampled
-}
-
-// Run replays the route through the runtime's scheduler, the gate
-// concluded on its frames as on the seed scheduler's.
-func (r *Runtime) Run(ctx context.Context, each func(*streaming.EstellaFrame) error) ([]streaming.EstellaFrame, streaming.EstellaSummary, error) {
-	frames, err := streaming.RunEstella(ctx, r.Sched, r.Sampled, r.Actual, each)
-	if err != nil {
-		return nil, streaming.EstellaSummary{}, err
-	}
-	sum := r.Sched.Summary()
-	streaming.Conclude(&sum.Summary, streaming.FrameReports(frames), r.gate)
-	return frames, sum, nil
-}
-
-// Compare runs the route under both policies, for a side-by-side view.
-func Compare(ctx context.Context, world *streaming.World, o Options) (*streaming.Comparison, error) {
-	rt, err := NewRuntime(world, o)
-	if err != nil {
-		return nil, err
-	}
-	// Both over the modelled host; both count the world's assets, or
-	// neither (--asset-costs off).
-	o.Disk = nil
-	seed, err := NewSeed(world, o)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := seed.Run(ctx, nil); err != nil {
-		return nil, err
-	}
-	if _, _, err := rt.Run(ctx, nil); err != nil {
-		return nil, err
-	}
-	return &streaming.Comparison{Seed: seed.Sched.Summary(), Estella: rt.Sched.Summary()}, nil
 }

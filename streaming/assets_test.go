@@ -2,8 +2,9 @@ package streaming
 
 import (
 	"bytes"
-	"slices"
 	"testing"
+
+	json "github.com/goccy/go-json"
 )
 
 // assetWorld is rowWorld(n) with assets: tex (1000 B) shared by c00 and
@@ -220,26 +221,20 @@ func TestAssetCostsOff(t *testing.T) {
 }
 
 func frameText(r FrameReport) string {
-	var b bytes.Buffer
-	w, _ := NewReportWriter(FormatJSONL, &b)
-	_ = w.Frame(&r)
-	_ = w.Flush()
-	return b.String()
+	b, _ := json.Marshal(r)
+	return string(b) + "\n"
 }
 
 func TestAssetReportsAreDeterministic(t *testing.T) {
 	run := func() string {
 		s := newSim(t, assetWorld(8), []Source{src("cam", 5, 12, 10, 14)}, Settings{}, ModelIO{LatencyFrames: 2})
 		var b bytes.Buffer
-		w, _ := NewReportWriter(FormatJSONL, &b)
 		for f := 0; f < 40; f++ {
 			x := float64((f * 7) % 80)
-			r := s.at(x)
-			_ = w.Frame(&r)
+			b.WriteString(frameText(s.at(x)))
 		}
-		sum := s.s.Summary()
-		_ = w.Summary(&sum)
-		_ = w.Flush()
+		sum, _ := json.Marshal(s.s.Summary())
+		b.Write(append(sum, '\n'))
 		return b.String()
 	}
 	first := run()
@@ -250,28 +245,5 @@ func TestAssetReportsAreDeterministic(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(first), []byte(`"reloaded":2,"mostReloaded":[{"path":"assets/mesh.esmesh","loads":4},{"path":"assets/tex.png","loads":4}]`)) {
 		t.Errorf("a route back and forth reloads the texture; summary: %s", first[bytes.LastIndexByte([]byte(first[:len(first)-1]), '\n')+1:])
-	}
-}
-
-func TestChartDrawsTheAssetShare(t *testing.T) {
-	for _, w := range []*World{assetWorld(6), rowWorld(6)} {
-		s := newSim(t, w, []Source{src("cam", 5, 12, 12, 14)}, Settings{}, ModelIO{LatencyFrames: 1})
-		var frames []FrameReport
-		for _, x := range []float64{5, 5, 25, 45} {
-			frames = append(frames, s.at(x))
-		}
-		sum := s.s.Summary()
-		ch := Chart("t", "s", frames, &sum, Settings{})
-		var names []string
-		for _, series := range ch.Panels[0].Series {
-			names = append(names, series.Name)
-		}
-		has := slices.Contains(names, "of which assets")
-		if has != (len(w.Assets) > 0) {
-			t.Errorf("world with %d assets: resident panel series %q", len(w.Assets), names)
-		}
-		if has && ch.Panels[0].Series[1].Values[1] != float64(frames[1].ResidentAssetBytes) {
-			t.Errorf("asset share %v, want %d", ch.Panels[0].Series[1].Values[1], frames[1].ResidentAssetBytes)
-		}
 	}
 }

@@ -38,13 +38,14 @@ const (
 	// CauseFailure: a load of the cell failed.
 	CauseFailure
 
-	numCauses
+	// NumCauses is the number of causes, CauseNone included.
+	NumCauses
 )
 
-var causeNames = [numCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure"}
+var causeNames = [NumCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure"}
 
 func (c HoleCause) String() string {
-	if c < numCauses && c != CauseNone {
+	if c < NumCauses && c != CauseNone {
 		return causeNames[c]
 	}
 	return "unknown"
@@ -152,7 +153,7 @@ type episodes struct {
 	// Per cell of the open episode: its index in cur.Cells and its
 	// cell-frames by cause.
 	index  map[string]int
-	counts [][numCauses]int
+	counts [][NumCauses]int
 }
 
 func (e *episodes) add(r *FrameReport) {
@@ -194,7 +195,7 @@ func (e *episodes) add(r *FrameReport) {
 			i = len(ep.Cells)
 			e.index[name] = i
 			ep.Cells = append(ep.Cells, EpisodeCell{Cell: name, First: r.Frame})
-			e.counts = append(e.counts, [numCauses]int{})
+			e.counts = append(e.counts, [NumCauses]int{})
 		}
 		ep.Cells[i].Frames++
 		e.counts[i][cause]++
@@ -207,7 +208,7 @@ func (e *episodes) close() {
 		return
 	}
 	ep := e.cur
-	var total [numCauses]int
+	var total [NumCauses]int
 	for i := range ep.Cells {
 		ep.Cells[i].Cause = strongest(&e.counts[i])
 		for c, n := range e.counts[i] {
@@ -232,9 +233,9 @@ func (e *episodes) close() {
 
 // strongest is the cause with the most cell-frames; ties go to the later
 // cause.
-func strongest(counts *[numCauses]int) HoleCause {
+func strongest(counts *[NumCauses]int) HoleCause {
 	best := CauseUnknown
-	for c := CauseUnknown; c < numCauses; c++ {
+	for c := CauseUnknown; c < NumCauses; c++ {
 		if counts[c] > 0 && counts[c] >= counts[best] {
 			best = c
 		}

@@ -124,7 +124,7 @@ type Arrival struct {
 }
 
 // EstellaFrame is a frame of the runtime scheduler. The embedded report has
-// the seed scheduler's fields with the runtime's meanings: Requested are
+// the budgeted scheduler's fields with the runtime's meanings: Requested are
 // the preparations started, Completed those that finished, Prepared the
 // cells left prepared by them, Published the cells that became resident,
 // Cancelled the prepared cells discarded, Unloaded the unloads started,
@@ -136,7 +136,7 @@ type EstellaFrame struct {
 }
 
 // RuntimeFrame is what a frame of the runtime scheduler reports beyond the
-// seed scheduler's fields.
+// budgeted scheduler's fields.
 type RuntimeFrame struct {
 	// Publishing are the publishes (loadAdditive) started.
 	Publishing []string `json:"publishing"`
@@ -198,7 +198,7 @@ type RuntimeReport struct {
 	Delivery                 map[string]Delivery `json:"delivery"`
 }
 
-// EstellaSummary totals a run of the runtime scheduler: the seed summary's
+// EstellaSummary totals a run of the runtime scheduler: the budgeted summary's
 // fields (Loads are preparations, Prefetches the preparations started for
 // speculation, Published the cells that became resident, Cancellations the
 // discards) and the runtime's own report at the end.
@@ -823,7 +823,7 @@ func (e *Estella) finishReport() {
 }
 
 // holeCause is the likely reason a wanted cell is not resident, in the
-// terms of the seed scheduler's causes that the runtime has: it has no
+// terms of the budgeted scheduler's causes that the runtime has: it has no
 // budget, in-flight cap or eviction, so a hole is the start of the route,
 // a preparation that had a lead but not enough (latency), or one started
 // only when the cell was demanded (the prefetch radius gave no lead).
@@ -957,15 +957,6 @@ func RunEstella(ctx context.Context, e *Estella, frames, actual [][]Point, each 
 		}
 	}
 	return reports, nil
-}
-
-// FrameReports returns the seed-shaped part of each frame, for the drawings.
-func FrameReports(frames []EstellaFrame) []FrameReport {
-	out := make([]FrameReport, len(frames))
-	for i := range frames {
-		out[i] = frames[i].FrameReport
-	}
-	return out
 }
 
 // runtimeSources are a manifest's sources as the runtime samples them: on X

@@ -1,8 +1,6 @@
 package streaming
 
 import (
-	"bytes"
-	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -238,69 +236,6 @@ func TestEstellaIgnoreAssets(t *testing.T) {
 			if a != b {
 				t.Errorf("%s frame %d: assets changed the decisions:\n%s\n%s", sc.name, k+1, a, b)
 			}
-		}
-	}
-}
-
-// TestEstellaAssetReportsAreDeterministic: the same run writes the same
-// bytes in every format.
-func TestEstellaAssetReportsAreDeterministic(t *testing.T) {
-	write := func(format string) string {
-		e := newEstellaAssets(t, src("camera", 5, 15, 4, 6), EstellaHost{Prepare: ModelIO{LatencyFrames: 2}, UnloadFrames: 1})
-		var b bytes.Buffer
-		w, err := NewEstellaReport(format, &b, ReportOptions{Assets: e.HasAssets()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range []float64{5, 9, 14, 22, 33, 48, 60, 30, 5, -20, -20} {
-			r := e.Step([]Point{{X: x, Z: 5}})
-			w.Frame(&r)
-		}
-		s := e.Summary()
-		w.Summary(&s)
-		w.Flush()
-		return b.String()
-	}
-	for _, tc := range []struct {
-		format string
-		want   []string
-	}{
-		{FormatTable, []string{"holes   asset B  a+  a-", "peak resident assets   1800 B", "assetRefsByCell        "}},
-		{FormatJSONL, []string{`"residentAssetBytes":300`, `"assets":{"distinct":3,`, `"assetRefsByCell":{}`}},
-		{FormatCSV, []string{",holes,residentAssetBytes,assetLoads,assetUnloads\n"}},
-	} {
-		first := write(tc.format)
-		if again := write(tc.format); again != first {
-			t.Errorf("%s: two runs differ", tc.format)
-		}
-		for _, s := range tc.want {
-			if !strings.Contains(first, s) {
-				t.Errorf("%s output lacks %q:\n%s", tc.format, s, first)
-			}
-		}
-	}
-}
-
-// TestComparisonShowsAssetPeaks: the side-by-side view adds the asset rows
-// only when a side counted assets.
-func TestComparisonShowsAssetPeaks(t *testing.T) {
-	var c Comparison
-	var b strings.Builder
-	WriteComparison(&b, &c)
-	if strings.Contains(b.String(), "asset") {
-		t.Errorf("a comparison without assets shows asset rows:\n%s", b.String())
-	}
-	c.Seed.Assets = &AssetSummary{PeakResidentAssetBytes: 1800, Loads: 4, Unloads: 1, Reloaded: 1}
-	c.Estella.Assets = &AssetSummary{PeakResidentAssetBytes: 1300, Loads: 3, Unloads: 2}
-	b.Reset()
-	WriteComparison(&b, &c)
-	for _, s := range []string{
-		fmt.Sprintf("%-24s %22s %22s\n", "peak asset bytes", "1800", "1300"),
-		fmt.Sprintf("%-24s %22s %22s\n", "asset loads (unloads)", "4 (1)", "3 (2)"),
-		fmt.Sprintf("%-24s %22s %22s\n", "assets reloaded", "1", "0"),
-	} {
-		if !strings.Contains(b.String(), s) {
-			t.Errorf("comparison lacks %q:\n%s", s, b.String())
 		}
 	}
 }

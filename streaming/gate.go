@@ -252,7 +252,7 @@ func overBreach(frames []FrameReport, limit *int64, what string, get func(*Frame
 	}
 	b.Cells = cells.list()
 	if b.FrameCount > 0 {
-		b.Detail = fmt.Sprintf("%d frames %s %s (at most %s, in frame %d)", b.FrameCount, what, byteSize(*limit), byteSize(peak), peakFrame)
+		b.Detail = fmt.Sprintf("%d frames %s %s (at most %s, in frame %d)", b.FrameCount, what, ByteSize(*limit), ByteSize(peak), peakFrame)
 	}
 	return b
 }

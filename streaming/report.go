@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -188,6 +189,10 @@ type DurationStat struct {
 	MaxMS  float64 `json:"maxMs"`
 }
 
+func (d DurationStat) String() string {
+	return fmt.Sprintf("mean %.3f ms, p95 %.3f ms, max %.3f ms", d.MeanMS, d.P95MS, d.MaxMS)
+}
+
 func durationStat(ds []time.Duration) DurationStat {
 	if len(ds) == 0 {
 		return DurationStat{}
@@ -318,3 +323,23 @@ func (s *Scheduler) Summary() Summary {
 	}
 	return sum
 }
+
+// ByteSize renders a byte count exactly, with a binary-unit reading from
+// a mebibyte up: "11680 B", "3145728 B (3.0 MiB)".
+func ByteSize(n int64) string {
+	if n < 1<<20 && n > -1<<20 {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"MiB", "GiB", "TiB"}
+	v := float64(n) / (1 << 20)
+	u := 0
+	for (v >= 1024 || v <= -1024) && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	return fmt.Sprintf("%d B (%.1f %s)", n, v, units[u])
+}
+
+// HasAssets reports whether the scheduler counts asset costs: the world
+// lists assets and they are not ignored.
+func (s *Scheduler) HasAssets() bool { return s.book != nil }

@@ -43,11 +43,11 @@ func OversizeCells(w *World, set Settings) []Warning {
 	slices.SortStableFunc(over, func(a, b int) int { return cmp.Compare(w.Cells[b].Bytes, w.Cells[a].Bytes) })
 	warn := Warning{Code: "cell-over-budget"}
 	for _, i := range over[:min(len(over), maxWarningCells)] {
-		warn.Cells = append(warn.Cells, fmt.Sprintf("%s (%s)", w.Cells[i].Name, byteSize(w.Cells[i].Bytes)))
+		warn.Cells = append(warn.Cells, fmt.Sprintf("%s (%s)", w.Cells[i].Name, ByteSize(w.Cells[i].Bytes)))
 	}
 	warn.More = len(over) - len(warn.Cells)
 	warn.Message = fmt.Sprintf("%d of %d cells are larger than the per-frame budget of %s: each loads alone and overruns the budget (a hitch) whenever it is requested; split them or raise --budget",
-		len(over), len(w.Cells), byteSize(budget))
+		len(over), len(w.Cells), ByteSize(budget))
 	return []Warning{warn}
 }
 
@@ -85,10 +85,11 @@ func AssumedRadii(w *World, sources []Source, given [3]bool) []Warning {
 	}
 	return []Warning{{Code: "assumed-radii", Message: fmt.Sprintf(
 		"the world has no authored streaming source and no radius was set: assumed %s (the WorldStreamingSource defaults), whose load radius reaches %d of %d cells from the start; set --load-radius, --unload-radius and --prefetch-radius, or author a source",
-		joinAnd(parts), reached, len(w.Cells))}}
+		JoinAnd(parts), reached, len(w.Cells))}}
 }
 
-func joinAnd(parts []string) string {
+// JoinAnd joins parts as a sentence does: "a, b and c".
+func JoinAnd(parts []string) string {
 	switch len(parts) {
 	case 0:
 		return ""

@@ -1,13 +1,11 @@
-package streaming
+package report
 
 import (
 	"fmt"
 	"strconv"
-)
 
-// HasAssets reports whether the scheduler counts asset costs: the world
-// lists assets and they are not ignored.
-func (s *Scheduler) HasAssets() bool { return s.book != nil }
+	"github.com/worldcook/worldcook/streaming"
+)
 
 // The table's asset columns go after holes, before the positions.
 const (
@@ -15,20 +13,20 @@ const (
 	tableAssetLegend = "  asset B is the resident assets' bytes (part of resident B), a+ and a- the assets loaded and freed\n"
 )
 
-func assetColumns(r *FrameReport, bytes func(int64, int) string) string {
+func assetColumns(r *streaming.FrameReport, bytes func(int64, int) string) string {
 	return fmt.Sprintf(" %s %3d %3d", bytes(r.ResidentAssetBytes, 9), r.AssetLoads, r.AssetUnloads)
 }
 
 // The CSV's asset columns come last, after every older column.
 var csvAssetHeader = []string{"residentAssetBytes", "assetLoads", "assetUnloads"}
 
-func assetCells(r *FrameReport) []string {
+func assetCells(r *streaming.FrameReport) []string {
 	return []string{strconv.FormatInt(r.ResidentAssetBytes, 10), strconv.Itoa(r.AssetLoads), strconv.Itoa(r.AssetUnloads)}
 }
 
 // writeAssetSummary adds the asset lines to the text summary.
-func writeAssetSummary(line func(label, format string, args ...any), a *AssetSummary) {
-	line("peak resident assets", "%s at frame %d (%d distinct assets)", byteSize(a.PeakResidentAssetBytes), a.PeakFrame, a.Distinct)
+func writeAssetSummary(line func(label, format string, args ...any), a *streaming.AssetSummary) {
+	line("peak resident assets", "%s at frame %d (%d distinct assets)", streaming.ByteSize(a.PeakResidentAssetBytes), a.PeakFrame, a.Distinct)
 	line("asset loads", "%d (%d unloads, %d assets loaded more than once)", a.Loads, a.Unloads, a.Reloaded)
 	for _, r := range a.MostReloaded {
 		line("", "%s loaded %d times", r.Path, r.Loads)

@@ -1,19 +1,20 @@
-package streaming
+package report
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/worldmap"
 )
 
 // Chart draws a run over time: resident bytes against the cap, bytes
 // requested per frame against the budget, in-flight depth, evictions and
 // unloads, and holes.
-func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Settings) *worldmap.Chart {
+func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streaming.Summary, set streaming.Settings) *worldmap.Chart {
 	n := len(frames)
-	col := func(f func(r *FrameReport) float64) []float64 {
+	col := func(f func(r *streaming.FrameReport) float64) []float64 {
 		out := make([]float64, n)
 		for i := range frames {
 			out[i] = f(&frames[i])
@@ -23,36 +24,36 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 	resident := worldmap.Panel{
 		Title: "Resident bytes", Bytes: true,
 		Series: []worldmap.Series{{Name: "resident", Kind: worldmap.Area, Color: "#1f5fa8",
-			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentBytes) })}},
-		Note: fmt.Sprintf("peak %s at frame %d", byteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentBytes) })}},
+		Note: fmt.Sprintf("peak %s at frame %d", streaming.ByteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
 	}
 	if a := sum.Assets; a != nil {
 		// The asset share: drawn over the total, so the gap above it is
 		// the cell documents.
 		resident.Series = append(resident.Series, worldmap.Series{Name: "of which assets", Kind: worldmap.Area, Color: "#e9a23b",
-			Values: col(func(r *FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
-		resident.Note += fmt.Sprintf("; assets peak %s", byteSize(a.PeakResidentAssetBytes))
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
+		resident.Note += fmt.Sprintf("; assets peak %s", streaming.ByteSize(a.PeakResidentAssetBytes))
 	}
 	if sum.PeakPreparedBytes > 0 {
 		resident.Series = append(resident.Series, worldmap.Series{Name: "prepared (not in the world)", Kind: worldmap.Line, Color: "#2a9d8f",
-			Values: col(func(r *FrameReport) float64 { return float64(r.PreparedBytes) })})
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.PreparedBytes) })})
 	}
 	if c := set.MaxResidentBytes; c != nil {
-		resident.Levels = append(resident.Levels, worldmap.Level{Name: "cap " + byteSize(*c), Value: float64(*c)})
+		resident.Levels = append(resident.Levels, worldmap.Level{Name: "cap " + streaming.ByteSize(*c), Value: float64(*c)})
 	}
 	requested := worldmap.Panel{
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []worldmap.Series{{Name: "requested", Kind: worldmap.Bars, Color: "#e07b00",
-			Values: col(func(r *FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d loads, max %s in frame %d", sum.Loads, byteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
+		Note: fmt.Sprintf("%d loads, max %s in frame %d", sum.Loads, streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
 	}
 	if b := set.Budget; b != nil {
-		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + byteSize(*b), Value: float64(*b)})
+		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
 	}
 	inflight := worldmap.Panel{
 		Title: "In flight", Counts: true,
 		Series: []worldmap.Series{{Name: "requests in flight", Kind: worldmap.Steps, Color: "#7b3fa0",
-			Values: col(func(r *FrameReport) float64 { return float64(r.InFlight) })}},
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.InFlight) })}},
 		Note: fmt.Sprintf("peak %d", sum.PeakInFlight),
 	}
 	if m := set.MaxInFlight; m != nil {
@@ -62,20 +63,20 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 		Title: "Evictions and unloads", Counts: true,
 		Series: []worldmap.Series{
 			{Name: "evicted", Kind: worldmap.Bars, Color: "#d62728",
-				Values: col(func(r *FrameReport) float64 { return float64(len(r.Evicted)) })},
+				Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Evicted)) })},
 			{Name: "unloaded", Kind: worldmap.Bars, Color: "#9e9e9e",
-				Values: col(func(r *FrameReport) float64 { return float64(len(r.Unloaded)) })},
+				Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Unloaded)) })},
 		},
 		Note: fmt.Sprintf("%d evictions, %d unloads, %d cancellations", sum.Evictions, sum.Unloads, sum.Cancellations),
 	}
 	if sum.Failures > 0 {
 		churn.Series = append(churn.Series, worldmap.Series{Name: "failed", Kind: worldmap.Bars, Color: "#444444",
-			Values: col(func(r *FrameReport) float64 { return float64(len(r.Failed)) })})
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Failed)) })})
 	}
 	holes := worldmap.Panel{
 		Title: "Holes (cells within a load radius, not resident)", Counts: true,
 		Series: []worldmap.Series{{Name: "holes", Kind: worldmap.Bars, Color: "#c2185b",
-			Values: col(func(r *FrameReport) float64 { return float64(len(r.Holes)) })}},
+			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Holes)) })}},
 		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),
 	}
 	return &worldmap.Chart{Title: title, Subtitle: subtitle, Panels: []worldmap.Panel{resident, requested, inflight, churn, holes}}
@@ -126,7 +127,7 @@ const maxMarkLabels = 24
 // the stretch of every enabled source's route it lasted, labelled with
 // its frames and likely cause, and the cells that were missing outlined.
 // frames and sources are those the map was drawn from.
-func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []Source) {
+func MarkHoles(m *worldmap.Map, eps []streaming.HoleEpisode, frames [][]streaming.Point, sources []streaming.Source) {
 	if len(eps) == 0 {
 		return
 	}
@@ -136,8 +137,8 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 	}
 	notes := map[string][]string{}
 	for k, e := range eps {
-		label := fmt.Sprintf("%s: %s", FrameRange{e.First, e.Last}, e.Cause)
-		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), e.Cause)
+		label := fmt.Sprintf("%s: %s", streaming.FrameRange{First: e.First, Last: e.Last}, e.Cause)
+		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", streaming.FrameRange{First: e.First, Last: e.Last}, len(e.Cells), e.Cause)
 		badge := ""
 		if k < maxMarkLabels {
 			badge = fmt.Sprint(k + 1)
@@ -159,13 +160,13 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 			badge = "" // one badge an episode
 		}
 		for _, c := range e.Cells {
-			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", FrameRange{e.First, e.Last}, c.Cause))
+			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", streaming.FrameRange{First: e.First, Last: e.Last}, c.Cause))
 		}
 	}
 	for i := range m.Cells {
 		if n, ok := notes[m.Cells[i].Name]; ok {
 			m.Cells[i].Alert = true
-			note := "missing in frames " + NameList(n, 3)
+			note := "missing in frames " + streaming.NameList(n, 3)
 			if m.Cells[i].Note != "" {
 				note = m.Cells[i].Note + "; " + note
 			}
@@ -181,7 +182,7 @@ const mapCellLimit = 20000
 // Map draws a run on the world: the cell grid shaded by how often each
 // cell was requested, grown bounds, each enabled source's path (from
 // frames, each frame's source positions) and its load radius at the start.
-func Map(title, subtitle string, w *World, loads []int, sources []Source, frames [][]Point) *worldmap.Map {
+func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point) *worldmap.Map {
 	m := &worldmap.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
 		// As on the validate map: at hundreds of cells, only the largest
 		// growths are outlined.

@@ -1,0 +1,206 @@
+// Package report renders what a run of `worldcook simulate` did (a
+// simulate.Result): the per-frame report in each format (table, jsonl,
+// csv), one writer per format over both policies, the summaries, the
+// side-by-side comparison, and the drawings (--plot, --map).
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+
+	"github.com/worldcook/worldcook/simulate"
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// Formats of the per-frame report.
+const (
+	FormatTable = "table"
+	FormatJSONL = "jsonl"
+	FormatCSV   = "csv"
+)
+
+// Formats are the formats, in the order the help lists them.
+var Formats = []string{FormatTable, FormatJSONL, FormatCSV}
+
+// Writer writes one policy's report in one format: the warnings about its
+// setup, its frames and its summary, in the order the caller chooses (a
+// person reads the summary first; a log keeps frames as they come).
+type Writer interface {
+	// Warnings writes warnings about the run's setup. The CSV writer
+	// writes none: write them elsewhere with WriteWarnings.
+	Warnings(ws []streaming.Warning) error
+	// Frame writes one frame; rt holds the runtime's additions under
+	// Estella's runtime (nil under the budgeted policy).
+	Frame(f *streaming.FrameReport, rt *streaming.RuntimeFrame) error
+	// Summary writes the run's totals. The CSV writer writes none: a CSV
+	// holds one kind of row; write the summary elsewhere with
+	// WritePolicySummary.
+	Summary(p *simulate.PolicyRun) error
+	// Flush writes anything buffered.
+	Flush() error
+}
+
+// WriterOptions shape a writer for its reader.
+type WriterOptions struct {
+	// Human renders the budgeted table's byte counts in binary units
+	// (12.3 KiB) for a person at a terminal; files and pipes get exact
+	// counts (as the runtime's table always does).
+	Human bool
+	// Assets adds the asset columns (resident asset bytes, asset loads
+	// and unloads) to the table and CSV, for a world with assets; JSONL
+	// carries them as fields whenever they are not 0.
+	Assets bool
+}
+
+// NewWriter returns a writer of policy's report in format (table, jsonl
+// or csv; "" is table).
+func NewWriter(format string, w io.Writer, policy simulate.Policy, o WriterOptions) (Writer, error) {
+	bw := bufio.NewWriter(w)
+	runtime := policy == simulate.Estella
+	switch format {
+	case "", FormatTable:
+		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}, nil
+	case FormatJSONL:
+		return &jsonlWriter{w: bw}, nil
+	case FormatCSV:
+		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}, nil
+	}
+	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
+}
+
+// Options are how a run's report is laid out.
+type Options struct {
+	// Format is table, jsonl or csv ("" is table).
+	Format string
+	// Terminal says the report goes to a person's terminal: the budgeted
+	// table then opens with the summary and renders sizes in binary
+	// units. A file or a pipe gets rows as they are made, so that a long
+	// run can be followed, and the summary last.
+	Terminal bool
+	// SummaryOnly leaves the rows out (csv: the summary as text).
+	SummaryOnly bool
+}
+
+// Report renders a run as it goes: Watch writes the rows the run makes,
+// Finish the rest once it returns. Frames go to out; what a CSV cannot
+// hold (warnings, the summary) goes to aside.
+type Report struct {
+	out, aside io.Writer
+	format     string
+	o          Options
+	w          Writer
+	// err is the first error the report's Watch returned.
+	err error
+}
+
+// New returns a report in o's format.
+func New(out, aside io.Writer, o Options) (*Report, error) {
+	format := o.Format
+	if format == "" {
+		format = FormatTable
+	}
+	switch format {
+	case FormatTable, FormatJSONL, FormatCSV:
+	default:
+		return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
+	}
+	if o.SummaryOnly && format == FormatCSV {
+		format = FormatTable // no rows: the summary as text
+	}
+	return &Report{out: out, aside: aside, format: format, o: o}, nil
+}
+
+// summaryFirst says the budgeted report opens with its summary.
+func (r *Report) summaryFirst() bool {
+	return r.o.SummaryOnly || (r.o.Terminal && r.format == FormatTable)
+}
+
+// Watch is what the run calls as it goes: it writes the warnings before
+// the first frame and the rows as they are made, unless the summary comes
+// first. A comparison prints nothing until it ends.
+func (r *Report) Watch(o simulate.Options) simulate.Watch {
+	if o.Compare {
+		return simulate.Watch{}
+	}
+	w := simulate.Watch{Begin: func(p *simulate.PolicyRun) error { return r.failed(r.begin(p)) }}
+	if !r.o.SummaryOnly && (o.Policy == simulate.Estella || !r.summaryFirst()) {
+		w.Frame = func(_ *simulate.PolicyRun, f *streaming.FrameReport, rt *streaming.RuntimeFrame) error {
+			return r.failed(r.w.Frame(f, rt))
+		}
+	}
+	return w
+}
+
+// failed keeps the first error the report met while the run went.
+func (r *Report) failed(err error) error {
+	if r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+// Err is the first error the report met writing as the run went: a run
+// that returns it failed to write its report, not to run.
+func (r *Report) Err() error { return r.err }
+
+func (r *Report) begin(p *simulate.PolicyRun) error {
+	w, err := NewWriter(r.format, r.out, p.Policy, WriterOptions{Human: r.o.Terminal, Assets: p.Assets})
+	if err != nil {
+		return err
+	}
+	r.w = w
+	if p.Policy == simulate.Estella {
+		return nil // the runtime's report has no warnings
+	}
+	if r.format == FormatCSV {
+		return WriteWarnings(r.aside, p.Warnings)
+	}
+	return w.Warnings(p.Warnings)
+}
+
+// Finish writes what is left of the report once the run has returned:
+// the summary (before the rows when it comes first), or the comparison.
+func (r *Report) Finish(res *simulate.Result) error {
+	if res.Compare {
+		if r.format == FormatJSONL {
+			return WriteComparisonJSON(r.out, res)
+		}
+		return WriteComparison(r.out, res)
+	}
+	p := res.Runs[0]
+	if r.w == nil {
+		if err := r.begin(p); err != nil {
+			return err
+		}
+	}
+	if err := r.w.Summary(p); err != nil {
+		return err
+	}
+	if p.Policy == simulate.Budgeted && r.summaryFirst() && !r.o.SummaryOnly {
+		for i := range p.Frames {
+			if err := r.w.Frame(&p.Frames[i], nil); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.w.Flush(); err != nil {
+		return err
+	}
+	if r.format == FormatCSV {
+		// A CSV holds frames only; the totals go aside for a person.
+		return WritePolicySummary(r.aside, p)
+	}
+	return nil
+}
+
+// WritePolicySummary writes a run's totals for a person to read, as its
+// policy reports them.
+func WritePolicySummary(w io.Writer, p *simulate.PolicyRun) error {
+	if p.Policy == simulate.Estella {
+		s := p.EstellaSummary()
+		return WriteEstellaSummary(w, &s)
+	}
+	return WriteSummary(w, &p.Summary)
+}

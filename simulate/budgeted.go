@@ -1,0 +1,82 @@
+package simulate
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// budgeted is a run of the budgeted scheduler, ready to go.
+type budgeted struct {
+	run   *PolicyRun
+	sched *streaming.Scheduler
+	pace  time.Duration
+}
+
+// newBudgeted binds the route and builds the budgeted scheduler and its
+// IO.
+func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*budgeted, error) {
+	sources, frames, err := o.bind(route, world.Sources, world.Plane, false)
+	if err != nil {
+		return nil, err
+	}
+	set := o.Settings
+	if set.Retry.TimeoutFrames > 0 {
+		// Timeouts catch hung reads, not designed latency.
+		set.Retry.TimeoutFrames = max(set.Retry.TimeoutFrames, 4*o.Model.LatencyFrames)
+	}
+	b := &budgeted{run: &PolicyRun{Policy: Budgeted, World: world, Settings: set, Route: frames,
+		Warnings: append(streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set)...)}}
+	var loader streaming.Loader = streaming.NewModelLoader(o.Model)
+	if o.Disk != nil {
+		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {
+			return nil, errors.New("--io disk reads the world's assets, but no project holds it: pass --assets with the project folder, or --asset-costs off")
+		}
+		loader, err = streaming.NewDiskLoader(streaming.DiskIO{
+			Assets:      world.AssetFiles,
+			Files:       world.Files,
+			Concurrency: o.Disk.Concurrency,
+			FrameBudget: o.Disk.FrameBudget,
+			Fail:        o.Model.Fail,
+		})
+		if err != nil {
+			return nil, err
+		}
+		b.pace = o.Disk.FramePeriod
+	}
+	if b.sched, err = streaming.NewScheduler(world, sources, set, loader); err != nil {
+		loader.Close()
+		return nil, err
+	}
+	b.run.Assets = b.sched.HasAssets()
+	return b, nil
+}
+
+// runBudgeted replays the route through the budgeted scheduler and
+// concludes the gate on its frames.
+func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error) {
+	b, err := newBudgeted(world, route, o)
+	if err != nil {
+		return nil, err
+	}
+	defer b.sched.Close()
+	run := b.run
+	stepping, err := o.begin(run, start)
+	if err != nil {
+		return nil, err
+	}
+	var each func(*streaming.FrameReport) error
+	if f := o.Watch.Frame; f != nil {
+		each = func(r *streaming.FrameReport) error { return f(run, r, nil) }
+	}
+	if run.Frames, err = streaming.Run(ctx, b.sched, run.Route, b.pace, each); err != nil {
+		return nil, err
+	}
+	run.Stepping = time.Since(stepping)
+	run.Summary = b.sched.Summary()
+	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
+	run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()
+	return run, nil
+}
