@@ -64,7 +64,7 @@ func TestPartitionBaseWorld(t *testing.T) {
 	}
 }
 
-// TestReferenceRelationships covers every cell relationship of SPEC §3.
+// TestReferenceRelationships covers every cell relationship of docs/validate.md, "Entity references".
 func TestReferenceRelationships(t *testing.T) {
 	follow := map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}
 	cases := []struct {

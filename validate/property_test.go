@@ -110,7 +110,7 @@ func genWorld(r *rand.Rand) *randomWorld {
 	return w
 }
 
-// oracle applies the rules of SPEC §2–§3 the obvious way: walk up to each
+// oracle applies the rules of docs/validate.md ("How a world is partitioned", "Entity references") the obvious way: walk up to each
 // entity's root, place roots by their own position, compare documents.
 func (w *randomWorld) oracle() (docs map[int64]string, findings []string, prefs []int64) {
 	exists := map[int64]bool{}

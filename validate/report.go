@@ -51,7 +51,7 @@ type ReportOptions struct {
 //     then, unless quiet, a summary per scene and one line per cell whose
 //     bounds grew beyond its grid square.
 //   - json: one JSON object per scene, each on its own line (JSON Lines),
-//     with the fields of SPEC §3 in a fixed order.
+//     with the fields of docs/json.md in a fixed order.
 //   - sarif: one SARIF 2.1.0 log with one run holding every scene's results.
 //   - github: GitHub Actions workflow commands (::error / ::warning) that
 //     annotate the scene files in pull requests.
@@ -230,7 +230,7 @@ func short(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// jsonReport is the JSON schema of one scene's report (SPEC §3). Field
+// jsonReport is the JSON schema of one scene's report (docs/json.md). Field
 // order is the declaration order and never changes.
 type jsonReport struct {
 	// MessageType is "validate": machine output of every worldcook

@@ -193,7 +193,7 @@ func TestSARIFStructure(t *testing.T) {
 	}
 }
 
-// TestJSONSchema checks the field order of SPEC §3, one object per scene
+// TestJSONSchema checks the field order of docs/json.md, one object per scene
 // and per line.
 func TestJSONSchema(t *testing.T) {
 	p := goldenPlan(t)
