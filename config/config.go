@@ -156,8 +156,8 @@ type Tune struct {
 	PrefetchRadius   string   `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
 	Budget           string   `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
 	MaxResidentBytes string   `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
-	Require          []string `flag:"require" default:"holes" enum:"holes,over-budget,over-cap,failures" help:"feasible when none holds on any route: holes, over-budget, over-cap, failures"`
-	Minimize         string   `flag:"minimize" default:"peak-resident" enum:"peak-resident,mean-resident,loads,max-frame-bytes" help:"what the recommendation is cheapest in"`
+	Require          []string `flag:"require" default:"holes" enum:"holes,over-budget,over-cap,failures" help:"conditions no route may show (as --fail-on)"`
+	Minimize         string   `flag:"minimize" help:"peak-resident (default), mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
 	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`
