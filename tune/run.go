@@ -117,7 +117,7 @@ func (s Setup) open(ctx context.Context, authored *streaming.World, sizes []floa
 	wg.Wait()
 	for i, cs := range todo {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("cell size %s: %v", num(cs), errs[i])
+			return nil, fmt.Errorf("--cell-size %s: %v (at that cell size); drop %s from --cell-size", num(cs), errs[i], num(cs))
 		}
 		worlds[cs] = opened[i]
 	}
