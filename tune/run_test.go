@@ -18,7 +18,7 @@ const (
 	demoRoute = "../testdata/demo/route.csv"
 )
 
-func demoSetup(t *testing.T, spec Spec) Setup {
+func demoSetup(t testing.TB, spec Spec) Setup {
 	t.Helper()
 	sp, err := ParseSpace(spec)
 	if err != nil {
