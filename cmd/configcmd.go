@@ -57,7 +57,11 @@ ignored. With --json, one JSON object per setting. Every setting: docs/config.md
 				return a.showConfig(cmd, []string{"", section})
 			},
 		}
-		settings(sub, section, sub.Flags())
+		if section == "tune" {
+			tuneSettings(sub)
+		} else {
+			settings(sub, section, sub.Flags())
+		}
 		cmd.AddCommand(sub)
 	}
 	return cmd

@@ -41,9 +41,11 @@ func helpTopics() []*cobra.Command {
        validate  errors, or warnings with --strict
        simulate  a --fail-on condition held (holes, over-budget, over-cap, failures)
        init      the edited scene still has validation errors init cannot fix (named)
+       tune      no candidate met --require on every route (the message says which
+                 condition held least often, and where)
   2  could not be done: unreadable or malformed input (a scene, a route, the settings, a
      damaged or half-committed cooked world), bad usage, or an output that could not be
-     written
+     written; an interrupted tune (its partial report printed)
 
 config and version exit 0, or 2 (bad usage, unreadable settings). Errors are one line on
 stderr. With --json a failed run ends with an exit_error object whose code is the status

@@ -168,6 +168,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newVersionCmd(a),
 		newConfigCmd(a),
 		newInitCmd(a),
+		newTuneCmd(a),
 	)
 	addHelpTopics(root)
 	explainArgs(root)

@@ -286,9 +286,19 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
 func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, error) {
-	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
+	o, err := openOptions(opts)
 	if err != nil {
 		return nil, err
+	}
+	return simulate.Open(ctx, opts.World, o)
+}
+
+// openOptions says how WORLD is opened: a scene is cooked in memory with
+// the simulate section's plane, scenes root and assets.
+func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
+	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
+	if err != nil {
+		return cook.OpenOptions{}, err
 	}
 	assetOptions(&vopts, opts.AssetRefs)
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
@@ -298,7 +308,7 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 	if opts.World == defaultWorld {
 		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}
-	return simulate.Open(ctx, opts.World, o)
+	return o, nil
 }
 
 // warnPlane tells a user cooking or validating a world cut on X and Y that

@@ -30,6 +30,7 @@ type Config struct {
 	Validate Validate `section:"validate"`
 	Simulate Simulate `section:"simulate"`
 	Init     Init     `section:"init"`
+	Tune     Tune     `section:"tune"`
 
 	// Components declares project component types whose fields hold entity
 	// ids, so that validation checks them like the engine's own. Only
@@ -143,6 +144,39 @@ type Init struct {
 	Assets   []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 }
 
+// Tune holds the settings search's own settings (worldcook tune,
+// docs/tune.md). Each dimension is text, a list of values and ranges that
+// package tune reads; the simulate settings tune does not search are the
+// simulate section's (TuneFixed), fixed for the whole search.
+type Tune struct {
+	Path             []string `flag:"path" unit:"path" help:"route CSV to tune against; repeat for several routes"`
+	CellSize         string   `flag:"cell-size" help:"cell sizes to try: list, A..B/STEP or A..BxF (scene only)"`
+	LoadRadius       string   `flag:"load-radius" help:"load radii to try (default: {0.5,1,1.5,2,3}·cell size)"`
+	UnloadRadius     string   `flag:"unload-radius" help:"unload radii to try (default: load + {0.5,1,2}·cell size)"`
+	PrefetchRadius   string   `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
+	Budget           string   `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
+	MaxResidentBytes string   `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
+	Require          []string `flag:"require" default:"holes" enum:"holes,over-budget,over-cap,failures" help:"conditions no route may show (as --fail-on)"`
+	Minimize         string   `flag:"minimize" help:"peak-resident (default), mean-resident, loads, max-frame-bytes"`
+	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
+	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
+	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`
+	Plot             string   `flag:"plot" unit:"path" help:"draw the candidates on peak resident × loads to this SVG"`
+
+	from map[string]Origin
+}
+
+// TuneFixed are the simulate settings worldcook tune takes as they are
+// configured (flags of tune, simulate: keys, WORLDCOOK_SIMULATE_*) and
+// keeps fixed for the search: the scheduler's and the modelled IO's other
+// settings, the warm-up and how a scene is read. The searched ones, the
+// route and a report's form are tune's own.
+var TuneFixed = []string{
+	"max-in-flight", "latency-frames", "io-bytes-per-frame", "lod-radius", "pinned-radius", "evict-cooldown",
+	"distance", "fail-rate", "seed", "retries", "retry-backoff", "retry-timeout", "warmup", "policy",
+	"publish-frames", "unload-frames", "plane", "scenes-root", "assets", "asset-costs",
+}
+
 // Name says where the value of field (a pointer to a field of c) came
 // from, for messages about it: "--format", "WORLDCOOK_COOK_JOBS" or
 // "worldcook.yaml:4:9: cook.jobs".
@@ -153,6 +187,9 @@ func (c *Validate) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Simulate) Name(field any) string { return nameOf(c, field, c.from) }
+
+// Name says where the value of field came from; see Cook.Name.
+func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
 
 func nameOf(section, field any, from map[string]Origin) string {
 	sv := reflect.ValueOf(section).Elem()
@@ -234,7 +271,22 @@ func NewLoader() *Loader {
 // it from any layer, so --budget 16KiB and WORLDCOOK_SIMULATE_BUDGET=16KiB
 // mean the same.
 func Register(section string, fs *pflag.FlagSet) []*Setting {
-	settings := Declared(section)
+	return register(Declared(section), fs)
+}
+
+// RegisterFixed adds the simulate settings that tune keeps fixed
+// (TuneFixed) to fs, as Register does.
+func RegisterFixed(fs *pflag.FlagSet) []*Setting {
+	var settings []*Setting
+	for _, s := range Declared("simulate") {
+		if slices.Contains(TuneFixed, s.Flag) {
+			settings = append(settings, s)
+		}
+	}
+	return register(settings, fs)
+}
+
+func register(settings []*Setting, fs *pflag.FlagSet) []*Setting {
 	for _, s := range settings {
 		fs.VarP(&flagValue{s: s, text: s.Default}, s.Flag, s.Short, s.Help)
 		f := fs.Lookup(s.Flag)
@@ -319,6 +371,9 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 				if f == nil || !f.Changed {
 					continue
 				}
+				if fv, ok := f.Value.(*flagValue); ok && fv.s != s {
+					continue // another section's flag of the same name (tune's --budget)
+				}
 				raw := []string{f.Value.String()}
 				if sv, ok := f.Value.(pflag.SliceValue); ok {
 					raw = sv.GetSlice()
@@ -331,7 +386,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 			}
 		}
 	}
-	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from = cfg.origins, cfg.origins, cfg.origins
+	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }
 

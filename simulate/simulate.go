@@ -41,6 +41,10 @@ type Options struct {
 	Compare bool
 	// Route is the route CSV.
 	Route string
+	// Parsed, when set, is the route already read (streaming.ReadRoute),
+	// used instead of reading Route again: a caller running one route
+	// many times reads it once. Route still names it in messages.
+	Parsed *streaming.Route
 	// Radii override every source's radii where set.
 	Radii Radii
 	// Settings are the budgeted scheduler's; Model times modelled IO (and
@@ -191,9 +195,12 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 		policies = []Policy{Budgeted, Estella}
 	}
 	start := time.Now()
-	route, err := streaming.ReadRoute(o.Route)
-	if err != nil {
-		return nil, err
+	route := o.Parsed
+	if route == nil {
+		var err error
+		if route, err = streaming.ReadRoute(o.Route); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{Compare: o.Compare}
 	for _, p := range policies {

@@ -51,6 +51,9 @@ func (c *checker) partition() error {
 
 // readCellSize reads StreamedWorld.cellSize of entity sw.
 func (c *checker) readCellSize(sw int32) (float64, bool) {
+	if c.opts.CellSize > 0 {
+		return c.opts.CellSize, true
+	}
 	data, _ := c.d.Component(int(sw), "StreamedWorld")
 	v, ok := scene.Field(data, "cellSize")
 	if !ok || scene.KindOf(v) == scene.Null {

@@ -45,6 +45,10 @@ type Options struct {
 	// resolves every reference of the check. Nil builds one per call over
 	// the check's resolver, lazily, only if a prefab is placed.
 	Prefabs *Prefabs
+	// CellSize, when above 0, cuts the scene in cells of this size instead
+	// of its StreamedWorld.cellSize (worldcook tune tries cell sizes
+	// without editing the scene).
+	CellSize float64
 }
 
 // ComponentFields lists a component type's entity-reference fields.

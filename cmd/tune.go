@@ -1,0 +1,190 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/streaming"
+	"github.com/worldcook/worldcook/tune"
+)
+
+func newTuneCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tune --path ROUTE.csv [--path ROUTE.csv]... [WORLD]",
+		Short: "Search the streaming settings for the cheapest without a hole on the routes",
+		Long: `Tune runs the streaming scheduler over every combination of the settings given, on every
+route, and recommends the cheapest one that meets --require (default: no holes after the
+warm-up on any route), as the worldcook.yaml lines to paste, beside what the authored
+settings give on the same routes.
+
+WORLD is what simulate takes: a cooked directory (default cooked/), a manifest, or a scene,
+cooked in memory once per --cell-size. Each dimension (--cell-size, the radii, --budget,
+--max-resident-bytes) is a comma list, A..B/STEP or A..BxF; the radii default to multiples
+of the cell size. Every other simulate setting (--policy, --latency-frames, ...) is fixed as
+configured. Candidates run in parallel; Ctrl-C prints the best so far.
+
+Exit status: 'worldcook help exit-codes'. Everything else: docs/tune.md.`,
+		Example: `  # the cheapest radii without a hole on the demo route
+  worldcook tune --path testdata/demo/route.csv testdata/demo/demo.esscene
+
+  # with a budget, over two routes and three cell sizes
+  worldcook tune --path a.csv --path b.csv --cell-size 8,16,32 \
+    --budget 16KiB..256KiBx2,none --require holes,over-budget scenes/main.esscene`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.config(cmd, "tune", "simulate")
+			if err != nil {
+				return err
+			}
+			world := defaultWorld
+			if len(args) == 1 {
+				world = args[0]
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runTune(ctx, a.io, cfg, world)
+		},
+	}
+	tuneSettings(cmd)
+	return cmd
+}
+
+// tuneSettings registers tune's flags on sub (tune itself, or config
+// tune): its own and the simulate settings it keeps fixed.
+func tuneSettings(sub *cobra.Command) {
+	settings(sub, "tune", sub.Flags())
+	for _, s := range config.RegisterFixed(sub.Flags()) {
+		if len(s.Values) > 0 {
+			sub.RegisterFlagCompletionFunc(s.Flag, cobra.FixedCompletions(s.Values, cobra.ShellCompDirectiveNoFileComp))
+		}
+	}
+}
+
+// tuneSetup maps the settings onto the search: the space, the fixed
+// simulate options (those of a simulate run with the same settings), the
+// constraints and the objective.
+func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, error) {
+	t := cfg.Tune
+	sp, err := tune.ParseSpace(tune.Spec{CellSize: t.CellSize, Load: t.LoadRadius, Unload: t.UnloadRadius,
+		Prefetch: t.PrefetchRadius, Budget: t.Budget, MaxResidentBytes: t.MaxResidentBytes})
+	if err != nil {
+		return tune.Setup{}, tune.Options{}, err
+	}
+	objective, err := tune.ParseObjective(t.Minimize)
+	if err != nil {
+		return tune.Setup{}, tune.Options{}, err
+	}
+	failOn, err := streaming.ParseFailOn(t.Require)
+	if err != nil {
+		return tune.Setup{}, tune.Options{}, fmt.Errorf("%s: %v", t.Name(&t.Require), err)
+	}
+	sim := cfg.Simulate
+	sim.FailOn = nil // tune's --require is the gate, per candidate
+	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File}
+	base, err := simulateRun(opts)
+	if err != nil {
+		return tune.Setup{}, tune.Options{}, err
+	}
+	open, err := openOptions(opts)
+	if err != nil {
+		return tune.Setup{}, tune.Options{}, err
+	}
+	s := tune.Setup{World: world, Open: open, Base: base, Routes: t.Path, Space: sp, MaxCandidates: t.MaxCandidates}
+	o := tune.Options{Objective: objective, Require: streaming.Gate{FailOn: failOn, Warmup: sim.Warmup}, Top: t.Top, Workers: t.Jobs}
+	return s, o, nil
+}
+
+func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) error {
+	s, o, err := tuneSetup(cfg, world)
+	if err != nil {
+		return inputErr(err)
+	}
+	if cfg.Tune.Plot != "" {
+		if err := tuneDrawings(cfg, world).Check(cfg.Tune.Plot, "--plot"); err != nil {
+			return inputErr(err)
+		}
+	}
+	bar := newTuneProgress(streams, cfg)
+	o.Events = bar.event
+	res, err := tune.Run(ctx, s, o)
+	bar.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			return inputErr(fmt.Errorf("tune was interrupted before a candidate ran: %v", err))
+		}
+		return inputErr(err)
+	}
+	if !cfg.Quiet || cfg.JSON {
+		write := tune.WriteText
+		if cfg.JSON {
+			write = tune.WriteJSON
+		}
+		if err := write(streams.Out, res); err != nil {
+			return fmt.Errorf("writing the report: %v", err)
+		}
+	}
+	if cfg.Tune.Plot != "" {
+		if err := tuneDrawings(cfg, world).WriteFile(cfg.Tune.Plot, "--plot", func(w io.Writer) error { return tune.WritePlot(w, res) }); err != nil {
+			return inputErr(err)
+		}
+	}
+	switch {
+	case res.Partial:
+		return inputErr(fmt.Errorf("tune was interrupted after %d of %d candidates: the report is the best of those", res.Evaluated, len(res.Outcomes)))
+	case res.Best < 0:
+		return &ExitError{Code: ExitFindings, Err: errors.New("tune: " + res.Infeasible())}
+	}
+	return nil
+}
+
+// tuneDrawings guards the plot: never written over the configuration,
+// a route or the world.
+func tuneDrawings(cfg *config.Config, world string) *sideout.Guard {
+	side := sideout.New(append([]string{cfg.File, world}, cfg.Tune.Path...)...)
+	return side
+}
+
+// tuneProgress draws the candidates run on an interactive terminal, and
+// nothing anywhere else (CI logs, --json, --quiet).
+type tuneProgress struct{ bar *progressbar.ProgressBar }
+
+func newTuneProgress(streams IO, cfg *config.Config) *tuneProgress {
+	p := &tuneProgress{}
+	if !streams.ErrTerminal || cfg.Quiet || cfg.JSON {
+		return p
+	}
+	p.bar = progressbar.NewOptions(-1,
+		progressbar.OptionSetWriter(streams.Err),
+		progressbar.OptionSetDescription("tuning"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return p
+}
+
+// event is the search's progress, one call at a time.
+func (p *tuneProgress) event(e tune.Event) {
+	if p.bar == nil {
+		return
+	}
+	p.bar.ChangeMax(e.Total)
+	p.bar.Describe(fmt.Sprintf("tuning: %d feasible, %d stopped early", e.Feasible, e.Pruned))
+	p.bar.Set(e.Done)
+}
+
+func (p *tuneProgress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}

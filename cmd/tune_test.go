@@ -1,0 +1,225 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/internal/golden"
+)
+
+// demoAt copies the demo project into a temporary folder with its
+// StreamedWorld.cellSize set to cs: what `worldcook simulate` runs to
+// check a candidate of that cell size.
+func demoAt(t *testing.T, cs float64) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Dir(demoScene)
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "main.esscene" {
+			re := regexp.MustCompile(`"cellSize": [0-9.]+`)
+			if !re.Match(b) {
+				t.Fatal("the demo scene has no cellSize to edit")
+			}
+			b = re.ReplaceAll(b, fmt.Appendf(nil, `"cellSize": %g`, cs))
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "main.esscene")
+}
+
+type tuneCandidate struct {
+	MessageType string `json:"message_type"`
+	Settings    struct {
+		CellSize         float64 `json:"cellSize"`
+		Load             float64 `json:"loadRadius"`
+		Unload           float64 `json:"unloadRadius"`
+		Prefetch         float64 `json:"prefetchRadius"`
+		Budget           *int64  `json:"budget"`
+		MaxResidentBytes *int64  `json:"maxResidentBytes"`
+	} `json:"settings"`
+	Feasible bool `json:"feasible"`
+	Pruned   bool `json:"pruned"`
+	Routes   []struct {
+		Frames            int     `json:"frames"`
+		PeakResidentBytes int64   `json:"peakResidentBytes"`
+		MeanResidentBytes float64 `json:"meanResidentBytes"`
+		Loads             int     `json:"loads"`
+		MaxRequestedBytes int64   `json:"maxRequestedBytes"`
+		HoleFrames        int     `json:"holeFrames"`
+	} `json:"routes"`
+}
+
+// TestTuneFiguresAreSimulates: on sampled candidates of a search over
+// three cell sizes and two budgets, each figure tune prints is the one
+// `worldcook simulate --json` prints with the same settings (on the scene
+// with that cell size authored), and a feasible candidate is one that
+// simulate --fail-on holes passes.
+func TestTuneFiguresAreSimulates(t *testing.T) {
+	code, out, errs := run(t, "--json", "tune", "--path", demoRoute, "--cell-size", "700,1000,2000",
+		"--budget", "48KiB,none", "--latency-frames", "2", demoScene)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cands []tuneCandidate
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if !strings.HasPrefix(sc.Text(), `{"message_type":"candidate"`) {
+			continue
+		}
+		var c tuneCandidate
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) < 100 {
+		t.Fatalf("%d candidates, want 3×45×2 less the pruned", len(cands))
+	}
+	scenes := map[float64]string{1000: demoScene}
+	checked := 0
+	for i, c := range cands {
+		if c.Pruned || i%9 != 0 {
+			continue
+		}
+		s := c.Settings
+		scene := scenes[s.CellSize]
+		if scene == "" {
+			scene = demoAt(t, s.CellSize)
+			scenes[s.CellSize] = scene
+		}
+		args := []string{"--json", "simulate", "--path", demoRoute, "--latency-frames", "2", "--fail-on", "holes",
+			"--load-radius", fmt.Sprint(s.Load), "--unload-radius", fmt.Sprint(s.Unload), "--prefetch-radius", fmt.Sprint(s.Prefetch)}
+		if s.Budget != nil {
+			args = append(args, "--budget", fmt.Sprint(*s.Budget))
+		}
+		code, out, errs := run(t, append(args, scene)...)
+		if code != 0 && code != 1 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var sum struct {
+			Frames            int   `json:"frames"`
+			PeakResidentBytes int64 `json:"peakResidentBytes"`
+			Loads             int   `json:"loads"`
+			MaxRequestedBytes int64 `json:"maxRequestedBytes"`
+			HoleFrames        int   `json:"holeFrames"`
+		}
+		var resident float64
+		frames := 0
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var head struct {
+				MessageType   string `json:"message_type"`
+				ResidentBytes int64  `json:"residentBytes"`
+			}
+			json.Unmarshal([]byte(line), &head)
+			switch head.MessageType {
+			case "frame":
+				resident += float64(head.ResidentBytes)
+				frames++
+			case "summary":
+				json.Unmarshal([]byte(line), &sum)
+			}
+		}
+		r := c.Routes[0]
+		if r.Frames != sum.Frames || r.PeakResidentBytes != sum.PeakResidentBytes || r.Loads != sum.Loads ||
+			r.MaxRequestedBytes != sum.MaxRequestedBytes || r.HoleFrames != sum.HoleFrames || r.MeanResidentBytes != resident/float64(frames) {
+			t.Errorf("%+v: tune %+v, simulate %+v (mean %v)", s, r, sum, resident/float64(frames))
+		}
+		if c.Feasible != (code == 0) {
+			t.Errorf("%+v: tune says feasible %v, simulate --fail-on holes exits %d", s, c.Feasible, code)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Errorf("only %d candidates checked", checked)
+	}
+}
+
+// TestTuneDeterministic: the same output, text and JSON, on every run,
+// with any number of workers and any GOMAXPROCS.
+func TestTuneDeterministic(t *testing.T) {
+	args := []string{"tune", "--path", demoRoute, "--path", "testdata/tune/back.csv", "--cell-size", "700,1000,2000",
+		"--budget", "32KiB..128KiBx2,none", demoScene}
+	var want [2]string
+	for k, setup := range []struct{ procs, jobs int }{{2, 0}, {1, 0}, {4, 3}, {2, 1}} {
+		prev := runtime.GOMAXPROCS(setup.procs)
+		for i, format := range [][]string{nil, {"--json"}} {
+			a := append(append(format, args...), "--jobs", fmt.Sprint(setup.jobs))
+			code, out, errs := run(t, a...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", a, code, errs)
+			}
+			if k == 0 {
+				want[i] = out
+			} else if out != want[i] {
+				t.Errorf("GOMAXPROCS %d, --jobs %d: %s", setup.procs, setup.jobs, golden.FirstDiff(out, want[i]))
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+	golden.Compare(t, "testdata/tune/demo.txt", []byte(want[0]))
+}
+
+// TestTuneRefuses: bad input gets one line naming the flag or the file,
+// exit 2; a search with nothing feasible exits 1 saying which condition
+// held least often and where.
+func TestTuneRefuses(t *testing.T) {
+	cooked := t.TempDir()
+	if code, _, errs := run(t, "cook", "--quiet", "--out", cooked, demoScene); code != 0 {
+		t.Fatalf("cook: exit %d: %s", code, errs)
+	}
+	var b strings.Builder
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"no route", []string{demoScene}},
+		{"empty dimension", []string{"--path", demoRoute, "--load-radius", ",", demoScene}},
+		{"empty range", []string{"--path", demoRoute, "--load-radius", "8..4/1", demoScene}},
+		{"malformed range", []string{"--path", demoRoute, "--budget", "1KiB..4KiB", demoScene}},
+		{"a billion candidates", []string{"--path", demoRoute, "--cell-size", "1..1000/1", "--load-radius", "1..1000/1",
+			"--unload-radius", "1..1000/1", "--prefetch-radius", "1..1000/1", demoScene}},
+		{"over the limit", []string{"--path", demoRoute, "--max-candidates", "40", demoScene}},
+		{"route outside", []string{"--path", "testdata/tune/outside.csv", demoScene}},
+		{"missing route", []string{"--path", "testdata/tune/none.csv", demoScene}},
+		{"cell size on a cooked world", []string{"--path", demoRoute, "--cell-size", "500", cooked}},
+		{"cell size that breaks a reference", []string{"--path", demoRoute, "--cell-size", "500,1000", demoScene}},
+		{"budget under estella", []string{"--path", demoRoute, "--policy", "estella", "--budget", "16KiB", demoScene}},
+		{"over-budget without a budget", []string{"--path", demoRoute, "--require", "holes,over-budget", demoScene}},
+		{"unknown objective", []string{"--path", demoRoute, "--minimize", "memory", demoScene}},
+		{"nothing feasible", []string{"--path", demoRoute, "--load-radius", "100,200", "--unload-radius", "3000",
+			"--prefetch-radius", "200", "--latency-frames", "30", demoScene}},
+	} {
+		code, out, errs := run(t, append([]string{"tune"}, tc.args...)...)
+		errs = strings.ReplaceAll(errs, cooked, "COOKED")
+		if code == 0 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr not one line: %q", tc.name, code, errs)
+		}
+		if code == ExitInput && out != "" {
+			t.Errorf("%s: exit 2 with output %q", tc.name, out)
+		}
+		fmt.Fprintf(&b, "# %s\nexit %d\n%s\n", tc.name, code, errs)
+	}
+	golden.Compare(t, "testdata/tune/errors.txt", []byte(b.String()))
+}

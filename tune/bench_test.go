@@ -1,0 +1,147 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/simulate"
+	"github.com/worldcook/worldcook/streaming"
+	"github.com/worldcook/worldcook/validate"
+)
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchSearch measures a search three ways: every candidate's runs one
+// after the other (their CPU time: the floor), the search run to the end
+// on every core, and the search as the command runs it (pruned). It
+// reports the exhaustive search's wall time against the floor divided by
+// the cores (docs/benchmarks.md: at most 1.2), and the runs pruning saved.
+func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
+	ctx := context.Background()
+	var floor, exhaustive, pruned time.Duration
+	var saved, total int
+	for b.Loop() {
+		c0 := cpuTime()
+		for _, c := range plan.Candidates {
+			for r := range routes {
+				if _, err := e.eval(ctx, c, r, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		floor += cpuTime() - c0
+		t0 := time.Now()
+		if _, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
+			b.Fatal(err)
+		}
+		exhaustive += time.Since(t0)
+		t0 = time.Now()
+		res, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pruned += time.Since(t0)
+		saved, total = res.PrunedRuns, len(plan.Candidates)*len(routes)
+		b.ReportMetric(float64(res.PrunedFrames), "frames-saved")
+	}
+	n, cores := float64(b.N), runtime.GOMAXPROCS(0)
+	b.ReportMetric(floor.Seconds()/n, "s-cpu-sequential")
+	b.ReportMetric(exhaustive.Seconds()/n, "s-wall-exhaustive")
+	b.ReportMetric(pruned.Seconds()/n, "s-wall-pruned")
+	b.ReportMetric(exhaustive.Seconds()/(floor.Seconds()/float64(cores)), "ratio")
+	b.ReportMetric(float64(saved), "runs-saved")
+	b.ReportMetric(float64(total), "runs")
+}
+
+// BenchmarkTuneDemo is the default search on the demo at three cell
+// sizes (5×3×3 radii each) on its 318-frame route.
+func BenchmarkTuneDemo(b *testing.B) {
+	sp, err := ParseSpace(Spec{CellSize: "700,1000,2000"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := demoSetup(b, Spec{})
+	s.Space = sp
+	plan, err := sp.Lay(World{CellSize: 1000}, DefaultMaxCandidates)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &evaluator{base: s.Base, routes: s.Routes, gate: holes, worlds: map[float64]*streaming.World{}}
+	for _, cs := range plan.CellSizes() {
+		w, err := simulate.Open(context.Background(), demoScene, cook.OpenOptions{Validate: validate.Options{CellSize: cs}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.worlds[cs] = w
+	}
+	rt, err := streaming.ReadRoute(demoRoute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.parsed = []*streaming.Route{rt}
+	benchSearch(b, plan, e, s.Routes)
+	// The whole command's library call, the worlds cooked included.
+	t0 := time.Now()
+	if _, err := Run(context.Background(), s, Options{Require: holes}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(time.Since(t0).Seconds(), "s-run")
+}
+
+// BenchmarkTuneLarge is a search of two candidates on a 1024² cell world
+// over ten random-walk routes of 6,000 frames: few candidates, since each
+// run of a million-cell world costs its scheduler's setup besides its
+// frames.
+func BenchmarkTuneLarge(b *testing.B) {
+	const side, frames, nRoutes = 1024, 6000, 10
+	w := gridWorld(side, 1)
+	w.Sources = []streaming.Source{{Name: "camera", Enabled: true, Load: 8, Unload: 12, Prefetch: 8}}
+	dir := b.TempDir()
+	var routes []string
+	var parsed []*streaming.Route
+	for k := range nRoutes {
+		rng := rand.New(rand.NewPCG(uint64(k), 7))
+		x, z := rng.Float64()*side, rng.Float64()*side
+		var sb strings.Builder
+		sb.WriteString("x,z\n")
+		for range frames {
+			x = min(max(x+rng.Float64()*0.8-0.4, 0), side)
+			z = min(max(z+rng.Float64()*0.8-0.4, 0), side)
+			fmt.Fprintf(&sb, "%.3f,%.3f\n", x, z)
+		}
+		file := filepath.Join(dir, fmt.Sprintf("walk%d.csv", k))
+		if err := os.WriteFile(file, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		rt, err := streaming.ReadRoute(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		routes, parsed = append(routes, file), append(parsed, rt)
+	}
+	sp, err := ParseSpace(Spec{Load: "2,3", Unload: "4", Prefetch: "3"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := sp.Lay(World{CellSize: 1, Cooked: true}, DefaultMaxCandidates)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &evaluator{base: simulate.Options{Model: streaming.ModelIO{LatencyFrames: 2}}, routes: routes, parsed: parsed,
+		gate: holes, worlds: map[float64]*streaming.World{1: w}}
+	benchSearch(b, plan, e, routes)
+}

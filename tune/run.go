@@ -1,0 +1,222 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/simulate"
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// Setup is a search over a world through simulate: the world and how to
+// open it, the simulate settings fixed for the search, the routes and the
+// space (worldcook tune).
+type Setup struct {
+	// World is what simulate takes: a cooked directory, a manifest or a
+	// scene. Open says how a scene is cooked; its Validate.CellSize is
+	// set per cell size searched.
+	World string
+	Open  cook.OpenOptions
+	// Base are the fixed settings of every run: the policy, the
+	// scheduler's settings and IO model, the runtime's timings. Its radii,
+	// budget and cap are the authored ones (nil: the sources' own, none),
+	// the baseline's; each candidate replaces them. Route, Parsed, Gate
+	// and Watch are set per run.
+	Base simulate.Options
+	// Routes are the route CSV files, each read once.
+	Routes []string
+	Space  Space
+	// MaxCandidates bounds the space (0: DefaultMaxCandidates).
+	MaxCandidates int
+}
+
+// Run opens the world once per cell size the space holds (the scene cooked
+// in memory with each), reads every route once, and searches the space
+// (Search) with a simulation of each candidate on each route, the
+// authored settings first as the baseline. o.Routes and o.Authored are
+// set from s. A cancelled ctx returns the result so far, Partial set.
+func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
+	if len(s.Routes) == 0 {
+		return nil, errors.New("no route to tune against: give --path ROUTE (a CSV file with a header and x,z columns)")
+	}
+	if s.Base.Compare || s.Base.Disk != nil {
+		return nil, errors.New("tune runs one policy over modelled IO: drop simulate's compare and io: disk settings")
+	}
+	if err := s.Base.Check(); err != nil {
+		return nil, err
+	}
+	scene := isScene(s.World)
+	if s.Space.CellSizes != nil && !scene {
+		return nil, fmt.Errorf("--cell-size: %s is a cooked world with its own cell size; tune the scene to search cell sizes", s.World)
+	}
+	authoredWorld, err := simulate.Open(ctx, s.World, s.Open)
+	if err != nil {
+		return nil, err
+	}
+	max := s.MaxCandidates
+	if max <= 0 {
+		max = DefaultMaxCandidates
+	}
+	plan, err := s.Space.Lay(World{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.CheckRequire(o.Require); err != nil {
+		return nil, err
+	}
+	routes := make([]*streaming.Route, len(s.Routes))
+	for i, file := range s.Routes {
+		if routes[i], err = streaming.ReadRoute(file); err != nil {
+			return nil, err
+		}
+		if err := inside(routes[i], authoredWorld); err != nil {
+			return nil, err
+		}
+	}
+	worlds, err := s.open(ctx, authoredWorld, plan.CellSizes())
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{base: s.Base, routes: s.Routes, parsed: routes, gate: o.Require, worlds: worlds}
+	o.Routes = s.Routes
+	authored := s.authored(authoredWorld)
+	o.Authored = &authored
+	return Search(ctx, plan, e.eval, o)
+}
+
+// isScene says whether path is a scene, as cook.Open tells one from a
+// cooked world.
+func isScene(path string) bool { return strings.HasSuffix(path, ".esscene") }
+
+// open returns the world for each cell size: the authored one as opened,
+// the others cooked from the scene with that cell size, in parallel.
+func (s Setup) open(ctx context.Context, authored *streaming.World, sizes []float64) (map[float64]*streaming.World, error) {
+	worlds := map[float64]*streaming.World{authored.CellSize: authored}
+	var todo []float64
+	for _, cs := range sizes {
+		if cs != authored.CellSize {
+			todo = append(todo, cs)
+		}
+	}
+	opened := make([]*streaming.World, len(todo))
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	for i, cs := range todo {
+		wg.Go(func() {
+			o := s.Open
+			o.Validate.CellSize = cs
+			opened[i], errs[i] = simulate.Open(ctx, s.World, o)
+		})
+	}
+	wg.Wait()
+	for i, cs := range todo {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("--cell-size %s: %v (at that cell size); drop %s from --cell-size", num(cs), errs[i], num(cs))
+		}
+		worlds[cs] = opened[i]
+	}
+	return worlds, nil
+}
+
+// authored is the baseline candidate: the world's cell size, the first
+// enabled source's radii with the configured overrides (the defaults of
+// a WorldStreamingSource for a world without one), the configured budget
+// and cap.
+func (s Setup) authored(w *streaming.World) Candidate {
+	src := streaming.Source{Load: manifest.DefaultLoadRadius, Unload: manifest.DefaultUnloadRadius, Prefetch: manifest.DefaultPrefetchRadius}
+	for _, ws := range w.Sources {
+		if ws.Enabled {
+			src = ws
+			break
+		}
+	}
+	r := s.Base.Radii
+	if r.Load != nil {
+		src.Load = *r.Load
+	}
+	if r.Unload != nil {
+		src.Unload = *r.Unload
+	}
+	if r.Prefetch != nil {
+		src.Prefetch = *r.Prefetch
+	}
+	return Candidate{Index: -1, CellSize: w.CellSize, Load: src.Load, Unload: src.Unload, Prefetch: src.Prefetch,
+		Budget: s.Base.Settings.Budget, MaxResidentBytes: s.Base.Settings.MaxResidentBytes, Authored: true}
+}
+
+// inside refuses a route none of whose positions lies within the world's
+// cells: a route drawn in other units or for another world.
+func inside(rt *streaming.Route, w *streaming.World) error {
+	if len(w.Cells) == 0 || len(rt.Rows) == 0 {
+		return nil
+	}
+	b := w.Cells[0].Bounds
+	for _, c := range w.Cells[1:] {
+		b.MinX, b.MinZ = math.Min(b.MinX, c.Bounds.MinX), math.Min(b.MinZ, c.Bounds.MinZ)
+		b.MaxX, b.MaxZ = math.Max(b.MaxX, c.Bounds.MaxX), math.Max(b.MaxZ, c.Bounds.MaxZ)
+	}
+	axis := "z"
+	lo, hi := math.Inf(1), math.Inf(-1)
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for _, row := range rt.Rows {
+		z := row.Z
+		if w.Plane == manifest.PlaneXY {
+			z, axis = row.Y, "y"
+		}
+		if row.X >= b.MinX && row.X <= b.MaxX && z >= b.MinZ && z <= b.MaxZ {
+			return nil
+		}
+		xlo, xhi, lo, hi = math.Min(xlo, row.X), math.Max(xhi, row.X), math.Min(lo, z), math.Max(hi, z)
+	}
+	return fmt.Errorf("%s: the route lies outside the world: it spans x %s..%s, %s %s..%s, the world's cells x %s..%s, %s %s..%s; draw the route in the world's units",
+		rt.File, num(xlo), num(xhi), axis, num(lo), num(hi), num(b.MinX), num(b.MaxX), axis, num(b.MinZ), num(b.MaxZ))
+}
+
+// evaluator runs a candidate on a route through simulate.Run, exactly as
+// `worldcook simulate` runs it with the candidate's settings.
+type evaluator struct {
+	base   simulate.Options
+	routes []string
+	parsed []*streaming.Route
+	gate   streaming.Gate
+	worlds map[float64]*streaming.World
+}
+
+// Options are the simulate options of candidate c on route r: the fixed
+// ones, with c's radii, budget and cap unless c is the authored baseline.
+func (e *evaluator) options(c *Candidate, r int) simulate.Options {
+	o := e.base
+	o.Route, o.Parsed, o.Gate = e.routes[r], e.parsed[r], e.gate
+	if !c.Authored {
+		o.Radii = simulate.Radii{Load: &c.Load, Unload: &c.Unload, Prefetch: &c.Prefetch}
+		o.Settings.Budget, o.Settings.MaxResidentBytes = c.Budget, c.MaxResidentBytes
+	}
+	return o
+}
+
+func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Figures, error) {
+	w := e.worlds[c.CellSize]
+	if w == nil {
+		return Figures{}, fmt.Errorf("no world of cell size %s was opened", num(c.CellSize))
+	}
+	o := e.options(&c, r)
+	m := NewMeter(stop)
+	o.Watch = simulate.Watch{Frame: func(_ *simulate.PolicyRun, f *streaming.FrameReport, _ *streaming.RuntimeFrame) error {
+		return m.Frame(f)
+	}}
+	res, err := simulate.Run(ctx, w, o)
+	if errors.Is(err, ErrStopped) {
+		return m.Partial(), nil
+	}
+	if err != nil {
+		return Figures{}, err
+	}
+	run := res.Runs[0]
+	return FiguresOf(&run.Summary, run.Frames), nil
+}

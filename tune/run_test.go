@@ -1,0 +1,140 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/simulate"
+	"github.com/worldcook/worldcook/streaming"
+	"github.com/worldcook/worldcook/validate"
+)
+
+const (
+	demoScene = "../testdata/demo/main.esscene"
+	demoRoute = "../testdata/demo/route.csv"
+)
+
+func demoSetup(t testing.TB, spec Spec) Setup {
+	t.Helper()
+	sp, err := ParseSpace(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Setup{World: demoScene, Base: simulate.Options{Model: streaming.ModelIO{LatencyFrames: 1}}, Routes: []string{demoRoute}, Space: sp}
+}
+
+var holes = streaming.Gate{FailOn: []string{streaming.FailHoles}}
+
+// TestRunMatchesSimulate: every candidate run to the end has the figures
+// a simulate.Run of its settings gives, on a world cooked once per cell
+// size, and the authored baseline those of the scene as it is.
+func TestRunMatchesSimulate(t *testing.T) {
+	res, err := Run(context.Background(), demoSetup(t, Spec{CellSize: "700,1000"}), Options{Require: holes, Exhaustive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evaluated != 90 || res.Partial || res.Authored == nil {
+		t.Fatalf("evaluated %d of 90, partial %v, authored %v", res.Evaluated, res.Partial, res.Authored != nil)
+	}
+	worlds := map[float64]*streaming.World{}
+	for _, cs := range []float64{700, 1000} {
+		w, err := simulate.Open(context.Background(), demoScene, cook.OpenOptions{Validate: validateCellSize(cs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		worlds[cs] = w
+	}
+	for i := range res.Outcomes {
+		if i%7 != 0 {
+			continue // a sample: every candidate runs the same code
+		}
+		out := &res.Outcomes[i]
+		c := out.Candidate
+		o := simulate.Options{Route: demoRoute, Gate: holes, Model: streaming.ModelIO{LatencyFrames: 1},
+			Radii:    simulate.Radii{Load: &c.Load, Unload: &c.Unload, Prefetch: &c.Prefetch},
+			Settings: streaming.Settings{Budget: c.Budget, MaxResidentBytes: c.MaxResidentBytes}}
+		sim, err := simulate.Run(context.Background(), worlds[c.CellSize], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := FiguresOf(&sim.Runs[0].Summary, sim.Runs[0].Frames)
+		if !reflect.DeepEqual(out.Routes[0], want) {
+			t.Errorf("%s: tune %+v, simulate %+v", c.Describe(), out.Routes[0], want)
+		}
+		if out.Feasible != (sim.Verdict == nil || !sim.Verdict.Failed) {
+			t.Errorf("%s: feasible %v, simulate's verdict %+v", c.Describe(), out.Feasible, sim.Verdict)
+		}
+	}
+	if got := res.Authored.Candidate; got.CellSize != 1000 || got.Load != 1200 || got.Unload != 1800 || got.Prefetch != 1800 {
+		t.Errorf("authored %+v, want the demo's source (1000: 1200, 1800, 1800)", got)
+	}
+}
+
+func validateCellSize(cs float64) validate.Options { return validate.Options{CellSize: cs} }
+
+// TestRunCancelled: a search cancelled part way reports the candidates
+// run, marked partial, and never more than were asked.
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := Options{Require: holes, Workers: 1, Events: func(e Event) {
+		if e.Done == 12 {
+			cancel()
+		}
+	}}
+	res, err := Run(ctx, demoSetup(t, Spec{CellSize: "700,1000"}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Partial || res.Evaluated == 0 || res.Evaluated >= len(res.Outcomes) {
+		t.Fatalf("partial %v, evaluated %d of %d", res.Partial, res.Evaluated, len(res.Outcomes))
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "cancelled: the best of the") {
+		t.Errorf("the report does not say it is partial:\n%s", text.String())
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(js.String()), "\n")
+	if len(lines) != res.Evaluated+1 || !strings.Contains(lines[len(lines)-1], `"partial":true`) {
+		t.Errorf("%d JSON lines for %d candidates, last %s", len(lines), res.Evaluated, lines[len(lines)-1])
+	}
+}
+
+// TestRunRefuses: what no search can run is refused before any
+// candidate runs, in one line naming the flag or the file.
+func TestRunRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Setup)
+		want string
+	}{
+		{"no route", func(s *Setup) { s.Routes = nil }, "no route to tune against"},
+		{"over the limit", func(s *Setup) { s.Space.Load = make([]float64, 50); s.MaxCandidates = 100 }, "more than --max-candidates 100"},
+		{"estella budget", func(s *Setup) {
+			s.Base.Policy = simulate.Estella
+			b := int64(1)
+			s.Space.Budget = []*int64{&b}
+		}, "--budget: --policy estella has no budget"},
+		{"route outside", func(s *Setup) { s.Routes = []string{"testdata/outside.csv"} }, "the route lies outside the world"},
+		{"cooked cell size", func(s *Setup) { s.World = "../testdata/demo"; s.Space.CellSizes = []float64{4} }, "--cell-size: ../testdata/demo is a cooked world"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := demoSetup(t, Spec{})
+			tc.edit(&s)
+			_, err := Run(context.Background(), s, Options{Require: holes})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("got %v, want one line with %q", err, tc.want)
+			}
+		})
+	}
+}
