@@ -84,6 +84,7 @@ type Validate struct {
 	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
 	Strict     bool     `flag:"strict" help:"treat warnings as errors"`
 	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
+	Verbose    bool     `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
 	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
 	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
 	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
