@@ -252,7 +252,7 @@ func printSummary(opts *cookOptions, s cookSummary, rep *cook.Report) {
 	if opts.Cfg.Check {
 		verb = "checked"
 	}
-	kind := fmt.Sprintf("%d entities, %d cells", s.Entities, s.Cells)
+	kind := fmt.Sprintf("%d %s, %d %s", s.Entities, plural(s.Entities, "entity", "entities"), s.Cells, plural(s.Cells, "cell", "cells"))
 	if !s.Streamed {
 		kind = "not a streamed world, copied"
 	}

@@ -44,7 +44,7 @@ func Chart(title, subtitle string, frames []FrameReport, sum *Summary, set Setti
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []worldmap.Series{{Name: "requested", Kind: worldmap.Bars, Color: "#e07b00",
 			Values: col(func(r *FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d loads, max %s in frame %d", sum.Loads, byteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, pluralS(sum.Loads, "load"), byteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
 	}
 	if b := set.Budget; b != nil {
 		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + byteSize(*b), Value: float64(*b)})
@@ -137,7 +137,7 @@ func MarkHoles(m *worldmap.Map, eps []HoleEpisode, frames [][]Point, sources []S
 	notes := map[string][]string{}
 	for k, e := range eps {
 		label := fmt.Sprintf("%s: %s", FrameRange{e.First, e.Last}, e.Cause)
-		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), e.Cause)
+		title := fmt.Sprintf("frames %s: %d %s missing, likely %s", FrameRange{e.First, e.Last}, len(e.Cells), pluralS(len(e.Cells), "cell"), e.Cause)
 		badge := ""
 		if k < maxMarkLabels {
 			badge = fmt.Sprint(k + 1)
