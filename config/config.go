@@ -136,6 +136,11 @@ type Simulate struct {
 	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
 	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
 
+	// DefaultWorld is the WORLD to simulate when none is given: what cook
+	// writes, cook.out of the settings file (or its default, cooked). It
+	// is resolved, not a setting of its own.
+	DefaultWorld string
+
 	from map[string]Origin
 }
 
@@ -352,6 +357,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 		}
 	}
 	cfg.inherit(root)
+	cfg.Simulate.DefaultWorld = cfg.Cook.Out
 	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from = cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }

@@ -86,3 +86,18 @@ func TestOnlyPlaneInherits(t *testing.T) {
 		t.Fatalf("inheriting settings %q, want %q", j, want)
 	}
 }
+
+func TestSimulateDefaultWorldIsCookOut(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"", "cooked"},
+		{writeConfig(t, "cook:\n  out: build/world\n"), "build/world"},
+	} {
+		cfg, err := load(t, tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Simulate.DefaultWorld != tc.want {
+			t.Errorf("config %q: DefaultWorld %q, want %q", tc.file, cfg.Simulate.DefaultWorld, tc.want)
+		}
+	}
+}
