@@ -9,7 +9,7 @@ STATICCHECK_VERSION := v0.8.2
 # (golang/go#75804), which would make CI flaky without any bug found.
 FUZZTIME  ?= 20000x
 
-.PHONY: all build demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego fuzz bench clean
+.PHONY: all build install demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego fuzz bench clean
 
 all: build
 
@@ -17,6 +17,10 @@ all: build
 # --version) even where GOFLAGS turns stamping off.
 build:
 	$(GO) build -trimpath -buildvcs=auto -o $(BIN) .
+
+# Install worldcook into $GOBIN (default $GOPATH/bin), as go install does.
+install:
+	$(GO) install -trimpath -buildvcs=auto .
 
 # Build, cook the demo world, validate it and replay its camera route with a
 # 16 KiB-per-frame load budget. The per-frame report goes to

@@ -120,6 +120,9 @@ type configRecord struct {
 	Source string `json:"source,omitempty"`
 	Line   int    `json:"line,omitempty"`
 	Column int    `json:"column,omitempty"`
+	// FromKey is the key that gave the value when it is not this one:
+	// "plane" for a cook.plane taken from the top-level plane.
+	FromKey string `json:"fromKey,omitempty"`
 }
 
 func writeConfigJSON(w io.Writer, cfg *config.Config, sections []string) error {
@@ -127,7 +130,7 @@ func writeConfigJSON(w io.Writer, cfg *config.Config, sections []string) error {
 	for _, v := range cfg.Values(sections...) {
 		s := v.Setting
 		r := configRecord{Type: "setting", Key: s.Path(), Value: v.Value, Unit: s.Unit, Flag: "--" + s.Flag, Env: s.Env,
-			Origin: v.Origin.Kind.String(), Source: v.Origin.Name, Line: v.Origin.Line, Column: v.Origin.Column}
+			Origin: v.Origin.Kind.String(), Source: v.Origin.Name, Line: v.Origin.Line, Column: v.Origin.Column, FromKey: v.Origin.Key}
 		if err := enc.Encode(r); err != nil {
 			return err
 		}

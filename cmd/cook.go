@@ -252,7 +252,7 @@ func printSummary(opts *cookOptions, s cookSummary, rep *cook.Report) {
 	if opts.Cfg.Check {
 		verb = "checked"
 	}
-	kind := fmt.Sprintf("%d entities, %d cells", s.Entities, s.Cells)
+	kind := fmt.Sprintf("%d %s, %d %s", s.Entities, plural(s.Entities, "entity", "entities"), s.Cells, plural(s.Cells, "cell", "cells"))
 	if !s.Streamed {
 		kind = "not a streamed world, copied"
 	}
@@ -263,4 +263,12 @@ func printSummary(opts *cookOptions, s cookSummary, rep *cook.Report) {
 			fmt.Fprintf(w, "  %-9s %8.1f ms\n", p.Name, float64(p.Duration.Microseconds())/1000)
 		}
 	}
+}
+
+// plural picks the word that goes with a count n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

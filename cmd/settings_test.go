@@ -367,6 +367,9 @@ func TestConfigCommand(t *testing.T) {
 		{"simulate.jsonl", []string{"--config", islandYAML, "--json", "config", "simulate", "--budget", "16KiB"}},
 		{"cook.txt", []string{"--config", demoConfig, "config", "cook", "--jobs", "2"}},
 		{"all.txt", []string{"-q", "config"}}, // the environment reaches every section
+		// A top-level plane: reaches every section but the one that sets its own.
+		{"plane.txt", []string{"--config", "testdata/config/plane.yaml", "config"}},
+		{"plane.jsonl", []string{"--config", "testdata/config/plane.yaml", "--json", "config", "cook"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			code, out, errs := run(t, tc.args...)

@@ -99,7 +99,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if v.Map != "" && len(files) != 1 {
 		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))
 	}
-	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: versionString(), Frames: streams.OutTerminal, Color: streams.OutTerminal && colorAllowed()}
+	ropts := validate.ReportOptions{Quiet: cfg.Quiet, ToolVersion: versionString(), Frames: streams.OutTerminal, Color: streams.OutTerminal && colorAllowed(), Verbose: v.Verbose}
 	var sarif []*validate.Plan
 	unreadable, failing := 0, 0
 	for _, sc := range files {

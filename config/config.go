@@ -25,6 +25,9 @@ const DefaultFile = "worldcook.yaml"
 type Config struct {
 	Quiet bool `flag:"quiet,q" help:"print only errors"`
 	JSON  bool `flag:"json" help:"machine-readable JSON output where the command supports it"`
+	// Plane is the plane of every command: a section's own plane (cook.plane,
+	// …) set in the same or a higher layer overrides it (see inherit).
+	Plane string `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on, for every command (xy: 2D)"`
 
 	Cook     Cook     `section:"cook"`
 	Validate Validate `section:"validate"`
@@ -82,6 +85,7 @@ type Validate struct {
 	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
 	Strict     bool     `flag:"strict" help:"treat warnings as errors"`
 	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
+	Verbose    bool     `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
 	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
 	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
 	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
@@ -132,6 +136,11 @@ type Simulate struct {
 	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`
 	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
 	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
+
+	// DefaultWorld is the WORLD to simulate when none is given: what cook
+	// writes, cook.out of the settings file (or its default, cooked). It
+	// is resolved, not a setting of its own.
+	DefaultWorld string
 
 	from map[string]Origin
 }
@@ -214,6 +223,9 @@ type Origin struct {
 	// Name is the flag (--budget), the environment variable, or the file.
 	Name         string
 	Line, Column int
+	// Key is the key that gave the value when it is not the setting's own:
+	// "plane" for a cook.plane taken from the top-level plane.
+	Key string
 }
 
 // Kind is the layer a value came from.
@@ -235,6 +247,9 @@ func (k Kind) String() string {
 func (o Origin) String() string {
 	switch o.Kind {
 	case FromFile:
+		if o.Key != "" {
+			return fmt.Sprintf("%s:%d:%d: %s", o.Name, o.Line, o.Column, o.Key)
+		}
 		return fmt.Sprintf("%s:%d", o.Name, o.Line)
 	case FromEnv, FromFlag:
 		return o.Kind.String() + " " + o.Name
@@ -246,9 +261,13 @@ func (o Origin) String() string {
 func (s *Setting) subject(o Origin) string {
 	switch o.Kind {
 	case FromFile:
-		return fmt.Sprintf("%s:%d:%d: %s", o.Name, o.Line, o.Column, s.Path())
+		key := s.Path()
+		if o.Key != "" {
+			key = o.Key
+		}
+		return fmt.Sprintf("%s:%d:%d: %s", o.Name, o.Line, o.Column, key)
 	case FromEnv:
-		return s.Env
+		return o.Name
 	}
 	return "--" + s.Flag
 }
@@ -286,8 +305,15 @@ func RegisterFixed(fs *pflag.FlagSet) []*Setting {
 	return register(settings, fs)
 }
 
-func register(settings []*Setting, fs *pflag.FlagSet) []*Setting {
-	for _, s := range settings {
+func register(declared []*Setting, fs *pflag.FlagSet) []*Setting {
+	var settings []*Setting
+	for _, s := range declared {
+		if f := fs.Lookup(s.Flag); f != nil && s.Inherits() != nil && FlagSetting(f) == s.Inherits() {
+			// One --plane in a flag set that holds both: the global one
+			// sets the section's too (see inherit).
+			continue
+		}
+		settings = append(settings, s)
 		fs.VarP(&flagValue{s: s, text: s.Default}, s.Flag, s.Short, s.Help)
 		f := fs.Lookup(s.Flag)
 		if s.typ.Kind() == reflect.Bool {
@@ -386,8 +412,45 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 			}
 		}
 	}
+	cfg.inherit(root)
+	cfg.Simulate.DefaultWorld = cfg.Cook.Out
 	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
+}
+
+// inherit gives each section's setting that shares its key with a global
+// one (plane) the global value, unless the section's own was set in the
+// same layer or a higher one: a top-level plane: sets cook.plane,
+// validate.plane, simulate.plane and init.plane, a cook.plane in the same
+// file overrides it for cook, and WORLDCOOK_PLANE overrides both.
+func (cfg *Config) inherit(root reflect.Value) {
+	for _, s := range declared {
+		g := s.Inherits()
+		if g == nil {
+			continue
+		}
+		og, ok := cfg.origins[g.Path()]
+		if !ok || cfg.origins[s.Path()].Kind >= og.Kind {
+			continue
+		}
+		root.FieldByIndex(s.index).Set(root.FieldByIndex(g.index))
+		og.Key = g.Path()
+		cfg.origins[s.Path()] = og
+	}
+}
+
+// Inherits returns the global setting whose value s takes when its own
+// is not set (plane for cook.plane), or nil.
+func (s *Setting) Inherits() *Setting {
+	if s.Section == "" {
+		return nil
+	}
+	for _, g := range Declared("") {
+		if normalize(g.Key) == normalize(s.Key) && g.typ == s.typ {
+			return g
+		}
+	}
+	return nil
 }
 
 // env reads the WORLDCOOK_* variables of the bound sections. An empty

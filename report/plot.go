@@ -45,7 +45,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []worldmap.Series{{Name: "requested", Kind: worldmap.Bars, Color: "#e07b00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d loads, max %s in frame %d", sum.Loads, streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, pluralS(sum.Loads, "load"), streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
 	}
 	if b := set.Budget; b != nil {
 		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
@@ -138,7 +138,7 @@ func MarkHoles(m *worldmap.Map, eps []streaming.HoleEpisode, frames [][]streamin
 	notes := map[string][]string{}
 	for k, e := range eps {
 		label := fmt.Sprintf("%s: %s", streaming.FrameRange{First: e.First, Last: e.Last}, e.Cause)
-		title := fmt.Sprintf("frames %s: %d cells missing, likely %s", streaming.FrameRange{First: e.First, Last: e.Last}, len(e.Cells), e.Cause)
+		title := fmt.Sprintf("frames %s: %d %s missing, likely %s", streaming.FrameRange{First: e.First, Last: e.Last}, len(e.Cells), pluralS(len(e.Cells), "cell"), e.Cause)
 		badge := ""
 		if k < maxMarkLabels {
 			badge = fmt.Sprint(k + 1)

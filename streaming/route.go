@@ -68,30 +68,51 @@ var routeColumns = []string{"x", "y", "z", "frame", "source"}
 
 // ReadRoute reads the route CSV at path: a regular file (a named pipe or
 // a device would block or never end), parsed as ParseRoute does.
-func ReadRoute(path string) (*Route, error) {
+func ReadRoute(path string) (*Route, error) { return ReadRouteOn(path, "") }
+
+// ReadRouteOn is ReadRoute for a world cut on plane: its messages name the
+// columns that plane needs (x,y on an xy world). "" is a plane not yet
+// known: the messages name both.
+func ReadRouteOn(path, plane string) (*Route, error) {
 	f, _, err := regular.Open(path, "route CSV")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ParseRoute(f, path)
+	return ParseRouteOn(f, path, plane)
 }
 
 // ParseRoute reads a route CSV of at most MaxRouteBytes and
 // MaxRoutePoints rows. Lines starting with # are comments; blank lines are
 // skipped. Errors name the file and line.
-func ParseRoute(r io.Reader, file string) (*Route, error) {
+func ParseRoute(r io.Reader, file string) (*Route, error) { return ParseRouteOn(r, file, "") }
+
+// ParseRouteOn is ParseRoute for a world cut on plane (see ReadRouteOn).
+func ParseRouteOn(r io.Reader, file, plane string) (*Route, error) {
 	// The file is parsed as it is read, never held whole, and reading
 	// stops one byte past the limit.
 	lr := &io.LimitedReader{R: r, N: MaxRouteBytes + 1}
-	rt, err := parseRoute(lr, file)
+	rt, err := parseRoute(lr, file, plane)
 	if lr.N <= 0 {
 		return nil, &RouteError{File: file, Msg: fmt.Sprintf("the route is larger than %d bytes (MaxRouteBytes); shorten it", MaxRouteBytes)}
 	}
 	return rt, err
 }
 
-func parseRoute(r io.Reader, file string) (*Route, error) {
+// routeAxes are the columns a route on plane must have, as messages say
+// them: "x,z", "x,y", or both while the plane is not known.
+func routeAxes(plane string) (header, columns string) {
+	switch plane {
+	case manifest.PlaneXY:
+		return "x,y", "x and y (frame and source are optional)"
+	case manifest.PlaneXZ:
+		return "x,z", "x and z (y, frame and source are optional)"
+	}
+	return "x,z (x,y for an xy world)", "x and z, or x and y for an xy world (frame and source are optional)"
+}
+
+func parseRoute(r io.Reader, file, plane string) (*Route, error) {
+	header, columns := routeAxes(plane)
 	fail := func(line int, format string, args ...any) error {
 		return &RouteError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -114,16 +135,16 @@ func parseRoute(r io.Reader, file string) (*Route, error) {
 		return fail(0, "%v", err)
 	}
 
-	header, err := cr.Read()
+	names, err := cr.Read()
 	if err == io.EOF {
-		return nil, fail(0, "empty route; the first line must be a header such as x,z")
+		return nil, fail(0, "empty route; the first line must be a header such as %s", header)
 	}
 	if err != nil {
 		return nil, csvErr(err)
 	}
 	hline, _ := cr.FieldPos(0)
 	col := map[string]int{}
-	for i, h := range header {
+	for i, h := range names {
 		name := strings.ToLower(strings.TrimSpace(h))
 		if !slices.Contains(routeColumns, name) {
 			return nil, fail(hline, "unknown column %q; the header may name x, y, z, frame and source", strings.TrimSpace(h))
@@ -139,7 +160,7 @@ func parseRoute(r io.Reader, file string) (*Route, error) {
 	_, rt.HasFrame = col["frame"]
 	_, rt.HasSource = col["source"]
 	if _, ok := col["x"]; !ok || !(rt.HasZ || rt.HasY) {
-		return nil, fail(hline, "the header needs columns x and z (y, frame and source are optional)")
+		return nil, fail(hline, "the header needs columns %s", columns)
 	}
 
 	num := func(rec []string, line int, name string, required bool) (float64, error) {

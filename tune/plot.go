@@ -65,7 +65,7 @@ func WritePlot(w io.Writer, r *Result) error {
 	const feasible, infeasible, front, best, authored = "#1f77b4", "#b0b0b0", "#2ca02c", "#d62728", "#ff7f0e"
 	for _, out := range outs {
 		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
-		title := fmt.Sprintf("%s: peak %d B, %d loads", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads())
+		title := fmt.Sprintf("%s: peak %d B, %d %s", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads(), plural(out.Loads(), "load"))
 		if out.Feasible {
 			c.Circle(px, py, 3.5, worldmap.Style{Fill: feasible, FillOpacity: 0.8, Title: title})
 		} else {

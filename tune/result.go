@@ -174,7 +174,7 @@ func (r *Result) Infeasible() string {
 	for k, f := range nearest.Routes {
 		for _, h := range f.Held {
 			if h.Condition == least {
-				where = append(where, fmt.Sprintf("on %s in %d frames from frame %d", r.Routes[k], h.FrameCount, h.FirstFrame))
+				where = append(where, fmt.Sprintf("on %s in %d %s from frame %d", r.Routes[k], h.FrameCount, plural(h.FrameCount, "frame"), h.FirstFrame))
 			}
 		}
 	}

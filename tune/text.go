@@ -46,7 +46,7 @@ func WriteText(w io.Writer, r *Result) error {
 	fmt.Fprintf(bw, "space: %s = %d combinations\n", strings.Join(dims, " × "), r.Total)
 	fmt.Fprintf(bw, "  evaluated %d, skipped %d (radii rule: unload ≤ load or prefetch < load), feasible %d", r.Evaluated, r.Skipped, r.Feasible)
 	if r.Pruned > 0 {
-		fmt.Fprintf(bw, ", pruned %d (stopped once they could no longer win: %d route runs and %d frames saved)", r.Pruned, r.PrunedRuns, r.PrunedFrames)
+		fmt.Fprintf(bw, ", pruned %d (stopped once they could no longer win: %d route %s and %d %s saved)", r.Pruned, r.PrunedRuns, plural(r.PrunedRuns, "run"), r.PrunedFrames, plural(r.PrunedFrames, "frame"))
 	}
 	fmt.Fprintln(bw)
 	if r.Partial {

@@ -332,7 +332,7 @@ func writeAssetText(w io.Writer, p *Plan) {
 	if len(r.Shared) > 0 {
 		parts := make([]string, len(r.Shared))
 		for i, a := range r.Shared {
-			parts[i] = fmt.Sprintf("%s (%d B, %d cells)", a.Path, a.Bytes, a.Cells)
+			parts[i] = fmt.Sprintf("%s (%d B, %s)", a.Path, a.Bytes, plural(a.Cells, "cell"))
 		}
 		fmt.Fprintf(w, "  most shared assets: %s\n", strings.Join(parts, ", "))
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,7 +42,15 @@ type ReportOptions struct {
 	// warnings) with ANSI colours. The command sets it on a terminal
 	// unless NO_COLOR is set (no-color.org).
 	Color bool
+	// Verbose lists, in the text format, every cell whose bounds grew;
+	// otherwise the MaxGrewLines largest are listed and the rest counted.
+	Verbose bool
 }
+
+// MaxGrewLines is how many grown cells the text format lists without
+// Verbose: a world of thousands of cells would otherwise bury its errors
+// under one line per cell.
+const MaxGrewLines = 20
 
 // Write renders the plans' findings in format (text, json, sarif or
 // github; "" is text). Plans are reported in the order given, findings in
@@ -182,16 +191,19 @@ func plural(n int, one string) string {
 
 func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	for _, p := range plans {
-		for _, f := range p.Findings {
-			if opts.Quiet && f.Severity != SeverityError {
-				continue
+		// Errors first, then warnings, each in the plan's order.
+		for _, errorsPass := range []bool{true, false} {
+			for _, f := range p.Findings {
+				if (f.Severity == SeverityError) != errorsPass || (opts.Quiet && f.Severity != SeverityError) {
+					continue
+				}
+				if opts.Frames {
+					w.WriteString(f.Frame(opts.Color))
+					continue
+				}
+				w.WriteString(f.String())
+				w.WriteByte('\n')
 			}
-			if opts.Frames {
-				w.WriteString(f.Frame(opts.Color))
-				continue
-			}
-			w.WriteString(f.String())
-			w.WriteByte('\n')
 		}
 	}
 	if opts.Quiet {
@@ -201,24 +213,44 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 		errs, warns := p.Counts()
 		file := p.Doc.Path
 		if !p.Streamed {
-			fmt.Fprintf(w, "%s: not a streamed world (no StreamedWorld): %d entities; %s, %s\n",
-				file, len(p.Doc.Entities), plural(errs, "error"), plural(warns, "warning"))
+			fmt.Fprintf(w, "%s: not a streamed world (no StreamedWorld): %s; %s, %s\n",
+				file, plural(len(p.Doc.Entities), "entity"), plural(errs, "error"), plural(warns, "warning"))
 			continue
 		}
 		fmt.Fprintf(w, "%s: streamed world %q, cellSize %s on %s: %s, %s in the persistent world; %s, %s\n",
 			file, p.SceneName, fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"),
 			plural(len(p.Persistent), "entity"), plural(errs, "error"), plural(warns, "warning"))
-		for _, c := range p.Cells {
-			if c.Overhang.By <= 0 {
-				continue
-			}
-			fmt.Fprintf(w, "  %s grew %s beyond its grid square to [%s, %s]x[%s, %s]; farthest out: %s (%d)\n",
-				c.Name, short(c.Overhang.By), short(c.Bounds.MinX), short(c.Bounds.MaxX), short(c.Bounds.MinZ), short(c.Bounds.MaxZ),
-				quoteName(c.Overhang.Name), c.Overhang.Entity)
-		}
+		writeGrew(w, p, opts.Verbose)
 		writeAssetText(w, p)
 	}
 	return nil
+}
+
+// writeGrew lists the cells whose bounds grew beyond their grid square: all
+// of them in cell order when they are few or verbose is set, else the
+// MaxGrewLines largest, largest first, and how many more grew.
+func writeGrew(w *bufio.Writer, p *Plan, verbose bool) {
+	var grew []*Cell
+	for i := range p.Cells {
+		if p.Cells[i].Overhang.By > 0 {
+			grew = append(grew, &p.Cells[i])
+		}
+	}
+	rest := 0
+	if !verbose && len(grew) > MaxGrewLines {
+		sort.SliceStable(grew, func(i, j int) bool { return grew[i].Overhang.By > grew[j].Overhang.By })
+		rest = len(grew) - MaxGrewLines
+		grew = grew[:MaxGrewLines]
+	}
+	for _, c := range grew {
+		fmt.Fprintf(w, "  %s grew %s beyond its grid square to [%s, %s]x[%s, %s]; farthest out: %s (%d)\n",
+			c.Name, short(c.Overhang.By), short(c.Bounds.MinX), short(c.Bounds.MaxX), short(c.Bounds.MinZ), short(c.Bounds.MaxZ),
+			quoteName(c.Overhang.Name), c.Overhang.Entity)
+	}
+	if rest > 0 {
+		fmt.Fprintf(w, "  … and %s grew by %s or less (--verbose lists every one)\n",
+			plural(rest, "more cell"), short(grew[len(grew)-1].Overhang.By))
+	}
 }
 
 // short formats a length for people: two decimals are plenty, and they

@@ -18,7 +18,7 @@ import (
 // ../shared/estella-corpus beside the repository.
 func Dir() string {
 	if d := os.Getenv("WORLDCOOK_CORPUS"); d != "" {
-		return d
+		return existing(d)
 	}
 	return shared("estella-corpus")
 }
@@ -29,9 +29,18 @@ func Dir() string {
 // repository.
 func Projects() string {
 	if d := os.Getenv("WORLDCOOK_PROJECTS"); d != "" {
-		return d
+		return existing(d)
 	}
 	return shared("estella-projects")
+}
+
+// existing is d when it is a folder, else "": a variable naming a folder
+// that is not there means the material is absent, and tests skip.
+func existing(d string) string {
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		return d
+	}
+	return ""
 }
 
 // shared is the folder name in ../shared beside the repository, or ""
