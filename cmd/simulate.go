@@ -273,6 +273,7 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
+		CellStates: c.CellStates,
 	}
 	if c.IO == "disk" {
 		o.Disk = &simulate.Disk{

@@ -49,8 +49,8 @@ type WriterOptions struct {
 	// counts (as the runtime's table always does).
 	Human bool
 	// Assets adds the asset columns (resident asset bytes, asset loads
-	// and unloads) to the table and CSV, for a world with assets; JSONL
-	// carries them as fields whenever they are not 0.
+	// and unloads) to the table and CSV, and the asset fields to every
+	// JSONL frame, zeros included, for a run that counts assets.
 	Assets bool
 }
 
@@ -63,7 +63,7 @@ func NewWriter(format string, w io.Writer, policy simulate.Policy, o WriterOptio
 	case "", FormatTable:
 		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}, nil
 	case FormatJSONL:
-		return &jsonlWriter{w: bw}, nil
+		return &jsonlWriter{w: bw, assets: o.Assets}, nil
 	case FormatCSV:
 		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}, nil
 	}

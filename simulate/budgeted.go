@@ -50,6 +50,9 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		loader.Close()
 		return nil, err
 	}
+	if o.CellStates {
+		b.sched.ReportCellStates()
+	}
 	b.run.Assets = b.sched.HasAssets()
 	return b, nil
 }

@@ -72,6 +72,9 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
+	if o.CellStates {
+		sched.ReportCellStates()
+	}
 	run.Assets = sched.HasAssets()
 	stepping, err := o.begin(run, start)
 	if err != nil {

@@ -56,6 +56,11 @@ type Options struct {
 	// PublishFrames and UnloadFrames time the runtime's publishes and
 	// unloads.
 	PublishFrames, UnloadFrames int
+	// CellStates makes every frame report carry the cells resident,
+	// prepared, loading and (under Estella's runtime) unloading at its end
+	// (streaming.FrameReport.ResidentCells and the others); off, a frame
+	// costs nothing for them.
+	CellStates bool
 	// Watch, when set, sees the run as it goes.
 	Watch Watch
 }

@@ -277,7 +277,9 @@ type Estella struct {
 
 	rep   *EstellaFrame
 	stats stats
-	first []int32
+	// cellStates makes every report carry its cell states.
+	cellStates bool
+	first      []int32
 	// scratch
 	cand, near []int32
 	pendDue    []op
@@ -742,6 +744,9 @@ func (e *Estella) finishReport() {
 		}
 	}
 	e.live = live
+	if e.cellStates {
+		e.reportCellStates(rep)
+	}
 	var holes []int32
 	for _, i := range e.live {
 		st := &e.st[i]
@@ -820,6 +825,33 @@ func (e *Estella) finishReport() {
 			e.stats.sum.FirstResidentFrame = e.frame
 		}
 	}
+}
+
+// ReportCellStates makes every frame's report from now on carry the cells
+// resident, prepared, loading (preparing or publishing) and unloading at
+// its end, as the runtime's status() lists them (FrameReport.ResidentCells).
+// Off by default: collecting and sorting them costs a frame time.
+func (e *Estella) ReportCellStates() { e.cellStates = true }
+
+// reportCellStates lists the live cells by residency: every cell not
+// unloaded is live.
+func (e *Estella) reportCellStates(rep *FrameReport) {
+	var resident, prepared, loading, unloading []string
+	for _, i := range e.live {
+		name := e.cells[i].Name
+		switch e.st[i].res {
+		case ResResident:
+			resident = append(resident, name)
+		case ResPrepared:
+			prepared = append(prepared, name)
+		case ResPreparing, ResPublishing:
+			loading = append(loading, name)
+		case ResUnloading:
+			unloading = append(unloading, name)
+		}
+	}
+	rep.ResidentCells, rep.PreparedCells = sortedNames(resident), sortedNames(prepared)
+	rep.LoadingCells, rep.UnloadingCells = sortedNames(loading), sortedNames(unloading)
 }
 
 // holeCause is the likely reason a wanted cell is not resident, in the
