@@ -151,9 +151,6 @@ func (r *Report) begin(p *simulate.PolicyRun) error {
 		return err
 	}
 	r.w = w
-	if p.Policy == simulate.Estella {
-		return nil // the runtime's report has no warnings
-	}
 	if r.format == FormatCSV {
 		return WriteWarnings(r.aside, p.Warnings)
 	}
@@ -164,8 +161,22 @@ func (r *Report) begin(p *simulate.PolicyRun) error {
 // the summary (before the rows when it comes first), or the comparison.
 func (r *Report) Finish(res *simulate.Result) error {
 	if res.Compare {
+		// The warnings of both runs, each once, then the comparison.
 		if r.format == FormatJSONL {
+			j := &jsonlWriter{w: bufio.NewWriter(r.out)}
+			if err := j.Warnings(res.Warnings()); err != nil {
+				return err
+			}
+			if err := j.Flush(); err != nil {
+				return err
+			}
 			return WriteComparisonJSON(r.out, res)
+		}
+		if ws := res.Warnings(); len(ws) > 0 {
+			if err := WriteWarnings(r.out, ws); err != nil {
+				return err
+			}
+			fmt.Fprintln(r.out)
 		}
 		return WriteComparison(r.out, res)
 	}

@@ -12,6 +12,7 @@ package simulate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/worldcook/worldcook/cook"
@@ -140,9 +141,10 @@ type Result struct {
 type PolicyRun struct {
 	Policy Policy
 	World  *streaming.World
-	// Warnings change how the report reads: radii assumed for a world
-	// without sources, cells larger than the per-frame budget (budgeted
-	// policy).
+	// Warnings change how the report reads: a world cut on x and y,
+	// authored sources the route does not drive, radii assumed for a world
+	// without sources, cells larger than the per-frame budget (the last
+	// two under the budgeted policy).
 	Warnings []streaming.Warning
 	// Assets says the run counts the world's assets.
 	Assets bool
@@ -219,6 +221,34 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 	}
 	res.Verdict = verdict(res)
 	return res, nil
+}
+
+// setupWarnings are the warnings every policy's run of route over world
+// gives (the plane, sources the route leaves standing), then the policy's
+// own. Both policies give the shared ones alike, so that a comparison
+// shows each once.
+func setupWarnings(world *streaming.World, route *streaming.Route, own ...[]streaming.Warning) []streaming.Warning {
+	ws := append(streaming.PlaneXY(world), route.Undriven(world.Sources, world.Plane)...)
+	for _, w := range own {
+		ws = append(ws, w...)
+	}
+	return ws
+}
+
+// Warnings are the warnings of a result's runs, each once, in run order:
+// what a comparison shows above its table.
+func (r *Result) Warnings() []streaming.Warning {
+	var out []streaming.Warning
+	for _, run := range r.Runs {
+		for _, w := range run.Warnings {
+			if !slices.ContainsFunc(out, func(o streaming.Warning) bool {
+				return o.Code == w.Code && o.Message == w.Message && slices.Equal(o.Cells, w.Cells)
+			}) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // policy is the policy asked for.

@@ -270,6 +270,9 @@ type Estella struct {
 	// actual is where the sources stand this frame, for holes; seen keeps
 	// it for sources a frame does not place.
 	actual, seen []Point
+	// apart says the frame gave where the sources stand apart from where
+	// the runtime samples them (a world cut on x and y).
+	apart bool
 
 	// book counts the cells' asset scopes; nil for a world without
 	// assets or when the host ignores them.
@@ -375,6 +378,7 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 		e.actual = append(e.actual, p)
 	}
 	e.seen = append(e.seen[:0], e.actual...)
+	e.apart = actual != nil
 	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.frame}}
 	e.rep = &rep
 	e.deliverDue()
@@ -858,11 +862,17 @@ func (e *Estella) reportCellStates(rep *FrameReport) {
 // terms of the budgeted scheduler's causes that the runtime has: it has no
 // budget, in-flight cap or eviction, so a hole is the start of the route,
 // a preparation that had a lead but not enough (latency), or one started
-// only when the cell was demanded (the prefetch radius gave no lead).
+// only when the cell was demanded (the prefetch radius gave no lead). On
+// a world cut on x and y, a cell the runtime does not want where it
+// samples the sources is missing for the plane, whatever else held it.
 func (e *Estella) holeCause(i int32) HoleCause {
 	st := &e.st[i]
 	switch {
-	case st.issuedAt == 1:
+	case e.apart && !st.desired:
+		return CausePlane
+	case st.issuedAt == 1 && st.demandedAt == 1:
+		// Wanted and asked for since the first frame: the start of the
+		// route. A cell prefetched then and demanded later had a lead.
 		return CauseStart
 	case st.res == ResPreparing || st.res == ResPublishing || st.res == ResPrepared:
 		if st.issuedAt < st.demandedAt {

@@ -802,14 +802,16 @@ func (s *Scheduler) holes(rep *FrameReport) {
 // source was already within the load radius when it first wanted the
 // cell) had no lead at all, so the prefetch radius is too small for the
 // source's speed; a prefetch had a lead that the IO latency outlasted.
-// Requests sent in the first frame are the start of the route, which no
-// setting avoids.
+// Loads (not prefetches) sent in the first frame are the start of the
+// route, which no setting avoids.
 func (s *Scheduler) holeCause(i int32) HoleCause {
 	r := &s.rt[i]
 	switch {
 	case r.why != CauseNone:
 		return r.why
-	case r.state == Loading && r.dispatched == 1:
+	case r.state == Loading && r.dispatched == 1 && !r.prefetch:
+		// Loaded since the first frame, the source within the load radius
+		// from the start: a prefetch sent then had a lead.
 		return CauseStart
 	case r.state == Loading && r.prefetch:
 		return CauseLatency
