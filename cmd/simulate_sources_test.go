@@ -3,6 +3,8 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,37 @@ func TestSimulateUndrivenSource(t *testing.T) {
 	want := `warning[undriven-source]: the route does not drive streaming source "Player" (it moves only the sources its source column names): it stays at its authored position (x 500, z 500) for the whole run`
 	if code != 0 || strings.Count(out, want) != 1 || strings.Contains(out, `source "Main Camera"`) {
 		t.Errorf("a route driving the camera: exit %d, want %q:\n%.600s%s", code, want, out, errs)
+	}
+}
+
+// TestPlaneHintKeysParse: the plane-mismatch hint names worldcook.yaml
+// keys as the config accepts them: written into a file as the hint gives
+// them, they set the plane.
+func TestPlaneHintKeysParse(t *testing.T) {
+	dir := t.TempDir()
+	// A 2D layout (z = 0, y spread) cut on xz.
+	var b strings.Builder
+	b.WriteString(`{"version": 1, "name": "Flat", "entities": [{"id": 1, "name": "World", "parent": null, "children": [], "components": [{"type": "StreamedWorld", "data": {"cellSize": 100}}]}`)
+	for i := 0; i < 10; i++ {
+		b.WriteString(`, {"id": ` + strconv.Itoa(10+i) + `, "name": "E", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": ` + strconv.Itoa(i*100) + `, "y": ` + strconv.Itoa(i*50) + `, "z": 0}}}]}`)
+	}
+	b.WriteString("]}")
+	scene := filepath.Join(dir, "flat.esscene")
+	os.WriteFile(scene, []byte(b.String()), 0o644)
+	_, out, errs := run(t, "validate", scene)
+	i := strings.Index(out, "in worldcook.yaml ")
+	if i < 0 {
+		t.Fatalf("no plane-mismatch hint naming worldcook.yaml:\n%s%s", out, errs)
+	}
+	// The text report closes the hint with a parenthesis.
+	snippet := strings.TrimSuffix(strings.SplitN(out[i+len("in worldcook.yaml "):], "\n", 2)[0], ")")
+	yaml := strings.ReplaceAll(snippet, " and ", "\n")
+	file := filepath.Join(dir, "worldcook.yaml")
+	os.WriteFile(file, []byte(yaml+"\n"), 0o644)
+	for _, section := range []string{"cook", "validate"} {
+		code, out, errs := run(t, "--config", file, "config", section)
+		if code != 0 || !regexp.MustCompile(`(?m)^`+section+`\.plane\s+xy\s+`+regexp.QuoteMeta(file)).MatchString(out) {
+			t.Errorf("the hint's %q does not set %s.plane: exit %d\n%s%s", snippet, section, code, out, errs)
+		}
 	}
 }

@@ -87,7 +87,7 @@ func (c HoleCause) Advice() string {
 	case CauseFailure:
 		return "its load failed (see failures)"
 	case CausePlane:
-		return "Estella's runtime samples the sources on X and Z, so on this world cut on X and Y it asks for the cells under (x, z), not where the source stands: no radius helps; the runtime streams a world laid out and cut on X and Z (cook.plane: xz)"
+		return "Estella's runtime samples the sources on X and Z, so on this world cut on X and Y it asks for the cells under (x, z), not where the source stands: no radius helps; the runtime streams a world laid out and cut on X and Z (--plane xz; in worldcook.yaml cook: {plane: xz})"
 	}
 	return "the policy does not say why"
 }
