@@ -83,3 +83,19 @@ func TestPlaneHintKeysParse(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateDefaultWorldIsCookOut: without WORLD, simulate reads the
+// world cook writes, cook.out of the configuration.
+func TestSimulateDefaultWorldIsCookOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "built")
+	cfg := filepath.Join(dir, "worldcook.yaml")
+	os.WriteFile(cfg, []byte("cook:\n  out: "+out+"\n"), 0o644)
+	if code, _, errs := run(t, "--config", cfg, "cook", demoScene); code != 0 {
+		t.Fatalf("cook: exit %d: %s", code, errs)
+	}
+	code, stdout, errs := run(t, "--config", cfg, "simulate", "--path", demoRoute, "--summary-only")
+	if code != 0 || !strings.Contains(stdout, "summary of 318 frames") {
+		t.Errorf("simulate without WORLD: exit %d\n%.300s\n%s", code, stdout, errs)
+	}
+}
