@@ -24,8 +24,10 @@ import (
 type simulateOptions struct {
 	IO IO
 	// World is the WORLD argument: a cooked directory, a manifest or a
-	// scene ("" means cooked/).
-	World      string
+	// scene; without one, cook's output (cook.out, default cooked/).
+	World string
+	// Defaulted says World is cook's output, not an argument.
+	Defaulted  bool
 	Cfg        config.Simulate
 	Components map[string]config.Component
 	AssetRefs  config.AssetRefs
@@ -39,9 +41,6 @@ type simulateOptions struct {
 // take real time, so frames must too (60 Hz). Tests shorten it.
 var diskFramePeriod = time.Second / 60
 
-// defaultWorld is the WORLD used when none is given: cook's default output.
-const defaultWorld = "cooked"
-
 func newSimulateCmd(a *app) *cobra.Command {
 	opts := &simulateOptions{}
 	cmd := &cobra.Command{
@@ -51,15 +50,19 @@ func newSimulateCmd(a *app) *cobra.Command {
 what it loaded, evicted and cancelled, and where the player would see a hole: a cell within
 some source's load radius that is not resident.
 
-WORLD is a cooked directory (default cooked/), a world manifest or a scene (.esscene), cooked
-in memory. The route, given with --path, is a CSV file: a header, then x and z on every row
-(y, frame and source optional). Sources are the world's authored WorldStreamingSources; the
-radius flags override every source.
+WORLD is a cooked directory (default: cook.out, cooked/), a world manifest or a scene
+(.esscene), cooked in memory. The route, given with --path, is a CSV file: a header, then x
+and z on every row (y, frame and source optional). It drives the sources its source column
+names, or the first enabled one; the others stay where they were authored (a warning says
+so). Sources are the world's authored WorldStreamingSources; the radius flags override every
+source.
 
 IO is modelled (byte-identical reports) or real (--io disk); failed loads are retried.
---policy estella runs Estella's own runtime scheduler instead, --compare both. A setting given
-as 0 means 0; leave it out for no budget, cap, pinning or LOD. --fail-on makes the run a CI
-gate (exit 1).
+--policy budgeted (seed is an alias) is worldcook's scheduler; --policy estella runs Estella's
+own runtime scheduler instead, --compare both. A setting given as 0 means 0; leave it out for
+no budget, cap, pinning or LOD. --fail-on makes the run a CI gate (exit 1); with --compare it
+fails when a condition holds under either policy, naming it. --cell-states lists each
+frame's cells by state in jsonl.
 
 Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 		Example: `  # replay the demo camera through the cooked demo world
@@ -80,9 +83,10 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 			}
 			a.machine = cfg.JSON || cfg.Simulate.Format == simreport.FormatJSONL
 			opts.IO = a.io
-			opts.World = defaultWorld
+			// Without WORLD, the world is what cook writes: cook.out.
+			opts.World, opts.Defaulted = cfg.Simulate.DefaultWorld, true
 			if len(args) == 1 {
-				opts.World = args[0]
+				opts.World, opts.Defaulted = args[0], false
 			}
 			opts.Cfg = cfg.Simulate
 			opts.Components = cfg.Components
@@ -129,9 +133,6 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	openTime := time.Since(openStart)
-	if world.Plane == manifest.PlaneXY && (run.Policy == simulate.Estella || run.Compare) && !opts.Quiet {
-		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
-	}
 	if !opts.Quiet {
 		run.Watch = rep.Watch(run)
 	}
@@ -273,6 +274,7 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
+		CellStates: c.CellStates,
 	}
 	if c.IO == "disk" {
 		o.Disk = &simulate.Disk{
@@ -305,7 +307,7 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 	if len(opts.Cfg.Assets) > 0 {
 		o.Project = opts.Cfg.Assets[0]
 	}
-	if opts.World == defaultWorld {
+	if opts.Defaulted {
 		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
 	}
 	return o, nil

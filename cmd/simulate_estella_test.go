@@ -51,10 +51,12 @@ func TestSimulateEstellaDemo(t *testing.T) {
 		}
 		simGolden(t, tc.golden, out)
 	}
+	// The demo's route drives the player; its main camera stands still.
 	code, out, _ := run(t, "--json", "--config", demoYAML, "simulate", "--path", demoRoute, "--compare", demoScene)
-	if code != 0 || !strings.HasPrefix(out, `{"message_type":"comparison","seed":{`) || strings.Count(out, "\n") != 1 ||
-		strings.Count(out, `"assets":{"distinct":14,`) != 2 {
-		t.Errorf("--compare --json: exit %d, both sides should carry the assets: %.100s", code, out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], `{"message_type":"warning","code":"undriven-source"`) ||
+		!strings.HasPrefix(lines[1], `{"message_type":"comparison","seed":{`) || strings.Count(lines[1], `"assets":{"distinct":14,`) != 2 {
+		t.Errorf("--compare --json: exit %d, want the warning once, then the comparison with the assets on both sides: %.300s", code, out)
 	}
 	code, out, _ = run(t, "--config", demoYAML, "simulate", "--path", demoRoute, "--policy", "estella", "--format", "jsonl", demoScene)
 	if code != 0 || !strings.Contains(out, `"prefetchHits":[`) || !strings.Contains(out, `{"message_type":"summary","policy":"estella"`) ||
@@ -147,16 +149,30 @@ func TestSimulateEstellaOnXYWorld(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "Estella's runtime samples streaming sources on X and Z only") {
-		t.Errorf("no warning about the plane: %q", errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], `{"message_type":"warning","code":"xy-plane","message":"flat is cut on x and y: Estella's runtime samples streaming sources on X and Z only`) {
+		t.Errorf("no warning about the plane: %q", lines[0])
 	}
-	last := out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:]
+	last := lines[len(lines)-1]
 	if !strings.Contains(last, `"residentCells":["flat.cell_1_0"]`) {
 		t.Errorf("the runtime should stream cell_1_0 for a camera at (1485, 5447): %s", last)
 	}
-	frames := strings.Split(strings.TrimSpace(out), "\n")
-	if f3 := frames[2]; !strings.Contains(f3, `"holes":["flat.cell_1_5"]`) {
-		t.Errorf("frame 3 should count cell_1_5, where the camera is, as a hole: %s", f3)
+	// The hole is where the camera is, and its cause is the plane, not a
+	// radius.
+	if f3 := lines[3]; !strings.Contains(f3, `"holes":["flat.cell_1_5"],"holeCauses":["plane"]`) {
+		t.Errorf("frame 3 should count cell_1_5, where the camera is, as a hole of the plane: %s", f3)
+	}
+	// The warning is said once, under --compare too, in every format.
+	for _, args := range [][]string{
+		{"--compare"}, {"--compare", "--format", "jsonl"}, {"--policy", "estella"}, {"--policy", "estella", "--format", "csv"}, {},
+	} {
+		code, out, errs := run(t, append(append([]string{"simulate", "--plane", "xy", "--path", route}, args...), scene)...)
+		if n := strings.Count(out+errs, "flat is cut on x and y"); code != 0 || n != 1 {
+			t.Errorf("%v: exit %d, the plane warning %d times:\n%s%s", args, code, n, out, errs)
+		}
+		if strings.Contains(out, "raise --prefetch-radius") {
+			t.Errorf("%v: blames the prefetch radius:\n%s", args, out)
+		}
 	}
 	code, out, _ = run(t, "simulate", "--plane", "xy", "--path", route, "--format", "jsonl", scene)
 	if code != 0 || !strings.Contains(out, `"residentCells":["flat.cell_1_5"]`) {

@@ -46,7 +46,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/tune.md.`,
 			if err != nil {
 				return err
 			}
-			world := defaultWorld
+			world := cfg.Simulate.DefaultWorld
 			if len(args) == 1 {
 				world = args[0]
 			}

@@ -123,6 +123,7 @@ type Simulate struct {
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames --fail-on holes excuses (default: the warm-up)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print warnings and the summary, not the per-frame rows"`
 	Timings          bool     `flag:"timings" help:"print load and frame times to stderr (mean, p99)"`
+	CellStates       bool     `flag:"cell-states" help:"jsonl: each frame's resident, prepared, loading, unloading cells"`
 	// Policy is the scheduler: budgeted (seed, its former name, is an
 	// alias) or estella (a model of Estella's runtime); Compare runs both.
 	// PublishFrames and UnloadFrames time the runtime's host operations.

@@ -10,12 +10,28 @@ import (
 )
 
 // jsonlWriter writes one JSON object a line, each with its message_type.
-type jsonlWriter struct{ w *bufio.Writer }
+// With assets counted, every frame has its asset fields, zeros included.
+type jsonlWriter struct {
+	w      *bufio.Writer
+	assets bool
+}
 
 // jsonFrame puts the discriminator first and never writes a list as null.
+// The fields after the report take the place of the report's own of the
+// same name (a field outside an embedded struct wins): set, the asset
+// counts are written even when 0; the cell states are written when the
+// frame carries them.
 type jsonFrame struct {
 	MessageType string `json:"message_type"`
 	streaming.FrameReport
+	ResidentAssetBytes *int64 `json:"residentAssetBytes,omitempty"`
+	AssetLoads         *int   `json:"assetLoads,omitempty"`
+	AssetUnloads       *int   `json:"assetUnloads,omitempty"`
+
+	ResidentCells  *[]string `json:"residentCells,omitempty"`
+	PreparedCells  *[]string `json:"preparedCells,omitempty"`
+	LoadingCells   *[]string `json:"loadingCells,omitempty"`
+	UnloadingCells *[]string `json:"unloadingCells,omitempty"`
 }
 
 func (j *jsonlWriter) Warnings(ws []streaming.Warning) error {
@@ -33,6 +49,15 @@ func (j *jsonlWriter) Warnings(ws []streaming.Warning) error {
 func (j *jsonlWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame) error {
 	f := jsonFrame{MessageType: "frame", FrameReport: *r}
 	lists := frameLists(&f.FrameReport)
+	if j.assets || r.ResidentAssetBytes != 0 || r.AssetLoads != 0 || r.AssetUnloads != 0 {
+		f.ResidentAssetBytes, f.AssetLoads, f.AssetUnloads = &f.FrameReport.ResidentAssetBytes, &f.FrameReport.AssetLoads, &f.FrameReport.AssetUnloads
+	}
+	if r.HasCellStates() {
+		f.ResidentCells, f.PreparedCells, f.LoadingCells = &r.ResidentCells, &r.PreparedCells, &r.LoadingCells
+		if r.UnloadingCells != nil {
+			f.UnloadingCells = &r.UnloadingCells
+		}
+	}
 	var extra streaming.RuntimeFrame
 	if rt != nil {
 		extra = *rt

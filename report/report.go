@@ -49,8 +49,8 @@ type WriterOptions struct {
 	// counts (as the runtime's table always does).
 	Human bool
 	// Assets adds the asset columns (resident asset bytes, asset loads
-	// and unloads) to the table and CSV, for a world with assets; JSONL
-	// carries them as fields whenever they are not 0.
+	// and unloads) to the table and CSV, and the asset fields to every
+	// JSONL frame, zeros included, for a run that counts assets.
 	Assets bool
 }
 
@@ -63,7 +63,7 @@ func NewWriter(format string, w io.Writer, policy simulate.Policy, o WriterOptio
 	case "", FormatTable:
 		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}, nil
 	case FormatJSONL:
-		return &jsonlWriter{w: bw}, nil
+		return &jsonlWriter{w: bw, assets: o.Assets}, nil
 	case FormatCSV:
 		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}, nil
 	}
@@ -151,9 +151,6 @@ func (r *Report) begin(p *simulate.PolicyRun) error {
 		return err
 	}
 	r.w = w
-	if p.Policy == simulate.Estella {
-		return nil // the runtime's report has no warnings
-	}
 	if r.format == FormatCSV {
 		return WriteWarnings(r.aside, p.Warnings)
 	}
@@ -164,8 +161,22 @@ func (r *Report) begin(p *simulate.PolicyRun) error {
 // the summary (before the rows when it comes first), or the comparison.
 func (r *Report) Finish(res *simulate.Result) error {
 	if res.Compare {
+		// The warnings of both runs, each once, then the comparison.
 		if r.format == FormatJSONL {
+			j := &jsonlWriter{w: bufio.NewWriter(r.out)}
+			if err := j.Warnings(res.Warnings()); err != nil {
+				return err
+			}
+			if err := j.Flush(); err != nil {
+				return err
+			}
 			return WriteComparisonJSON(r.out, res)
+		}
+		if ws := res.Warnings(); len(ws) > 0 {
+			if err := WriteWarnings(r.out, ws); err != nil {
+				return err
+			}
+			fmt.Fprintln(r.out)
 		}
 		return WriteComparison(r.out, res)
 	}

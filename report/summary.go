@@ -72,7 +72,7 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	for _, n := range rr.CellEntityCounts {
 		entities += n
 	}
-	line("resident at the end", "%d cells, %d entities%s", len(rr.ResidentCells), entities, nameList(rr.ResidentCells, 8))
+	line("resident at the end", "%d %s, %d %s%s", len(rr.ResidentCells), pluralS(len(rr.ResidentCells), "cell"), entities, plural(entities, "entity", "entities"), nameList(rr.ResidentCells, 8))
 	line("load count", "%d", rr.LoadCount)
 	if s.Assets != nil {
 		writeAssetSummary(line, s.Assets)
@@ -98,11 +98,16 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 	if s.HoleFrames == 0 {
 		line("hole frames", "0 of %d", s.Frames)
 	} else {
-		line("hole frames", "%d of %d (first at frame %d, at most %d holes)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles)
+		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, pluralS(s.MaxHoles, "hole"))
 	}
-	if s.FirstResidentFrame > 0 {
+	switch eps := s.HoleEpisodes; {
+	case s.FirstResidentFrame > 0:
 		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
-	} else {
+	case len(eps) > 0 && eps[len(eps)-1].Last < s.Frames:
+		// The route left the first position before all of it arrived: the
+		// cells it wanted there were let go, not forgotten.
+		line("first position", "never fully resident: the route moved on first (holes end at frame %d)", eps[len(eps)-1].Last)
+	default:
 		line("first position", "never fully resident")
 	}
 	writeEpisodes(bw, s.HoleEpisodes)
@@ -268,8 +273,8 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	for _, n := range rt.CellEntityCounts {
 		entities += n
 	}
-	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d cells, %d sources)\n", rt.CellCount, rt.SourceCount)
-	line("residentCells", "%d, %d entities%s", len(rt.ResidentCells), entities, nameList(rt.ResidentCells, 8))
+	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d %s, %d %s)\n", rt.CellCount, pluralS(rt.CellCount, "cell"), rt.SourceCount, pluralS(rt.SourceCount, "source"))
+	line("residentCells", "%d, %d %s%s", len(rt.ResidentCells), entities, plural(entities, "entity", "entities"), nameList(rt.ResidentCells, 8))
 	line("desiredCells", "%d%s", len(rt.DesiredCells), nameList(rt.DesiredCells, 8))
 	line("prefetchCells", "%d%s", len(rt.PrefetchCells), nameList(rt.PrefetchCells, 8))
 	line("preparedCells", "%d%s", len(rt.PreparedCells), nameList(rt.PreparedCells, 8))

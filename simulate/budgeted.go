@@ -28,7 +28,7 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		set.Retry.TimeoutFrames = max(set.Retry.TimeoutFrames, 4*o.Model.LatencyFrames)
 	}
 	b := &budgeted{run: &PolicyRun{Policy: Budgeted, World: world, Settings: set, Route: frames,
-		Warnings: append(streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set)...)}}
+		Warnings: setupWarnings(world, route, streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set))}}
 	var loader streaming.Loader = streaming.NewModelLoader(o.Model)
 	if o.Disk != nil {
 		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {
@@ -49,6 +49,9 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 	if b.sched, err = streaming.NewScheduler(world, sources, set, loader); err != nil {
 		loader.Close()
 		return nil, err
+	}
+	if o.CellStates {
+		b.sched.ReportCellStates()
 	}
 	b.run.Assets = b.sched.HasAssets()
 	return b, nil

@@ -56,7 +56,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
-	run := &PolicyRun{Policy: Estella, World: world, Route: sampled}
+	run := &PolicyRun{Policy: Estella, World: world, Route: sampled, Warnings: setupWarnings(world, route)}
 	// In a world cut on x and y, the holes are where the sources really
 	// stand.
 	var actual [][]streaming.Point
@@ -71,6 +71,9 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	sched, err := streaming.NewEstella(world, bound, host)
 	if err != nil {
 		return nil, err
+	}
+	if o.CellStates {
+		sched.ReportCellStates()
 	}
 	run.Assets = sched.HasAssets()
 	stepping, err := o.begin(run, start)

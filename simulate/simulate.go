@@ -12,6 +12,7 @@ package simulate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/worldcook/worldcook/cook"
@@ -60,6 +61,11 @@ type Options struct {
 	// PublishFrames and UnloadFrames time the runtime's publishes and
 	// unloads.
 	PublishFrames, UnloadFrames int
+	// CellStates makes every frame report carry the cells resident,
+	// prepared, loading and (under Estella's runtime) unloading at its end
+	// (streaming.FrameReport.ResidentCells and the others); off, a frame
+	// costs nothing for them.
+	CellStates bool
 	// Watch, when set, sees the run as it goes.
 	Watch Watch
 }
@@ -139,9 +145,10 @@ type Result struct {
 type PolicyRun struct {
 	Policy Policy
 	World  *streaming.World
-	// Warnings change how the report reads: radii assumed for a world
-	// without sources, cells larger than the per-frame budget (budgeted
-	// policy).
+	// Warnings change how the report reads: a world cut on x and y,
+	// authored sources the route does not drive, radii assumed for a world
+	// without sources, cells larger than the per-frame budget (the last
+	// two under the budgeted policy).
 	Warnings []streaming.Warning
 	// Assets says the run counts the world's assets.
 	Assets bool
@@ -221,6 +228,34 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 	}
 	res.Verdict = verdict(res)
 	return res, nil
+}
+
+// setupWarnings are the warnings every policy's run of route over world
+// gives (the plane, sources the route leaves standing), then the policy's
+// own. Both policies give the shared ones alike, so that a comparison
+// shows each once.
+func setupWarnings(world *streaming.World, route *streaming.Route, own ...[]streaming.Warning) []streaming.Warning {
+	ws := append(streaming.PlaneXY(world), route.Undriven(world.Sources, world.Plane)...)
+	for _, w := range own {
+		ws = append(ws, w...)
+	}
+	return ws
+}
+
+// Warnings are the warnings of a result's runs, each once, in run order:
+// what a comparison shows above its table.
+func (r *Result) Warnings() []streaming.Warning {
+	var out []streaming.Warning
+	for _, run := range r.Runs {
+		for _, w := range run.Warnings {
+			if !slices.ContainsFunc(out, func(o streaming.Warning) bool {
+				return o.Code == w.Code && o.Message == w.Message && slices.Equal(o.Cells, w.Cells)
+			}) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // policy is the policy asked for.

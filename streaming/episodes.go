@@ -37,12 +37,16 @@ const (
 	CauseEviction
 	// CauseFailure: a load of the cell failed.
 	CauseFailure
+	// CausePlane: the runtime, which samples the sources on x and z, does
+	// not want the cell where a source stands on a world cut on x and y
+	// (Estella's runtime only).
+	CausePlane
 
 	// NumCauses is the number of causes, CauseNone included.
 	NumCauses
 )
 
-var causeNames = [NumCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure"}
+var causeNames = [NumCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure", "plane"}
 
 func (c HoleCause) String() string {
 	if c < NumCauses && c != CauseNone {
@@ -82,6 +86,8 @@ func (c HoleCause) Advice() string {
 		return "evicted by the --max-resident-bytes cap while still wanted: raise the cap or --pinned-radius"
 	case CauseFailure:
 		return "its load failed (see failures)"
+	case CausePlane:
+		return "Estella's runtime samples the sources on X and Z, so on this world cut on X and Y it asks for the cells under (x, z), not where the source stands: no radius helps; the runtime streams a world laid out and cut on X and Z (--plane xz; in worldcook.yaml cook: {plane: xz})"
 	}
 	return "the policy does not say why"
 }

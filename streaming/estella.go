@@ -270,6 +270,9 @@ type Estella struct {
 	// actual is where the sources stand this frame, for holes; seen keeps
 	// it for sources a frame does not place.
 	actual, seen []Point
+	// apart says the frame gave where the sources stand apart from where
+	// the runtime samples them (a world cut on x and y).
+	apart bool
 
 	// book counts the cells' asset scopes; nil for a world without
 	// assets or when the host ignores them.
@@ -277,7 +280,9 @@ type Estella struct {
 
 	rep   *EstellaFrame
 	stats stats
-	first []int32
+	// cellStates makes every report carry its cell states.
+	cellStates bool
+	first      []int32
 	// scratch
 	cand, near []int32
 	pendDue    []op
@@ -373,6 +378,7 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 		e.actual = append(e.actual, p)
 	}
 	e.seen = append(e.seen[:0], e.actual...)
+	e.apart = actual != nil
 	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.frame}}
 	e.rep = &rep
 	e.deliverDue()
@@ -742,6 +748,9 @@ func (e *Estella) finishReport() {
 		}
 	}
 	e.live = live
+	if e.cellStates {
+		e.reportCellStates(rep)
+	}
 	var holes []int32
 	for _, i := range e.live {
 		st := &e.st[i]
@@ -822,15 +831,48 @@ func (e *Estella) finishReport() {
 	}
 }
 
+// ReportCellStates makes every frame's report from now on carry the cells
+// resident, prepared, loading (preparing or publishing) and unloading at
+// its end, as the runtime's status() lists them (FrameReport.ResidentCells).
+// Off by default: collecting and sorting them costs a frame time.
+func (e *Estella) ReportCellStates() { e.cellStates = true }
+
+// reportCellStates lists the live cells by residency: every cell not
+// unloaded is live.
+func (e *Estella) reportCellStates(rep *FrameReport) {
+	var resident, prepared, loading, unloading []string
+	for _, i := range e.live {
+		name := e.cells[i].Name
+		switch e.st[i].res {
+		case ResResident:
+			resident = append(resident, name)
+		case ResPrepared:
+			prepared = append(prepared, name)
+		case ResPreparing, ResPublishing:
+			loading = append(loading, name)
+		case ResUnloading:
+			unloading = append(unloading, name)
+		}
+	}
+	rep.ResidentCells, rep.PreparedCells = sortedNames(resident), sortedNames(prepared)
+	rep.LoadingCells, rep.UnloadingCells = sortedNames(loading), sortedNames(unloading)
+}
+
 // holeCause is the likely reason a wanted cell is not resident, in the
 // terms of the budgeted scheduler's causes that the runtime has: it has no
 // budget, in-flight cap or eviction, so a hole is the start of the route,
 // a preparation that had a lead but not enough (latency), or one started
-// only when the cell was demanded (the prefetch radius gave no lead).
+// only when the cell was demanded (the prefetch radius gave no lead). On
+// a world cut on x and y, a cell the runtime does not want where it
+// samples the sources is missing for the plane, whatever else held it.
 func (e *Estella) holeCause(i int32) HoleCause {
 	st := &e.st[i]
 	switch {
-	case st.issuedAt == 1:
+	case e.apart && !st.desired:
+		return CausePlane
+	case st.issuedAt == 1 && st.demandedAt == 1:
+		// Wanted and asked for since the first frame: the start of the
+		// route. A cell prefetched then and demanded later had a lead.
 		return CauseStart
 	case st.res == ResPreparing || st.res == ResPublishing || st.res == ResPrepared:
 		if st.issuedAt < st.demandedAt {

@@ -200,6 +200,25 @@ func ranges(rs []FrameRange, f int) []FrameRange {
 	return append(rs, FrameRange{f, f})
 }
 
+// frameWord is "frame" or "frames" for n.
+func frameWord(n int) string {
+	if n == 1 {
+		return "frame"
+	}
+	return "frames"
+}
+
+// warmupSpan names the frames a warm-up of n frames covered.
+func warmupSpan(n int) string {
+	switch n {
+	case 0:
+		return "no frame"
+	case 1:
+		return "frame 1"
+	}
+	return fmt.Sprintf("frames 1-%d", n)
+}
+
 func holeBreach(frames []FrameReport, res *GateResult) Breach {
 	var b Breach
 	var cells cellSet
@@ -222,9 +241,9 @@ func holeBreach(frames []FrameReport, res *GateResult) Breach {
 	case !res.WarmupEnded:
 		b.Detail = fmt.Sprintf("no frame of %d was free of holes: the warm-up never ended", len(frames))
 	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d frames with holes after the warm-up (frames 1-%d, until the first frame without holes)", b.FrameCount, res.Warmup)
+		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup))
 	default:
-		b.Detail = fmt.Sprintf("%d frames with holes after the %d-frame warm-up", b.FrameCount, res.Warmup)
+		b.Detail = fmt.Sprintf("%d %s with holes after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.Warmup)
 	}
 	return b
 }

@@ -17,7 +17,9 @@ type FrameReport struct {
 	Requested []string `json:"requested"`
 	// Completed are the requests that finished successfully.
 	Completed []string `json:"completed"`
-	// Prepared are the prefetches now held, not in the world.
+	// Prepared are the prepares (prefetches) completed this frame and
+	// left prepared: held, not in the world. The cells prepared at the
+	// end of the frame, however long ago, are PreparedCells.
 	Prepared []string `json:"prepared"`
 	// Published are the cells that entered the world.
 	Published []string `json:"published"`
@@ -57,10 +59,37 @@ type FrameReport struct {
 
 	// In a world with assets: the bytes of the resident assets (part of
 	// ResidentBytes), and how many assets became resident and were freed
-	// this frame. Absent (0) for a world without assets.
+	// this frame. 0 for a world without assets; a report that counts
+	// assets writes them in every frame, zeros included.
 	ResidentAssetBytes int64 `json:"residentAssetBytes,omitempty"`
 	AssetLoads         int   `json:"assetLoads,omitempty"`
 	AssetUnloads       int   `json:"assetUnloads,omitempty"`
+
+	// The cell states at the end of the frame, as the runtime's status()
+	// lists them, each sorted in byte order: resident, prepared (held, not
+	// in the world) and loading (in flight: preparing or publishing), and,
+	// under Estella's runtime, unloading. They are made only when asked
+	// for (ReportCellStates), and are then never nil (UnloadingCells stays
+	// nil under the budgeted scheduler, which unloads at once); nil
+	// otherwise, so that a frame costs nothing for them. A report writes
+	// them apart (see report's JSONL writer): they are not part of the
+	// report's own encoding.
+	ResidentCells  []string `json:"-"`
+	PreparedCells  []string `json:"-"`
+	LoadingCells   []string `json:"-"`
+	UnloadingCells []string `json:"-"`
+}
+
+// HasCellStates reports whether the frame carries its cell states.
+func (r *FrameReport) HasCellStates() bool { return r.ResidentCells != nil }
+
+// sortedNames returns names sorted in byte order, never nil.
+func sortedNames(names []string) []string {
+	if names == nil {
+		return []string{}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // SourcePosition is where a source stood in a frame.

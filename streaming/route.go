@@ -293,8 +293,7 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 			s.X, s.Z = p.X, p.Z
 			out = append(out, s)
 		default:
-			i = slices.IndexFunc(out, func(s Source) bool { return s.Enabled })
-			i = max(i, 0)
+			i = routeDriven(out)
 		}
 		who[k] = i
 		driven[i] = true
@@ -367,4 +366,48 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	}
 	emit()
 	return out, frames, nil
+}
+
+// routeDriven is the source a route without a source column moves: the
+// first enabled one (the first of all when none is enabled).
+func routeDriven(sources []Source) int {
+	return max(slices.IndexFunc(sources, func(s Source) bool { return s.Enabled }), 0)
+}
+
+// Undriven warns about each enabled authored source that the route does
+// not move (Bind says which it moves: those its source column names, or
+// the first enabled one). Such a source stands at its authored position
+// for the whole run and keeps the cells around it streamed, which the
+// resident bytes count: a reader who thinks the route drives every source
+// would misread them. plane names the position's second axis.
+func (rt *Route) Undriven(sources []Source, plane string) []Warning {
+	if len(sources) == 0 {
+		return nil
+	}
+	driven := map[string]bool{}
+	if rt.HasSource {
+		for _, row := range rt.Rows {
+			driven[row.Source] = true
+		}
+	} else {
+		driven[sources[routeDriven(sources)].Name] = true
+	}
+	axis := "z"
+	if plane == manifest.PlaneXY {
+		axis = "y"
+	}
+	var ws []Warning
+	for _, s := range sources {
+		if !s.Enabled || driven[s.Name] {
+			continue
+		}
+		how := "it moves only the sources its source column names"
+		if !rt.HasSource {
+			how = "without a source column it moves the first enabled source, " + strconv.Quote(sources[routeDriven(sources)].Name)
+		}
+		ws = append(ws, Warning{Code: "undriven-source", Message: fmt.Sprintf(
+			"the route does not drive streaming source %q (%s): it stays at its authored position (x %g, %s %g) for the whole run, and the cells around it stay streamed and count in resident bytes; give the route a source column with rows for %q, or disable the source",
+			s.Name, how, s.X, axis, s.Z, s.Name)})
+	}
+	return ws
 }

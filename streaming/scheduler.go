@@ -174,6 +174,8 @@ type Scheduler struct {
 	// measured counts distance evaluations, a size-independent proxy for
 	// the work a frame does (see the cost test).
 	measured uint64
+	// cellStates makes every report carry its cell states.
+	cellStates bool
 }
 
 // NewScheduler returns a scheduler over w's cells with the given sources
@@ -275,9 +277,35 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 		rep.Timing = &FrameTiming{ApplyMS: float64(apply.Microseconds()) / 1000, Backlog: backlog}
 		s.stats.timing(rep.Timing, apply, budget)
 	}
+	if s.cellStates {
+		s.reportCellStates(&rep)
+	}
 	s.stats.add(&rep)
 	s.checkFirst()
 	return rep
+}
+
+// ReportCellStates makes every frame's report from now on carry the cells
+// resident, prepared and loading at its end (FrameReport.ResidentCells).
+// Off by default: collecting and sorting them costs a frame time.
+func (s *Scheduler) ReportCellStates() { s.cellStates = true }
+
+// reportCellStates lists the cells resident, prepared (prefetched, held)
+// and in flight at the end of the frame. The lists hold every cell in
+// those states; entries gone stale are skipped.
+func (s *Scheduler) reportCellStates(rep *FrameReport) {
+	names := func(list []entry, st CellState) []string {
+		var out []string
+		for _, e := range list {
+			if s.valid(e, st) {
+				out = append(out, s.name(e.cell))
+			}
+		}
+		return sortedNames(out)
+	}
+	rep.ResidentCells = names(s.resident, Resident)
+	rep.PreparedCells = names(s.prepared, Prepared)
+	rep.LoadingCells = names(s.inflight, Loading)
 }
 
 // residentTotal is what is resident: the cells' documents and the assets
@@ -774,14 +802,16 @@ func (s *Scheduler) holes(rep *FrameReport) {
 // source was already within the load radius when it first wanted the
 // cell) had no lead at all, so the prefetch radius is too small for the
 // source's speed; a prefetch had a lead that the IO latency outlasted.
-// Requests sent in the first frame are the start of the route, which no
-// setting avoids.
+// Loads (not prefetches) sent in the first frame are the start of the
+// route, which no setting avoids.
 func (s *Scheduler) holeCause(i int32) HoleCause {
 	r := &s.rt[i]
 	switch {
 	case r.why != CauseNone:
 		return r.why
-	case r.state == Loading && r.dispatched == 1:
+	case r.state == Loading && r.dispatched == 1 && !r.prefetch:
+		// Loaded since the first frame, the source within the load radius
+		// from the start: a prefetch sent then had a lead.
 		return CauseStart
 	case r.state == Loading && r.prefetch:
 		return CauseLatency

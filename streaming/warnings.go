@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/worldcook/worldcook/manifest"
 )
 
 // Warning is something about a run's setup that would lead a reader of
 // its report to a wrong conclusion if left unsaid.
 type Warning struct {
-	// Code names the kind: "cell-over-budget", "assumed-radii".
+	// Code names the kind: "cell-over-budget", "assumed-radii",
+	// "undriven-source", "xy-plane".
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	// Cells are the cells it concerns, if any (at most maxWarningCells;
@@ -101,4 +104,16 @@ func JoinAnd(parts []string) string {
 		s += ", " + p
 	}
 	return s + " and " + parts[len(parts)-1]
+}
+
+// PlaneXY warns that a world cut on x and y is not streamed as cut by
+// Estella's runtime, which samples the sources on x and z: whatever policy
+// a run shows, the shipped game streams other cells.
+func PlaneXY(w *World) []Warning {
+	if w.Plane != manifest.PlaneXY {
+		return nil
+	}
+	return []Warning{{Code: "xy-plane", Message: fmt.Sprintf(
+		"%s is cut on x and y: %s; under --policy estella the run shows the cells the runtime would stream, and counts holes where the sources really stand",
+		w.Scene, manifest.XYRuntimeNote)}}
 }

@@ -86,7 +86,9 @@ func (c *checker) checkPlane(sw int32) {
 		Message: fmt.Sprintf("the world is cut on %s, but its top-level entities all have %s = %s while %s spans %s to %s: every one lands in one row of cells",
 			c.plan.Plane, flatName, fmtNum(flatLo), spreadName, fmtNum(spreadLo), fmtNum(spreadHi)),
 		Field: "StreamedWorld",
-		Hint:  fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s (or plane: %s in worldcook.yaml)", other, other),
+		// The keys as worldcook.yaml accepts them: plane is a setting of
+		// the cook and validate sections.
+		Hint: fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s, or in worldcook.yaml cook: {plane: %s} and validate: {plane: %s}", other, other, other),
 	})
 }
 
