@@ -34,7 +34,7 @@ const module = "github.com/worldcook/worldcook"
 // reads sizes as settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin"},
+	{"internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
@@ -42,7 +42,7 @@ var layers = [][]string{
 	{"assets"},
 	{"validate", "streaming"},
 	{"cook", "initworld"},
-	{"simulate"},
+	{"simulate", "buildinfo"},
 	{"config"},
 	{"tune"},
 	{"cmd"},
@@ -50,7 +50,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "config", "cook", "initworld", "manifest", "sideout", "simulate", "streaming", "validate"}
+var cmdImports = []string{"assets", "buildinfo", "config", "cook", "initworld", "manifest", "sideout", "simulate", "streaming", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
