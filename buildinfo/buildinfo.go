@@ -18,6 +18,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/manifest"
@@ -84,6 +85,9 @@ func sceneOf(s cook.Scene, rep *cook.Report, config string) Scene {
 		all = append(all, p.PrefabFiles...)
 		if ap := p.Assets; ap != nil {
 			all = append(all, ap.Files...)
+			// The project file is read for being there: it decides the
+			// root the asset paths are relative to.
+			all = append(all, filepath.Join(ap.Root, assets.ProjectFile))
 			for k, a := range ap.All {
 				byPath[a.Path] = ap.Files[k]
 			}
