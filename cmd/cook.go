@@ -52,7 +52,7 @@ and incrementally: a failed or killed cook leaves the previous world intact, unc
 are not rewritten, vanished cells are removed, nothing else in OUT is touched, and it never
 writes outside OUT or over its own inputs. --check writes nothing and exits 1 if the output
 would change. --package-config lists each world in the game.config.json the packaged Estella
-runtime reads.
+runtime reads. --depfile, --metafile and --watch serve the build around the cook.
 
 Exit status: 'worldcook help exit-codes'. Everything else: docs/cook.md.`,
 		Example: `  # cook the demo world into ./cooked
