@@ -117,7 +117,7 @@ func sceneOf(s cook.Scene, rep *cook.Report, config string) Scene {
 	if rep.World != nil {
 		m = rep.World.Manifest
 	}
-	if m == nil {
+	if m == nil && rep.Result != nil {
 		// Confirmed from its record: the world has no prefabs and no
 		// assets (see cook's record), so the scene alone made each file.
 		for _, f := range rep.Result.Unchanged {
@@ -125,6 +125,9 @@ func sceneOf(s cook.Scene, rep *cook.Report, config string) Scene {
 		}
 		sort.Slice(sc.Outputs, func(a, b int) bool { return sc.Outputs[a].Path < sc.Outputs[b].Path })
 		return sc
+	}
+	if m == nil {
+		return sc // a failed cook: only its inputs are known
 	}
 	// A cell is made of the scene, and of what its entities load: the
 	// asset lists hold the prefab documents its instances expand too.
@@ -227,4 +230,18 @@ func hashFile(path string) (int64, string, error) {
 		return 0, "", fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// InputsOf returns the files a cook outcome read, scenes that failed
+// included as far as they got (what a watch must follow): the scenes, the
+// prefabs their expansion opened and the assets they list, with sidecars.
+func InputsOf(o *cook.Outcome) []string {
+	var all []string
+	for i, s := range o.Scenes {
+		all = append(all, s.File)
+		if rep := o.Reports[i]; rep != nil && (rep.Result != nil || rep.Plan != nil) {
+			all = append(all, sceneOf(s, rep, "").Inputs...)
+		}
+	}
+	return sortedSet(nil, all)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/buildinfo"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/sideout"
@@ -66,9 +67,13 @@ func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, s
 		// The settings are read once, when the watch starts: the
 		// configuration file is not watched (docs/build.md).
 		in := watch.Inputs{Files: append([]string(nil), opts.Scenes...), Dirs: dirs}
-		out, err := cookOnce(ctx, opts, vopts, side)
+		// A cache of asset graphs is one run's: each cook reads the
+		// assets as they are now.
+		v := vopts
+		v.AssetCache = assets.NewCache()
+		out, err := cookOnce(ctx, opts, v, side)
 		if out != nil {
-			in.Files = append(in.Files, out.Files()...)
+			in.Files = append(in.Files, buildinfo.InputsOf(out)...)
 		}
 		var ee *ExitError
 		switch {

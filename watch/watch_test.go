@@ -35,8 +35,10 @@ func start(t *testing.T, files, dirs []string) *rig {
 		r.cooks <- r.n
 		return Inputs{Files: append([]string(nil), r.files...), Dirs: r.dirs, OK: true}
 	}
-	go func() { r.done <- Run(ctx, cook, Options{Debounce: 300 * time.Millisecond, SceneExt: ".esscene",
-		Waiting: func() { r.armed <- struct{}{} }}) }()
+	go func() {
+		r.done <- Run(ctx, cook, Options{Debounce: 300 * time.Millisecond, SceneExt: ".esscene",
+			Waiting: func() { r.armed <- struct{}{} }})
+	}()
 	r.expect(1)
 	t.Cleanup(func() {
 		stop()
