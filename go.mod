@@ -3,6 +3,7 @@ module github.com/worldcook/worldcook
 go 1.26.8
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/goccy/go-json v0.10.5
 	github.com/mattn/go-isatty v0.0.24
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -52,7 +52,7 @@ and incrementally: a failed or killed cook leaves the previous world intact, unc
 are not rewritten, vanished cells are removed, nothing else in OUT is touched, and it never
 writes outside OUT or over its own inputs. --check writes nothing and exits 1 if the output
 would change. --package-config lists each world in the game.config.json the packaged Estella
-runtime reads.
+runtime reads. --depfile, --metafile and --watch serve the build around the cook.
 
 Exit status: 'worldcook help exit-codes'. Everything else: docs/cook.md.`,
 		Example: `  # cook the demo world into ./cooked
@@ -109,6 +109,9 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	assetOptions(&vopts, opts.AssetRefs)
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	if err := checkBuildOptions(opts); err != nil {
+		return inputErr(err)
+	}
 	// Profiles are files besides the world: written to a temporary file
 	// and put in place at the end, never over an input of the run.
 	side := sideout.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
@@ -135,6 +138,17 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 			}
 		}()
 	}
+	if opts.Cfg.Watch {
+		return watchCook(ctx, opts, vopts, side)
+	}
+	_, err = cookOnce(ctx, opts, vopts, side)
+	return err
+}
+
+// cookOnce runs one cook with its reports and the files it writes
+// besides the world, and returns the inputs it read (nil when the run
+// failed before it cooked).
+func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sideout.Guard) (*cook.Outcome, error) {
 	bar := newProgress(opts, func() {
 		if !opts.Quiet {
 			fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)
@@ -155,13 +169,16 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	})
 	bar.finish()
 	if err != nil {
-		return inputErr(err)
+		return nil, inputErr(err)
 	}
 	side.Inputs(out.Files()...)
 	if err := reportCook(opts, out); err != nil {
-		return err
+		return out, err
 	}
-	return writePackageConfig(opts, out.Reports, side)
+	if err := writePackageConfig(opts, out.Reports, side); err != nil {
+		return out, err
+	}
+	return out, writeBuildInfo(opts, out, side)
 }
 
 func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }

@@ -76,6 +76,11 @@ type Cook struct {
 	// PackageConfig is the game configuration (game.config.json) whose
 	// worlds list the cook writes the cooked worlds into.
 	PackageConfig string `flag:"package-config" unit:"path" help:"add each cooked world to this game.config.json's worlds list"`
+	// Depfile, Metafile and Watch serve the build around the cook
+	// (docs/build.md).
+	Depfile  string `flag:"depfile" unit:"path" help:"write a Make/Ninja depfile: manifests and every file read"`
+	Metafile string `flag:"metafile" unit:"path" help:"write inputs and outputs with sizes, blake3 and sources as JSON"`
+	Watch    bool   `flag:"watch" help:"cook again whenever an input changes, until interrupted"`
 
 	from map[string]Origin
 }

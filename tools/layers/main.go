@@ -35,7 +35,7 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin"},
+	{"grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
@@ -43,7 +43,7 @@ var layers = [][]string{
 	{"assets"},
 	{"validate", "streaming"},
 	{"cook", "initworld"},
-	{"simulate"},
+	{"simulate", "buildinfo"},
 	{"report"},
 	{"config"},
 	{"tune"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "config", "cook", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate"}
+var cmdImports = []string{"assets", "buildinfo", "config", "cook", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/buildinfo"
+	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/validate"
+	"github.com/worldcook/worldcook/watch"
+)
+
+// checkBuildOptions refuses --depfile, --metafile and --watch where they
+// cannot work, before anything is cooked.
+func checkBuildOptions(opts *cookOptions) error {
+	if opts.Cfg.Watch && opts.Cfg.Check {
+		return errors.New("--watch cooks on every change and --check writes nothing; drop one of them (in CI, run --check once)")
+	}
+	for _, f := range []struct{ file, flag string }{{opts.Cfg.Depfile, "--depfile"}, {opts.Cfg.Metafile, "--metafile"}} {
+		if err := buildinfo.CheckTarget(f.file, f.flag, opts.Scenes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBuildInfo writes the --depfile and --metafile of a good cook.
+func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sideout.Guard) error {
+	if opts.Cfg.Depfile == "" && opts.Cfg.Metafile == "" {
+		return nil
+	}
+	g, err := buildinfo.Of(out, opts.ConfigFile)
+	if err != nil {
+		return inputErr(err)
+	}
+	if f := opts.Cfg.Depfile; f != "" {
+		if err := side.WriteFile(f, "--depfile", g.WriteDepfile); err != nil {
+			return inputErr(err)
+		}
+	}
+	if f := opts.Cfg.Metafile; f != "" {
+		if err := side.WriteFile(f, "--metafile", g.WriteMetafile); err != nil {
+			return inputErr(err)
+		}
+	}
+	return nil
+}
+
+// watchCook cooks, then again on every change of an input, until
+// interrupted: Ctrl-C between cooks exits 0; during one it stops the cook,
+// which leaves the previous world as any interrupted cook does.
+func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sideout.Guard) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	var dirs []string
+	for _, a := range opts.Scenes {
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			dirs = append(dirs, a)
+		}
+	}
+	once := func(ctx context.Context) watch.Inputs {
+		// The settings are read once, when the watch starts: the
+		// configuration file is not watched (docs/build.md).
+		in := watch.Inputs{Files: append([]string(nil), opts.Scenes...), Dirs: dirs}
+		// A cache of asset graphs is one run's: each cook reads the
+		// assets as they are now.
+		v := vopts
+		v.AssetCache = assets.NewCache()
+		out, err := cookOnce(ctx, opts, v, side)
+		if out != nil {
+			in.Files = append(in.Files, buildinfo.InputsOf(out)...)
+		}
+		var ee *ExitError
+		switch {
+		case err == nil:
+			in.OK = true
+		case errors.As(err, &ee) && ee.Err == nil:
+			// reportCook printed the findings and errors already.
+		default:
+			fmt.Fprintf(opts.IO.Err, "worldcook: %s\n", oneLine(errOf(err)))
+		}
+		if !in.OK && !opts.Quiet {
+			fmt.Fprintln(opts.IO.Err, "worldcook: the previous world is unchanged; waiting for the next change")
+		}
+		return in
+	}
+	err := watch.Run(ctx, once, watch.Options{SceneExt: validate.SceneExt, Exclude: opts.Cfg.Out})
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, watch.ErrInterrupted):
+		return inputErr(errors.New("interrupted during a cook; the previous world is unchanged"))
+	}
+	return inputErr(err)
+}
