@@ -50,6 +50,10 @@ type placer struct {
 	sinkCI, sinkI int32
 	sinkM         scene.Affine
 	sinkQuiet     bool
+	// fps are the footprints of this placer's cell roots, kept only when
+	// levels are asked for; cur is the one being grown, -1 for none.
+	fps []footprint
+	cur int32
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -82,7 +86,7 @@ func (c *checker) place() error {
 	var wg sync.WaitGroup
 	for k := range placers {
 		w := &placers[k]
-		w.c, w.slot = c, slot
+		w.c, w.slot, w.cur = c, slot, -1
 		w.cellKey = make(map[grid.Key]int32)
 		w.pos = make(map[int32]scene.Vec3)
 		run := grouped[bounds[k]:bounds[k+1]]
@@ -115,6 +119,7 @@ func (c *checker) place() error {
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
 	c.pos = make(map[int32]scene.Vec3)
+	var fps []footprint
 	for k := range placers {
 		w := &placers[k]
 		remap := make([]int32, len(w.cells))
@@ -138,9 +143,16 @@ func (c *checker) place() error {
 		for i, p := range w.pos {
 			c.pos[i] = p
 		}
+		for _, f := range w.fps {
+			f.ci = remap[f.ci]
+			fps = append(fps, f)
+		}
 		c.plan.Findings = append(c.plan.Findings, w.findings...)
 		c.fents = append(c.fents, w.fents...)
 		c.extentMisses = append(c.extentMisses, w.misses...)
+	}
+	if c.opts.Levels > 0 {
+		c.promote(fps)
 	}
 	return nil
 }
@@ -230,6 +242,13 @@ func (w *placer) run(run []int32) {
 		}
 		if p < 0 {
 			c.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
+			if c.opts.Levels > 0 {
+				w.cur = -1
+				if c.doc[i] >= 0 {
+					w.fps = append(w.fps, newFootprint(i, c.doc[i]))
+					w.cur = int32(len(w.fps) - 1)
+				}
+			}
 		} else {
 			c.doc[i] = c.doc[c.root[i]]
 		}
@@ -363,6 +382,9 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 			})
 		}
 		return
+	}
+	if w.cur >= 0 {
+		w.fps[w.cur].grow(i, w.sub, u0, u1, v0, v1)
 	}
 	a := &w.cells[ci]
 	b := &a.bounds
