@@ -26,9 +26,9 @@ func TestLevelsPlacement(t *testing.T) {
 	}{
 		{
 			name: "off", levels: 0,
-			es:    []E{{ID: 2, C: []string{tr(50, 0, 50), box3(400, 10)}}, {ID: 3, C: []string{tr(60, 0, 60)}}},
-			cells: map[int64]string{2: "test.cell_0_0", 3: "test.cell_0_0"},
-			bounds: map[string]Rect{"test.cell_0_0": {-350, 0, 450, 100}},
+			es:     []E{{ID: 2, C: []string{tr(50, 0, 50), box3(400, 10)}}, {ID: 3, C: []string{tr(60, 0, 60)}}},
+			cells:  map[int64]string{2: "test.cell_0_0", 3: "test.cell_0_0"},
+			bounds: map[string]Rect{"test.cell_0_0": rect(-350, 0, 450, 100)},
 		},
 		{
 			// 800 wide: ceil(log2(8)) = 3; the centre (50, 50) is in the
@@ -36,16 +36,16 @@ func TestLevelsPlacement(t *testing.T) {
 			name: "bridge promoted", levels: 4,
 			es:     []E{{ID: 2, C: []string{tr(50, 0, 50), box3(400, 10)}}, {ID: 3, C: []string{tr(60, 0, 60)}}},
 			cells:  map[int64]string{2: "test.cell_L3_0_0", 3: "test.cell_0_0"},
-			grids:  map[string]Rect{"test.cell_L3_0_0": {0, 0, 800, 800}},
-			bounds: map[string]Rect{"test.cell_0_0": {0, 0, 100, 100}, "test.cell_L3_0_0": {-350, 0, 800, 800}},
+			grids:  map[string]Rect{"test.cell_L3_0_0": rect(0, 0, 800, 800)},
+			bounds: map[string]Rect{"test.cell_0_0": rect(0, 0, 100, 100), "test.cell_L3_0_0": rect(-350, 0, 800, 800)},
 			promos: []string{"2→test.cell_L3_0_0@3"},
 		},
 		{
 			name: "capped at the coarsest level", levels: 1,
 			es:     []E{{ID: 2, C: []string{tr(-50, 0, 50), box3(400, 10)}}},
 			cells:  map[int64]string{2: "test.cell_L1_-1_0"},
-			grids:  map[string]Rect{"test.cell_L1_-1_0": {-200, 0, 0, 200}},
-			bounds: map[string]Rect{"test.cell_L1_-1_0": {-450, 0, 350, 200}},
+			grids:  map[string]Rect{"test.cell_L1_-1_0": rect(-200, 0, 0, 200)},
+			bounds: map[string]Rect{"test.cell_L1_-1_0": rect(-450, 0, 350, 200)},
 			promos: []string{"2→test.cell_L1_-1_0@1"},
 		},
 		{
@@ -75,7 +75,7 @@ func TestLevelsPlacement(t *testing.T) {
 				{ID: 3, Parent: at(2), C: []string{tr(0, 0, 0), box3(10, 200)}},
 			},
 			cells:  map[int64]string{2: "test.cell_L2_0_0", 3: "test.cell_L2_0_0"},
-			bounds: map[string]Rect{"test.cell_L2_0_0": {0, -50, 400, 400}},
+			bounds: map[string]Rect{"test.cell_L2_0_0": rect(0, -50, 400, 400)},
 			promos: []string{"2→test.cell_L2_0_0@2"},
 		},
 	}
@@ -120,6 +120,10 @@ func TestLevelsPlacement(t *testing.T) {
 			}
 		})
 	}
+}
+
+func rect(minX, minZ, maxX, maxZ float64) Rect {
+	return Rect{MinX: minX, MinZ: minZ, MaxX: maxX, MaxZ: maxZ}
 }
 
 func cellSuffix(level, x, z int32) string {
@@ -200,9 +204,8 @@ func TestLevelsProperty(t *testing.T) {
 			}
 		}
 		var rest []E
-		for k, e := range w.es {
+		for _, e := range w.es {
 			i, _ := d.Lookup(e.ID)
-			_ = k
 			if !moved[rootID(i)] {
 				rest = append(rest, e)
 			}
