@@ -517,9 +517,9 @@ func (g *generator) writeGroup() {
 var largeKinds = [...]string{"Road", "Bridge", "Terrain Tile"}
 
 // writeLarge writes one piece of large content: a root whose collider
-// spans 2 to 16 cells on its long side, and up to one segment per cell as
-// its children, each with its own mesh and collider. It draws from lrng
-// only, and references nothing: large content is placed by its own size.
+// spans 2 to 16 cells on its long side, and pillar segments as its
+// children (one per four cells), each with its own mesh and collider. It
+// draws from lrng only, and references nothing: large content is placed by its own size.
 func (g *generator) writeLarge() {
 	r := g.lrng
 	kind := r.IntN(len(largeKinds))
@@ -537,7 +537,7 @@ func (g *generator) writeLarge() {
 		hx, hz = hz, hx
 	}
 	a, b := r.Int64N(g.extent), r.Int64N(g.extent)
-	segs := int(min(span, maxGroupChildren, int64(g.remaining-1)))
+	segs := int(min((span+3)/4, int64(g.remaining-1)))
 	base, _ := g.take()
 	g.ids = g.ids[:0]
 	for j := 1; j <= segs; j++ {
