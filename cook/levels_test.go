@@ -66,9 +66,9 @@ func TestLevelledWorldForTheRuntime(t *testing.T) {
 		t.Fatalf("the cooked manifest does not read back: %v", err)
 	}
 	var m struct {
-		Scene          *string   `json:"scene"`
-		CellSize       *float64  `json:"cellSize"`
-		PersistentRefs *[]int64  `json:"persistentRefs"`
+		Scene          *string  `json:"scene"`
+		CellSize       *float64 `json:"cellSize"`
+		PersistentRefs *[]int64 `json:"persistentRefs"`
 		Persistent     struct{ Path string }
 		Cells          []map[string]any `json:"cells"`
 	}
