@@ -243,3 +243,48 @@ func levelCellText(p *Plan, c Cell) string {
 	}
 	return fmt.Sprintf("%s roots=%d bounds=%+v over=%+v ids=%s", c.Name, c.Roots, c.Bounds, c.Overhang, strings.Join(ids, ","))
 }
+
+// TestLevelsReport checks what text and JSON reports say of promotions:
+// each promoted root with its footprint, level and cell, and the roots
+// per level; and nothing at all when no root was promoted.
+func TestLevelsReport(t *testing.T) {
+	es := []E{
+		{ID: 1, C: []string{sw("100"), persistent}},
+		{ID: 2, Name: "Bridge", C: []string{tr(50, 0, 50), box3(150, 10)}},
+		{ID: 3, Name: "Lamp", C: []string{tr(450, 0, 50), joint("2")}},
+		{ID: 4, C: []string{tr(150, 0, 50)}},
+	}
+	p := check(t, Options{Levels: 4}, es...)
+	var text, js strings.Builder
+	if err := Write(&text, FormatText, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  levels: level 0: 1 root, level 3: 2 roots\n",
+		`  promoted "Bridge" (2), footprint [-100, 200]x[40, 60], to level 3: test.cell_L3_0_0` + "\n",
+		`  promoted "Lamp" (3), footprint [450, 450]x[50, 50], to level 3: test.cell_L3_0_0, with the cluster of 2` + "\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := Write(&js, FormatJSON, []*Plan{p}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"levels":{"promotions":[{"entity":2,"name":"Bridge","footprint":{"minX":-100,"minZ":40,"maxX":200,"maxZ":60},"level":3,"cell":"test.cell_L3_0_0"},`,
+		`"rootsPerLevel":[1,0,0,2]}`,
+		`{"name":"test.cell_L3_0_0","level":3,"x":0,"z":0,`,
+	} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON report lacks %s:\n%s", want, js.String())
+		}
+	}
+	plain := check(t, Options{}, es...)
+	var a, b strings.Builder
+	Write(&a, FormatJSON, []*Plan{plain}, ReportOptions{})
+	Write(&b, FormatJSON, []*Plan{check(t, Options{Levels: 4}, es[0], es[3])}, ReportOptions{})
+	if strings.Contains(a.String(), "level") || strings.Contains(b.String(), "level") {
+		t.Errorf("a report without promotions mentions levels:\n%s\n%s", a.String(), b.String())
+	}
+}
