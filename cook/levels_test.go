@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/streaming"
@@ -282,4 +286,60 @@ func BenchmarkLevels(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestRealProjectsLevels cooks every scene of the Estella example projects
+// as a streamed world (streamedVariant) at levels 0 and 4: where nothing
+// is larger than a cell the two worlds are byte for byte the same, and
+// where something is (physics-3d's Ground, a tilemap layer) it is the
+// only content promoted, with no new finding.
+func TestRealProjectsLevels(t *testing.T) {
+	files := corpus.ProjectFiles(".esscene")
+	if len(files) == 0 {
+		t.Skip("the Estella example projects are not in ../shared/estella-projects")
+	}
+	same, promoted := 0, 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variant, _ := streamedVariant(t, src, manifest.PlaneXZ)
+		d, err := scene.Parse(file, variant)
+		if err != nil {
+			continue // not a scene this test can vary
+		}
+		var worlds [2]*World
+		for k, levels := range []int{0, 4} {
+			plan, err := validate.Check(d, validate.Options{SceneName: "main", Levels: levels, Assets: []string{filepath.Dir(file)}})
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if worlds[k], err = Build(context.Background(), plan, Options{}); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+		}
+		flat, lev := worlds[0], worlds[1]
+		if len(lev.Plan.Promotions) == 0 {
+			same++
+			if len(flat.Files) != len(lev.Files) {
+				t.Fatalf("%s: levels changed the files with nothing promoted", file)
+			}
+			for k := range flat.Files {
+				if !bytes.Equal(flat.Files[k].Bytes, lev.Files[k].Bytes) {
+					t.Fatalf("%s: levels changed %s with nothing promoted", file, flat.Files[k].Path)
+				}
+			}
+			continue
+		}
+		promoted++
+		if a, b := lev.Plan.Errors(false), flat.Plan.Errors(false); a > b {
+			t.Fatalf("%s: %d errors with levels, %d without", file, a, b)
+		}
+		for _, p := range lev.Plan.Promotions {
+			f := p.Footprint
+			t.Logf("%s: %q (%d) %.0f×%.0f to %s", strings.TrimPrefix(file, corpus.Projects()+"/"), p.Name, p.Entity, f.MaxX-f.MinX, f.MaxZ-f.MinZ, p.Cell)
+		}
+	}
+	t.Logf("%d scenes unchanged, %d with promotions", same, promoted)
 }
