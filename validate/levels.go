@@ -167,20 +167,22 @@ func (c *checker) promote(fps []footprint) {
 			parent[ra] = rb
 		}
 	}
+	// Each cluster's union footprint and first large root, kept at its
+	// representative's index (the cluster's first root): slices, not a
+	// map, since most roots are clusters of their own.
 	type cluster struct {
 		box   Rect
 		first int32 // its first large root's footprint, -1 for none
 		key   grid.Key
 		ci    int32 // the level cell, -1 when the cluster stays
 	}
-	cl := make(map[int32]*cluster)
+	cls := make([]cluster, len(fps))
 	for k := range fps {
 		f := &fps[k]
 		r := find(int32(k))
-		x := cl[r]
-		if x == nil {
-			x = &cluster{box: f.box, first: -1, ci: -1}
-			cl[r] = x
+		x := &cls[r]
+		if r == int32(k) {
+			*x = cluster{box: f.box, first: -1, ci: -1}
 		} else if !f.empty() {
 			x.box = x.box.Union(f.box)
 		}
@@ -195,7 +197,7 @@ func (c *checker) promote(fps []footprint) {
 	affected := make([]bool, len(c.cells))
 	moved := false
 	for k := range fps {
-		x := cl[find(int32(k))]
+		x := &cls[find(int32(k))]
 		if x.first < 0 {
 			continue
 		}
