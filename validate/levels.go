@@ -137,8 +137,7 @@ func (c *checker) promote(fps []footprint) {
 	for k := range parent {
 		parent[k] = int32(k)
 	}
-	var find func(int32) int32
-	find = func(k int32) int32 {
+	find := func(k int32) int32 {
 		for parent[k] != k {
 			parent[k] = parent[parent[k]]
 			k = parent[k]
