@@ -107,6 +107,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	if err != nil {
 		return inputErr(err)
 	}
+	vopts.Levels = opts.Cfg.Levels
 	assetOptions(&vopts, opts.AssetRefs)
 	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
 	if err := checkBuildOptions(opts); err != nil {

@@ -79,6 +79,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	if err != nil {
 		return inputErr(err)
 	}
+	opts.Levels = v.Levels
 	assetOptions(&opts, cfg.AssetRefs)
 	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
 	// One prefab reader per resolver (project, asset folders and rules)

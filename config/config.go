@@ -65,6 +65,7 @@ type Cook struct {
 	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
 	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
 	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
+	Levels      int           `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
 	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
 	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
@@ -92,6 +93,7 @@ type Validate struct {
 	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
 	Verbose    bool     `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
 	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
+	Levels     int      `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
 	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
 	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
 

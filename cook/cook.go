@@ -165,7 +165,7 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 		} else {
 			c := &plan.Cells[k-1]
 			m.Cells[k-1] = manifest.Cell{
-				Name: c.Name, Path: p, X: c.X, Z: c.Z,
+				Name: c.Name, Path: p, Level: c.Level, X: c.X, Z: c.Z,
 				MinX: c.Bounds.MinX, MinZ: c.Bounds.MinZ, MaxX: c.Bounds.MaxX, MaxZ: c.Bounds.MaxZ,
 				EntityCount: len(c.Entities), RootCount: c.Roots,
 				Bytes: int64(len(buf)), Blake3: f.Digest,

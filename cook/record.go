@@ -88,10 +88,16 @@ func settingsKey(opts validate.Options) string {
 		comps = append(comps, string(b))
 	}
 	sort.Strings(comps)
-	key, _ := json.Marshal(map[string]any{
+	settings := map[string]any{
 		"binary": binaryDigest(), "scene": opts.SceneName, "plane": opts.Plane,
 		"strict": opts.Strict, "assets": opts.Assets, "components": comps,
-	})
+	}
+	if opts.Levels != 0 {
+		// Absent at 0, so a record written before levels existed still
+		// matches a cook without them.
+		settings["levels"] = opts.Levels
+	}
+	key, _ := json.Marshal(settings)
 	return digest(key)
 }
 

@@ -17,10 +17,12 @@ import (
 )
 
 // Key names one cell: its level and its indices on the partition plane.
-// worldcook cuts level 0 only: a Key of another level is never made, and
-// Name, Square and Center panic on one, since it would share a level-0
-// cell's name and square. Its fields are 32-bit each, so that a Key is 12
-// bytes of plain memory, cheap as a map key.
+// A level-L cell is a square of size·2^L aligned at the origin, so cell
+// (x, z) of level L covers [x·s, (x+1)·s) × [z·s, (z+1)·s) for
+// s = size·2^L. Level 0 is the ordinary grid; coarser levels hold content
+// too large for it (docs/format.md, "Levels"). Levels run from 0 to
+// MaxLevel; its fields are 32-bit each, so that a Key is 12 bytes of plain
+// memory, cheap as a map key.
 type Key struct {
 	Level int32
 	X, Z  int32
@@ -48,13 +50,21 @@ func cmp32(a, b int32) int {
 	return 0
 }
 
-// mustLevel0 refuses a key of a level worldcook does not cut: naming or
-// squaring one as level 0 would collide with a level-0 cell.
-func mustLevel0(k Key) {
-	if k.Level != 0 {
-		panic(fmt.Sprintf("grid: cell key of level %d; only level 0 is cut", k.Level))
+// MaxLevel is the coarsest level a cell may have: a level-L cell is 2^L
+// level-0 cells wide, and 2^30 keeps that an exact int32 multiple.
+const MaxLevel = 30
+
+// mustLevel refuses a key of a level outside 0..MaxLevel: a programming
+// error, since placement never makes one.
+func mustLevel(k Key) {
+	if k.Level < 0 || k.Level > MaxLevel {
+		panic(fmt.Sprintf("grid: cell key of level %d; levels run from 0 to %d", k.Level, MaxLevel))
 	}
 }
+
+// LevelSize is the side of a level-L cell for level-0 cells of the given
+// size: size·2^L, exact in float64.
+func LevelSize(size float64, level int32) float64 { return math.Ldexp(size, int(level)) }
 
 // Index is the grid index of coordinate v for cells of the given size,
 // floor(v/size), as a float: the caller decides what range it accepts
@@ -82,11 +92,23 @@ func Locate(u, v, size float64) (k Key, square Rect, ok bool) {
 	return Key{X: int32(fx), Z: int32(fz)}, g, true
 }
 
-// Square is the square cell k covers for the given cell size. It is
+// LocateLevel is Locate on level L's grid: the level-L cell holding point
+// (u, v), whose squares are LevelSize(size, level) wide.
+func LocateLevel(u, v, size float64, level int32) (k Key, square Rect, ok bool) {
+	k, square, ok = Locate(u, v, LevelSize(size, level))
+	k.Level = level
+	if !ok {
+		k = Key{}
+	}
+	return k, square, ok
+}
+
+// Square is the square cell k covers for the given level-0 cell size. It is
 // computed in float64 throughout, so the cell at the int32 limit has its
 // upper side at 2^31·size.
 func Square(k Key, size float64) Rect {
-	mustLevel0(k)
+	mustLevel(k)
+	size = LevelSize(size, k.Level)
 	x, z := float64(k.X), float64(k.Z)
 	return Rect{MinX: x * size, MinZ: z * size, MaxX: (x + 1) * size, MaxZ: (z + 1) * size}
 }
@@ -94,7 +116,8 @@ func Square(k Key, size float64) Rect {
 // Center is the centre of cell k's square for the given cell size, the
 // point a scheduler measures centre distances from.
 func Center(k Key, size float64) Point {
-	mustLevel0(k)
+	mustLevel(k)
+	size = LevelSize(size, k.Level)
 	return Point{X: (float64(k.X) + 0.5) * size, Z: (float64(k.Z) + 0.5) * size}
 }
 

@@ -267,8 +267,15 @@ func TestParseFile(t *testing.T) {
 		{"main.cell_0_ 1.json", "", Key{}, false},
 		{"main.cell_2147483648_0.json", "", Key{}, false},
 		{"main.cell_0_-2147483649.json", "", Key{}, false},
-		// The spelling a later level may take is not a level-0 cell.
-		{"main.cell_L1_2_3.json", "", Key{}, false},
+		// Coarser levels carry their level after the tag.
+		{"main.cell_L1_2_3.json", "main", Key{Level: 1, X: 2, Z: 3}, true},
+		{"main.cell_L30_-1_0.json", "main", Key{Level: 30, X: -1}, true},
+		{"main.cell_L0_2_3.json", "", Key{}, false},  // level 0 has no tag
+		{"main.cell_L01_2_3.json", "", Key{}, false}, // one spelling only
+		{"main.cell_L31_2_3.json", "", Key{}, false}, // past MaxLevel
+		{"main.cell_L-1_2_3.json", "", Key{}, false},
+		{"main.cell_L1_2.json", "", Key{}, false},
+		{"main.cell_L_2_3.json", "", Key{}, false},
 		// The last tag counts, and what follows it is no cell.
 		{"main.cell_1_2.cell_x.json", "", Key{}, false},
 	}
@@ -282,18 +289,54 @@ func TestParseFile(t *testing.T) {
 
 func TestOtherLevelsRefused(t *testing.T) {
 	for name, f := range map[string]func(){
-		"Name":   func() { Name("main", Key{Level: 1}) },
-		"Square": func() { Square(Key{Level: 2}, 1000) },
+		"Name":   func() { Name("main", Key{Level: MaxLevel + 1}) },
+		"Square": func() { Square(Key{Level: 31}, 1000) },
 		"Center": func() { Center(Key{Level: -1}, 1000) },
 	} {
 		func() {
 			defer func() {
 				r := recover()
-				if s, _ := r.(string); !strings.Contains(s, "only level 0") {
-					t.Errorf("%s of a level-1 key: recovered %v, want a refusal", name, r)
+				if s, _ := r.(string); !strings.Contains(s, "levels run from 0") {
+					t.Errorf("%s of an out-of-range level: recovered %v, want a refusal", name, r)
 				}
 			}()
 			f()
 		}()
+	}
+}
+
+func TestLevels(t *testing.T) {
+	cases := []struct {
+		k      Key
+		name   string
+		square Rect
+		center Point
+	}{
+		{Key{}, "main.cell_0_0", Rect{0, 0, 1000, 1000}, Point{500, 500}},
+		{Key{Level: 1, X: -1}, "main.cell_L1_-1_0", Rect{-2000, 0, 0, 2000}, Point{-1000, 1000}},
+		{Key{Level: 3, X: 1, Z: -2}, "main.cell_L3_1_-2", Rect{8000, -16000, 16000, -8000}, Point{12000, -12000}},
+	}
+	for _, c := range cases {
+		if got := Name("main", c.k); got != c.name {
+			t.Errorf("Name(%+v) = %q, want %q", c.k, got, c.name)
+		}
+		if got := Square(c.k, 1000); got != c.square {
+			t.Errorf("Square(%+v) = %+v, want %+v", c.k, got, c.square)
+		}
+		if got := Center(c.k, 1000); got != c.center {
+			t.Errorf("Center(%+v) = %+v, want %+v", c.k, got, c.center)
+		}
+		_, k, ok := ParseFile(File(c.name))
+		if !ok || k != c.k {
+			t.Errorf("ParseFile(File(%q)) = %+v, %v", c.name, k, ok)
+		}
+		// The centre of a level's square is located back in the cell.
+		got, sq, ok := LocateLevel(c.center.X, c.center.Z, 1000, c.k.Level)
+		if !ok || got != c.k || sq != c.square {
+			t.Errorf("LocateLevel(centre of %+v) = %+v, %+v, %v", c.k, got, sq, ok)
+		}
+	}
+	if _, _, ok := LocateLevel(1e300, 0, 1000, 30); ok {
+		t.Error("LocateLevel accepted a point beyond the int32 range")
 	}
 }

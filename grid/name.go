@@ -13,7 +13,9 @@ const cellTag = ".cell_"
 const fileExt = ".json"
 
 // Name is the name of cell k of a scene, "<scene>.cell_<x>_<z>"
-// ("levels/boss.cell_-1_3"), as the Estella runtime registers it.
+// ("levels/boss.cell_-1_3"), as the Estella runtime registers it; a cell
+// of level L > 0 is "<scene>.cell_L<L>_<x>_<z>" ("main.cell_L2_0_-1"),
+// which no level-0 name spells, since an index never starts with "L".
 func Name(scene string, k Key) string {
 	b := make([]byte, 0, len(scene)+24)
 	b = append(b, scene...)
@@ -25,8 +27,13 @@ func Name(scene string, k Key) string {
 // one place a cell's spelling is made, for Name and for ParseFile's
 // check that it reads back only what Name writes.
 func appendCell(b []byte, k Key) []byte {
-	mustLevel0(k)
+	mustLevel(k)
 	b = append(b, cellTag...)
+	if k.Level != 0 {
+		b = append(b, 'L')
+		b = strconv.AppendInt(b, int64(k.Level), 10)
+		b = append(b, '_')
+	}
 	b = strconv.AppendInt(b, int64(k.X), 10)
 	b = append(b, '_')
 	return strconv.AppendInt(b, int64(k.Z), 10)
@@ -44,8 +51,9 @@ func FilePrefix(scene string) string {
 	return strings.TrimSuffix(FileSafe(Name(scene, k)), string(appendCell(nil, k)))
 }
 
-// ParseFile reads a cell document's file name, "<prefix>.cell_<x>_<z>.json",
-// back to the prefix (the scene's FilePrefix) and the cell's key. It
+// ParseFile reads a cell document's file name, "<prefix>.cell_<x>_<z>.json"
+// or "<prefix>.cell_L<level>_<x>_<z>.json", back to the prefix (the
+// scene's FilePrefix) and the cell's key. It
 // accepts exactly the spellings File writes: no sign on a positive index,
 // no leading zero, no "-0", indices within int32, and the last ".cell_" of
 // the name is the one that counts (a scene may be named "a.cell_1_2"). The
@@ -61,7 +69,16 @@ func ParseFile(file string) (prefix string, k Key, ok bool) {
 	if i < 0 {
 		return "", Key{}, false
 	}
-	xs, zs, ok := strings.Cut(base[i+len(cellTag):], "_")
+	rest := base[i+len(cellTag):]
+	var level int64
+	if lv, after, ok := strings.Cut(rest, "_"); ok && strings.HasPrefix(lv, "L") {
+		var err error
+		if level, err = strconv.ParseInt(lv[1:], 10, 32); err != nil || level < 1 || level > MaxLevel {
+			return "", Key{}, false
+		}
+		rest = after
+	}
+	xs, zs, ok := strings.Cut(rest, "_")
 	if !ok {
 		return "", Key{}, false
 	}
@@ -70,7 +87,7 @@ func ParseFile(file string) (prefix string, k Key, ok bool) {
 	if err1 != nil || err2 != nil {
 		return "", Key{}, false
 	}
-	k = Key{X: int32(x), Z: int32(z)}
+	k = Key{Level: int32(level), X: int32(x), Z: int32(z)}
 	if string(appendCell(nil, k)) != base[i:] {
 		return "", Key{}, false
 	}

@@ -225,9 +225,12 @@ type Source struct {
 // Cell is one grid cell's document. X and Z are grid indices on the world's
 // plane (for plane "xy", Z holds the Y index, as the runtime reads it).
 // MinX..MaxZ are the grown bounds: the grid square widened to cover content.
+// Level is the cell's grid level, absent for 0: a level-L cell's square is
+// cellSize·2^L wide and X, Z index that level's grid.
 type Cell struct {
 	Name        string  `json:"name"`
 	Path        string  `json:"path"`
+	Level       int32   `json:"level,omitempty"`
 	X           int32   `json:"x"`
 	Z           int32   `json:"z"`
 	MinX        float64 `json:"minX"`
@@ -380,10 +383,13 @@ func (m *Manifest) Check() error {
 		if err := checkCount("rootCount", c.RootCount); err != nil {
 			return fmt.Errorf("cell %s: %w", c.Name, err)
 		}
+		if c.Level < 0 || c.Level > grid.MaxLevel {
+			return fmt.Errorf("cell %s: level %d is outside 0..%d; re-cook the world", c.Name, c.Level, grid.MaxLevel)
+		}
 		if i > 0 {
 			p := m.Cells[i-1]
-			if p.X > c.X || (p.X == c.X && p.Z >= c.Z) {
-				return errors.New("cells are not sorted by x then z; re-cook the world")
+			if (grid.Key{Level: p.Level, X: p.X, Z: p.Z}).Compare(grid.Key{Level: c.Level, X: c.X, Z: c.Z}) >= 0 {
+				return errors.New("cells are not sorted by level, then x, then z; re-cook the world")
 			}
 		}
 	}

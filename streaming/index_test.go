@@ -41,6 +41,21 @@ func TestIndexFindsWhatAScanFinds(t *testing.T) {
 			}
 			return g
 		}},
+		{"levelled cells", func() []geom {
+			// Level-L cells of a 10-wide grid, 2^L buckets a side, over
+			// the level-0 cells: level 3 fills 64 buckets, level 4 is too
+			// wide to file.
+			var g []geom
+			for x := -4; x < 4; x++ {
+				fx := float64(x) * 10
+				g = append(g, geom{fx, 0, fx + 10, 10, fx + 5, 5})
+			}
+			for l := 1; l <= 5; l++ {
+				s := 10 * float64(int(1)<<l)
+				g = append(g, geom{-s, -s, 0, 0, -s / 2, -s / 2}, geom{0, 0, s + 3, s, s / 2, s / 2})
+			}
+			return g
+		}},
 		{"one wide cell", func() []geom {
 			g := []geom{{-500, -500, 500, 500, 5, 5}}
 			for x := 0; x < 10; x++ {

@@ -207,7 +207,7 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 		loader:  loader,
 	}
 	for i, c := range w.Cells {
-		ctr := grid.Center(grid.Key{X: c.X, Z: c.Z}, w.CellSize)
+		ctr := grid.Center(grid.Key{Level: c.Level, X: c.X, Z: c.Z}, w.CellSize)
 		cx, cz := ctr.X, ctr.Z
 		b := c.Bounds
 		// File the cell under its bounds and its grid square both, so a

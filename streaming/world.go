@@ -29,8 +29,11 @@ type Bounds = grid.Rect
 // Cell is one streamed cell as the scheduler sees it.
 type Cell struct {
 	Name string
-	// X and Z are the cell's grid indices.
-	X, Z int32
+	// Level is the cell's grid level (docs/format.md, "Levels"): 0 for the
+	// ordinary grid, L for a square cellSize·2^L wide. X and Z are the
+	// cell's indices in its level's grid.
+	Level int32
+	X, Z  int32
 	// Bounds are the grown bounds: the grid square widened to cover the
 	// cell's content. Distance is measured to them.
 	Bounds Bounds
@@ -98,6 +101,7 @@ func CellsFromManifest(m *manifest.Manifest) []Cell {
 	for i, c := range m.Cells {
 		cells[i] = Cell{
 			Name:        c.Name,
+			Level:       c.Level,
 			X:           c.X,
 			Z:           c.Z,
 			Bounds:      Bounds{MinX: c.MinX, MinZ: c.MinZ, MaxX: c.MaxX, MaxZ: c.MaxZ},

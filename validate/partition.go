@@ -225,7 +225,7 @@ func (c *checker) prefabsFor() *Prefabs {
 	return c.prefabs
 }
 
-// buildCells sorts the cells by x then z, lists their entities in authored
+// buildCells sorts the cells by level, then x, then z, lists their entities in authored
 // order and renumbers c.doc accordingly.
 func (c *checker) buildCells() {
 	nc := len(c.cells)
@@ -258,7 +258,7 @@ func (c *checker) buildCells() {
 	for r, k := range perm {
 		a := &c.cells[k]
 		name := grid.Name(c.opts.SceneName, a.key)
-		cell := Cell{X: a.key.X, Z: a.key.Z, Name: name, File: grid.File(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
+		cell := Cell{Level: a.key.Level, X: a.key.X, Z: a.key.Z, Name: name, File: grid.File(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
 			if a.sub > 0 {

@@ -40,6 +40,9 @@ type Options struct {
 	// project between Check calls: a run over many scenes of a project
 	// reads each asset once.
 	AssetCache *assets.Cache
+	// Levels is the coarsest level a large root may be promoted to (0:
+	// every root stays in the level-0 grid). See docs/format.md, "Levels".
+	Levels int
 	// Prefabs, when set, is a prefab reader shared between Check calls (a
 	// run over many scenes reads each prefab once); its resolver then
 	// resolves every reference of the check. Nil builds one per call over
@@ -73,8 +76,11 @@ type Plan struct {
 	// Persistent holds the entity indices of the persistent world, in
 	// authored order.
 	Persistent []int32
-	// Cells are the non-empty cells sorted by X, then Z.
+	// Cells are the non-empty cells sorted by level, then X, then Z.
 	Cells []Cell
+	// Promotions are the roots placed at a coarser level, in authored
+	// order; nil when none is.
+	Promotions []Promotion
 	// PersistentRefs are the sorted, distinct ids of persistent entities
 	// that cell entities reference.
 	PersistentRefs []int64
@@ -101,8 +107,12 @@ type Plan struct {
 
 // Cell is one grid cell with content.
 type Cell struct {
-	X, Z int32
-	// Name is "<scene>.cell_<x>_<z>"; File is its file name inside world/.
+	// Level is the cell's grid level (0 for the ordinary grid); X and Z
+	// are its indices in that level's grid.
+	Level int32
+	X, Z  int32
+	// Name is "<scene>.cell_<x>_<z>" ("<scene>.cell_L<level>_<x>_<z>" above
+	// level 0); File is its file name inside world/.
 	Name string
 	File string
 	// Entities are the cell's entity indices in authored order.

@@ -244,7 +244,7 @@ func checkPartition(t *testing.T, p *Plan) {
 		place(c.Entities, k)
 		if k > 0 {
 			q := p.Cells[k-1]
-			if q.X > c.X || (q.X == c.X && q.Z >= c.Z) {
+			if q.Level > c.Level || q.Level == c.Level && (q.X > c.X || (q.X == c.X && q.Z >= c.Z)) {
 				t.Fatalf("cells not sorted: %s before %s", q.Name, c.Name)
 			}
 		}

@@ -221,6 +221,7 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 			file, p.SceneName, fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"),
 			plural(len(p.Persistent), "entity"), plural(errs, "error"), plural(warns, "warning"))
 		writeGrew(w, p, opts.Verbose)
+		writeLevelsText(w, p)
 		writeAssetText(w, p)
 	}
 	return nil
@@ -276,7 +277,9 @@ type jsonReport struct {
 	PersistentEntities int        `json:"persistentEntities"`
 	PersistentRefs     []int64    `json:"persistentRefs"`
 	Cells              []jsonCell `json:"cells"`
-	Findings           []Finding  `json:"findings"`
+	// Levels is set when some root was promoted to a coarser level.
+	Levels   *LevelReport `json:"levels,omitempty"`
+	Findings []Finding    `json:"findings"`
 	// Assets is set for a world whose entities reference assets.
 	Assets  *AssetReport `json:"assets,omitempty"`
 	Summary struct {
@@ -287,6 +290,7 @@ type jsonReport struct {
 
 type jsonCell struct {
 	Name        string `json:"name"`
+	Level       int32  `json:"level,omitempty"`
 	X           int32  `json:"x"`
 	Z           int32  `json:"z"`
 	Grid        Rect   `json:"grid"`
@@ -329,8 +333,9 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 			r.PersistentEntities = len(p.Doc.Entities)
 		}
 		r.Assets = p.AssetSummary()
+		r.Levels = p.LevelSummary()
 		for k, c := range p.Cells {
-			jc := jsonCell{Name: c.Name, X: c.X, Z: c.Z, Grid: c.Grid, Bounds: c.Bounds, EntityCount: len(c.Entities), RootCount: c.Roots}
+			jc := jsonCell{Name: c.Name, Level: c.Level, X: c.X, Z: c.Z, Grid: c.Grid, Bounds: c.Bounds, EntityCount: len(c.Entities), RootCount: c.Roots}
 			if p.Instances {
 				n := c.SpawnCount
 				jc.SpawnCount = &n

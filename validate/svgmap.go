@@ -49,7 +49,7 @@ func Map(p *Plan) *worldmap.Map {
 			note += fmt.Sprintf("; bounds grew %s, farthest out %s (%d)", short(c.Overhang.By), quoteName(c.Overhang.Name), c.Overhang.Entity)
 		}
 		m.Cells = append(m.Cells, worldmap.Cell{
-			Name: c.Name, X: c.X, Z: c.Z,
+			Name: c.Name, Level: c.Level, X: c.X, Z: c.Z,
 			Bounds: c.Bounds,
 			Value:  float64(len(c.Entities)),
 			Note:   note,

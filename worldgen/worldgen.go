@@ -69,6 +69,11 @@ type Options struct {
 	PrefabFraction float64
 	// Prefabs is the size of that library. Default 50.
 	Prefabs int
+	// LargeFraction is the share of groups written as large content: a
+	// road, a bridge or a terrain tile whose collider spans 2 to 16 cells,
+	// with segments as children, among the ordinary props. Default 0:
+	// none, and the world is exactly as without the field.
+	LargeFraction float64
 }
 
 // Defaults used for zero-valued Options fields.
@@ -164,6 +169,9 @@ func (o Options) normalize() (Options, error) {
 	if o.Name == "" {
 		o.Name = DefaultName
 	}
+	if !(o.LargeFraction >= 0 && o.LargeFraction <= 1) {
+		return o, fmt.Errorf("worldgen: large-content fraction %v must be between 0 and 1", o.LargeFraction)
+	}
 	if !(o.PrefabFraction >= 0 && o.PrefabFraction <= 1) {
 		return o, fmt.Errorf("worldgen: prefab fraction %v must be between 0 and 1", o.PrefabFraction)
 	}
@@ -225,6 +233,9 @@ type generator struct {
 	// prng draws the prefab instances; a stream of its own, so that a
 	// world without instances is exactly what it was before they existed.
 	prng *rand.Rand
+	// lrng draws the large content, a stream of its own for the same
+	// reason.
+	lrng *rand.Rand
 
 	extent int64 // hundredths
 	cell   int64 // hundredths
@@ -258,6 +269,9 @@ func newGenerator(w io.Writer, o Options) *generator {
 	}
 	if o.PrefabFraction > 0 {
 		g.prng = rand.New(rand.NewPCG(o.Seed, 0x5052_4546_4142_0000))
+	}
+	if o.LargeFraction > 0 {
+		g.lrng = rand.New(rand.NewPCG(o.Seed, 0x4c41_5247_4500_0000))
 	}
 	return g
 }
@@ -386,6 +400,10 @@ func (g *generator) persistentSource(prefetch, load, unload int64) {
 // group is decided before the first record is written because a parent's
 // children list must name ids that come after it in the file.
 func (g *generator) writeGroup() {
+	if g.lrng != nil && g.lrng.Float64() < g.o.LargeFraction {
+		g.writeLarge()
+		return
+	}
 	if g.prng != nil && g.prng.Float64() < g.o.PrefabFraction {
 		g.writeInstance()
 		return
@@ -492,6 +510,64 @@ func (g *generator) writeGroup() {
 		*slot = rootInfo{id: base, cx: cx, cz: cz}
 		copy(g.recent[1:], g.recent[:len(g.recent)-1])
 		g.recent[0] = rootInfo{id: base, cx: cx, cz: cz}
+	}
+}
+
+// largeKinds are the kinds of large content: long and narrow, or square.
+var largeKinds = [...]string{"Road", "Bridge", "Terrain Tile"}
+
+// writeLarge writes one piece of large content: a root whose collider
+// spans 2 to 16 cells on its long side, and pillar segments as its
+// children (one per four cells), each with its own mesh and collider. It
+// draws from lrng only, and references nothing: large content is placed by its own size.
+func (g *generator) writeLarge() {
+	r := g.lrng
+	kind := r.IntN(len(largeKinds))
+	span := 2 + r.Int64N(15) // cells
+	half := span * g.cell / 2
+	hx, hz := half, g.cell/10
+	switch kind {
+	case 1:
+		hz = g.cell / 5
+	case 2:
+		hz = half
+	}
+	across := r.IntN(2) == 0 // runs along Z
+	if across {
+		hx, hz = hz, hx
+	}
+	a, b := r.Int64N(g.extent), r.Int64N(g.extent)
+	segs := int(min((span+3)/4, int64(g.remaining-1)))
+	base, _ := g.take()
+	g.ids = g.ids[:0]
+	for j := 1; j <= segs; j++ {
+		g.ids = append(g.ids, base+int64(j))
+	}
+	x, y, z := g.pos(a, 0, b)
+	g.e.beginEntity(base, largeKinds[kind]+" "+strconv.FormatInt(base, 10), 0, g.ids)
+	g.transform(x, y, z, nil, 0)
+	g.mesh("cube", 45, 45, 40, false)
+	hy := int64(100)
+	if g.xy {
+		hy, hz = hz, hy
+	}
+	g.boxCollider3D(hx, hy, hz, false)
+	g.rigidBody(0)
+	g.e.endEntity()
+	for j := 1; j <= segs; j++ {
+		id, _ := g.take()
+		// Segments evenly along the long side, in local units.
+		off := -half + (2*int64(j)-1)*half/int64(segs)
+		lx, lz := off, int64(0)
+		if across {
+			lx, lz = 0, off
+		}
+		sx, sy, sz := g.pos(lx, 0, lz)
+		g.e.beginEntity(id, "Segment "+strconv.Itoa(j), base, nil)
+		g.transform(sx, sy, sz, nil, 0)
+		g.mesh("cube", 50, 50, 45, false)
+		g.boxCollider3D(g.cell/4, 100, g.cell/4, false)
+		g.e.endEntity()
 	}
 }
 

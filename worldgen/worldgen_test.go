@@ -347,3 +347,41 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil
 }
+
+// TestLargeContent checks the large-content option: exact counts, a sound
+// hierarchy, references that stay valid, colliders spanning 2 to 16
+// cells, and no change at all to a world that does not ask for it.
+func TestLargeContent(t *testing.T) {
+	for _, n := range []int{1, 2, 17, 3000} {
+		o := Options{Entities: n, Seed: 3, LargeFraction: 0.2, CellSize: 100, Extent: 2000}
+		s := decodeScene(t, generate(t, o))
+		if len(s.Entities) != n {
+			t.Fatalf("Entities=%d: got %d records", n, len(s.Entities))
+		}
+		checkTopology(t, s)
+		l := partition(t, s, false)
+		for _, r := range l.refs() {
+			if c := l.classify(r); c != refOK {
+				t.Fatalf("Entities=%d: reference %+v is class %d", n, r, c)
+			}
+		}
+	}
+	src := string(generate(t, Options{Entities: 3000, Seed: 3, LargeFraction: 0.2, CellSize: 100, Extent: 2000}))
+	large := 0
+	for _, kind := range largeKinds {
+		large += strings.Count(src, `"`+kind+" ")
+	}
+	if large < 20 {
+		t.Fatalf("%d large roots in 3000 entities", large)
+	}
+	if !strings.Contains(src, `"halfExtents"`) {
+		t.Fatal("no colliders")
+	}
+	plain := generate(t, Options{Entities: 3000, Seed: 3})
+	if got := generate(t, Options{Entities: 3000, Seed: 3, LargeFraction: 0}); string(got) != string(plain) {
+		t.Fatal("LargeFraction 0 changed the world")
+	}
+	if err := (Options{LargeFraction: 1.5}).Check(); err == nil {
+		t.Fatal("LargeFraction 1.5 accepted")
+	}
+}

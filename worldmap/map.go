@@ -18,7 +18,11 @@ type Point = grid.Point
 // Cell is one grid cell.
 type Cell struct {
 	Name string
-	X, Z int32
+	// Level is the cell's grid level (0, the default, for the ordinary
+	// grid); X and Z index that level's grid. A coarser level's cell is
+	// drawn as an outline of its square, one style per level.
+	Level int32
+	X, Z  int32
 	// Bounds are the grown bounds; drawn when they exceed the grid square.
 	Bounds Rect
 	// Value shades the cell (0 leaves it pale grey); Note adds to its
@@ -154,7 +158,12 @@ const (
 )
 
 // grid is cell c's grid square.
-func (m *Map) grid(c Cell) Rect { return grid.Square(grid.Key{X: c.X, Z: c.Z}, m.CellSize) }
+func (m *Map) grid(c Cell) Rect {
+	return grid.Square(grid.Key{Level: c.Level, X: c.X, Z: c.Z}, m.CellSize)
+}
+
+// levelStrokes tell the levels' outlines apart, level 1 first.
+var levelStrokes = [...]string{"#7b3294", "#c2a5cf", "#008837", "#a6611a", "#404040"}
 
 // extent is the region drawn.
 func (m *Map) extent() (Rect, bool) {
@@ -239,8 +248,8 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		if !view.Intersects(g) && !view.Intersects(cell.Bounds) {
 			continue
 		}
-		if dense && cell.Value == 0 {
-			continue
+		if dense && cell.Value == 0 || cell.Level > 0 {
+			continue // a coarser level's cell is outlined below
 		}
 		fill, t := "#eeeeee", 0.0
 		if cell.Value > 0 && maxV > 0 {
@@ -272,6 +281,22 @@ func (m *Map) WriteSVG(w io.Writer) error {
 			c.Text(px(g.MinX)+cellPx/2, pz(g.MinZ)-cellPx/2+4, label(cell.Value, false),
 				Font{Size: math.Min(12, cellPx/2.5), Anchor: "middle", Fill: textOn(ink)})
 		}
+	}
+	for _, cell := range m.Cells {
+		if cell.Level <= 0 {
+			continue
+		}
+		g := m.grid(cell)
+		if !view.Intersects(g) {
+			continue
+		}
+		w := (g.MaxX - g.MinX) * scale
+		st := Style{Stroke: levelStrokes[int(cell.Level-1)%len(levelStrokes)], Width: 1 + float64(cell.Level)/2,
+			Title: fmt.Sprintf("%s (level %d: %d, %d)", cell.Name, cell.Level, cell.X, cell.Z)}
+		if cell.Note != "" {
+			st.Title += "; " + cell.Note
+		}
+		c.Rect(px(g.MinX), pz(g.MaxZ), w, w, st)
 	}
 	grown, shown := 0, m.growthShown()
 	for _, cell := range m.Cells {

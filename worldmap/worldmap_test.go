@@ -169,3 +169,23 @@ func TestMapCellAtInt32Limit(t *testing.T) {
 		t.Error("the cell at the int32 limit is outlined as grown")
 	}
 }
+
+// TestLevelOutlines checks that a coarser level's cell is drawn as an
+// outline of its own square, in its level's stroke, not as a level-0 cell.
+func TestLevelOutlines(t *testing.T) {
+	m := &Map{Title: "levels", CellSize: 100, Cells: []Cell{
+		{Name: "w.cell_0_0", Bounds: Rect{MaxX: 100, MaxZ: 100}, Value: 1},
+		{Name: "w.cell_L2_0_0", Level: 2, Bounds: Rect{MaxX: 400, MaxZ: 400}, Value: 1},
+	}}
+	var b strings.Builder
+	if err := m.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if !strings.Contains(svg, levelStrokes[1]) || !strings.Contains(svg, "w.cell_L2_0_0 (level 2: 0, 0)") {
+		t.Fatalf("no level-2 outline:\n%s", svg)
+	}
+	if got := m.grid(m.Cells[1]); got != (Rect{MaxX: 400, MaxZ: 400}) {
+		t.Fatalf("level-2 square %+v", got)
+	}
+}

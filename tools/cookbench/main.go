@@ -123,6 +123,9 @@ func target(name string, ok, counted bool, got string) {
 	}
 }
 
+// levels, when set, adds a cook with --levels to each world's steps.
+var levels int
+
 func main() {
 	sizes := flag.String("entities", "100000,1000000", "comma-separated world sizes, in entities (e.g. 5000000 for the 5M world)")
 	runs := flag.Int("runs", 5, "runs per measurement (the median is reported)")
@@ -130,6 +133,7 @@ func main() {
 	simulate := flag.Bool("simulate", true, "also run the scheduler benchmarks (go test ./streaming)")
 	benchOut := flag.String("o", "", "also write every run in Go benchmark format to `FILE`, for benchstat")
 	parseOnly := flag.String("parse-only", "", "internal: run the parse-only floor on FILE")
+	flag.IntVar(&levels, "levels", 0, "also cook each world with --levels N, interleaved with the plain cook; 0 skips it")
 	prefabs := flag.Float64("prefabs", 0.3, "also cook a prefab-heavy world (this share of props as prefab instances) beside the plain one of each size; 0 skips it")
 	flag.Parse()
 	if *parseOnly != "" {
@@ -220,6 +224,12 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	recook := &step{key: "re-cook", name: "re-cook, no change", argv: []string{bin, "--quiet", "cook", scene, "--out", out}}
 	validate := &step{key: "validate", name: "validate", argv: []string{bin, "--quiet", "validate", scene, "--format", "json"}}
 	steps := []*step{cp, parse, cook, recook, validate}
+	var cookL *step
+	if levels > 0 {
+		n := strconv.Itoa(levels)
+		cookL = &step{key: "cook-levels-" + n, name: "cook --levels " + n, prep: func() { os.RemoveAll(out) }, argv: []string{bin, "--quiet", "cook", scene, "--out", out, "--levels", n}}
+		steps = []*step{cp, parse, cookL, cook, recook, validate} // the plain cook last, for the re-cook
+	}
 	// The typed parse holds about four times the input; skip it rather
 	// than let the kernel kill some process to make room.
 	if need, avail := 4.5*float64(size), memAvailable(); avail > 0 && need > avail {
@@ -264,6 +274,10 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 		fmt.Printf("  %-20s %8.3fs %6.0f%% %8s %8s %8.0f %12.0f %6.0f MB %6.2f×%s\n", s.name, m.Seconds(), 100*s.spread(),
 			ratioText(s, parse), ratioText(s, cp), mb/m.Seconds(), float64(n)/m.Seconds(),
 			float64(s.maxRSS())/1e6, float64(s.maxRSS())/float64(size), note)
+	}
+	if cookL != nil && ok(cookL, cook) {
+		r := ratio(cookL, cook)
+		target(fmt.Sprintf("%s: cook --levels %d ≤ 1.1× cook", short(n), levels), r <= 1.1, n >= targetEntities, fmt.Sprintf("%.3f×", r))
 	}
 	fmt.Printf("  targets, %d entities:\n", n)
 	counted := n >= targetEntities
