@@ -296,13 +296,14 @@ func openWorld(ctx context.Context, opts *simulateOptions) (*streaming.World, er
 }
 
 // openOptions says how WORLD is opened: a scene is cooked in memory with
-// the simulate section's plane, scenes root and assets.
+// the simulate section's plane, levels, scenes root and assets.
 func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
 	if err != nil {
 		return cook.OpenOptions{}, err
 	}
 	assetOptions(&vopts, opts.AssetRefs)
+	vopts.Levels = opts.Cfg.Levels
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
 	if len(opts.Cfg.Assets) > 0 {
 		o.Project = opts.Cfg.Assets[0]

@@ -141,6 +141,7 @@ type Simulate struct {
 	Plot          string   `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
 	Map           string   `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
 	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: plane cells are cut on"`
+	Levels        int      `flag:"levels" unit:"count" max:"30" help:"scene input: coarser grid levels for large roots (0: none)"`
 	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`
 	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
 	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
@@ -191,7 +192,7 @@ type Tune struct {
 var TuneFixed = []string{
 	"max-in-flight", "latency-frames", "io-bytes-per-frame", "lod-radius", "pinned-radius", "evict-cooldown",
 	"distance", "fail-rate", "seed", "retries", "retry-backoff", "retry-timeout", "warmup", "policy",
-	"publish-frames", "unload-frames", "plane", "scenes-root", "assets", "asset-costs",
+	"publish-frames", "unload-frames", "plane", "levels", "scenes-root", "assets", "asset-costs",
 }
 
 // Name says where the value of field (a pointer to a field of c) came

@@ -240,7 +240,7 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 		}
 		for i, c := range w.Cells {
 			if i < len(loads) && loads[i] > 0 {
-				add(worldmap.Rect(c.Bounds))
+				add(c.Bounds)
 			}
 		}
 		if !first {
@@ -249,11 +249,11 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 		}
 	}
 	for i, c := range w.Cells {
-		b := worldmap.Rect(c.Bounds)
+		b := c.Bounds
 		if view != nil && !view.Intersects(b) {
 			continue
 		}
-		cell := worldmap.Cell{Name: c.Name, X: c.X, Z: c.Z, Bounds: b}
+		cell := worldmap.Cell{Name: c.Name, X: c.X, Z: c.Z, Level: c.Level, Bounds: b}
 		if i < len(loads) {
 			cell.Value = float64(loads[i])
 		}
