@@ -80,7 +80,11 @@ func UnmarshalStrict(data []byte, v any) error {
 //     standard library refuses both as out of range;
 //   - "ſ" (U+017F) or the Kelvin sign (U+212A), raw or escaped, which the
 //     standard library's case folding matches with the member names "s"
-//     and "k" and goccy's does not.
+//     and "k" and goccy's does not;
+//   - an escaped UTF-16 surrogate (\uD800 to \uDFFF): goccy looks for
+//     the second half of a pair past the end of a string that ends after
+//     the first, reading outside the document (the race detector's
+//     pointer checks catch it on {"s":"\ud800"}).
 //
 // Digits inside strings (blake3 digests) do not count, so a manifest
 // stays on the fast path. Float fields decode alike: both decoders parse
@@ -89,7 +93,7 @@ func UnmarshalStrict(data []byte, v any) error {
 // float32 field.)
 func standard(data []byte) bool {
 	if !utf8.Valid(data) || bytes.Contains(data, []byte("\u017f")) || bytes.Contains(data, []byte("\u212a")) ||
-		bytes.Contains(data, []byte(`\u017`)) || bytes.Contains(data, []byte(`\u212`)) {
+		bytes.Contains(data, []byte(`\u017`)) || bytes.Contains(data, []byte(`\u212`)) || surrogate(data) {
 		return true
 	}
 	digits := 0
@@ -107,6 +111,22 @@ func standard(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// surrogate reports whether data holds an escape \uD800 to \uDFFF (any
+// case). An escaped backslash before a "uD8" text counts too: it only
+// sends the document to the slower decoder.
+func surrogate(data []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.Index(data[i:], []byte(`\u`))
+		if j < 0 || i+j+3 >= len(data) {
+			return false
+		}
+		i += j
+		if d, c := data[i+2], data[i+3]; (d == 'd' || d == 'D') && strings.IndexByte("89abcdefABCDEF", c) >= 0 {
+			return true
+		}
+	}
 }
 
 // stringEnd is the index of the quote that closes the string whose

@@ -189,6 +189,9 @@ func TestStandard(t *testing.T) {
 		{"{\"\u017f\":1}", true},
 		{`{"\u017F":1}`, true},
 		{`{"\u212a":true}`, true},
+		{`{"s":"\ud800"}`, true},
+		{`{"s":"\uDBFF\uDC00"}`, true},
+		{`{"s":"\u00e9\u0d80"}`, false},
 	} {
 		if got := standard([]byte(tc.doc)); got != tc.want {
 			t.Errorf("standard(%q) = %v, want %v", tc.doc, got, tc.want)
