@@ -108,7 +108,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 		return inputErr(err)
 	}
 	assetOptions(&vopts, opts.AssetRefs)
-	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	warnPlane(opts.IO, vopts.Plane, opts.Quiet)
 	if err := checkBuildOptions(opts); err != nil {
 		return inputErr(err)
 	}

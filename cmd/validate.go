@@ -80,7 +80,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		return inputErr(err)
 	}
 	assetOptions(&opts, cfg.AssetRefs)
-	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
+	warnPlane(streams, opts.Plane, cfg.Quiet)
 	// One prefab reader per resolver (project, asset folders and rules)
 	// serves every scene using it: each .meta and prefab is read, and each
 	// reference resolved, once per run.
