@@ -109,7 +109,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	vopts.Levels = opts.Cfg.Levels
 	assetOptions(&vopts, opts.AssetRefs)
-	warnPlane(opts.IO.Err, vopts.Plane, opts.Quiet)
+	warnPlane(opts.IO, vopts.Plane, opts.Quiet)
 	if err := checkBuildOptions(opts); err != nil {
 		return inputErr(err)
 	}

@@ -5,8 +5,15 @@ import (
 	"io"
 	"os"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/validate"
 )
+
+// Every warning and error the commands print about a scene or a run is a
+// diag.Diagnostic, written here: on stderr, as its one text line, or with
+// the source line under it on a terminal; in machine output, as its JSON
+// Lines object. One about a file starts with its location; one about the
+// run is a line of worldcook's own ("worldcook: warning: …").
 
 // printFindings writes a plan's findings to stderr in the validate text
 // format (with the source line under each on a terminal), so that a
@@ -16,25 +23,28 @@ func printFindings(io IO, plan *validate.Plan, quiet bool) {
 		if quiet && f.Severity != validate.SeverityError {
 			continue
 		}
-		if io.ErrTerminal {
-			fmt.Fprint(io.Err, f.Frame(colorAllowed()))
-			continue
-		}
-		fmt.Fprintln(io.Err, f.String())
+		printDiagnostic(io, f.Diagnostic)
 	}
 }
 
-// findingLine is a finding in machine output (docs/json.md).
-type findingLine struct {
-	MessageType string `json:"message_type"`
-	validate.Finding
+// printDiagnostic writes d to stderr.
+func printDiagnostic(io IO, d diag.Diagnostic) {
+	if d.File == "" {
+		fmt.Fprintf(io.Err, "worldcook: %s\n", d.String())
+		return
+	}
+	if io.ErrTerminal {
+		fmt.Fprint(io.Err, d.Frame(colorAllowed()))
+		return
+	}
+	fmt.Fprintln(io.Err, d.String())
 }
 
-// writeFindingLines writes a plan's findings as JSON Lines, warnings too:
-// a tool filters on severity itself.
+// writeFindingLines writes a plan's findings as JSON Lines `finding`
+// objects (docs/json.md), warnings too: a tool filters on severity itself.
 func writeFindingLines(w io.Writer, plan *validate.Plan) error {
 	for _, f := range plan.Findings {
-		if err := writeJSONLine(w, findingLine{MessageType: "finding", Finding: f}); err != nil {
+		if err := writeJSONLine(w, diag.JSONLine{MessageType: "finding", Diagnostic: f.Diagnostic}); err != nil {
 			return err
 		}
 	}

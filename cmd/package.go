@@ -34,7 +34,7 @@ func writePackageConfig(opts *cookOptions, reports []*cook.Report, side *sideout
 	}
 	if !opts.Quiet {
 		for _, n := range cook.PackageNotes(file, worlds) {
-			fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s\n", n)
+			printDiagnostic(opts.IO, n)
 		}
 	}
 	changed, err := cook.PackageConfig(file, worlds, opts.Cfg.Check, side)

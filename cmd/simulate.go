@@ -12,6 +12,7 @@ import (
 
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 	simreport "github.com/worldcook/worldcook/report"
 	"github.com/worldcook/worldcook/sideout"
@@ -316,8 +317,8 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 
 // warnPlane tells a user cooking or validating a world cut on X and Y that
 // Estella's own runtime will not stream it as cut.
-func warnPlane(w io.Writer, plane string, quiet bool) {
+func warnPlane(io IO, plane string, quiet bool) {
 	if plane == manifest.PlaneXY && !quiet {
-		fmt.Fprintf(w, "worldcook: warning: --plane xy: %s\n", manifest.XYRuntimeNote)
+		printDiagnostic(io, diag.Diagnostic{Severity: diag.SeverityWarning, Message: "--plane xy: " + manifest.XYRuntimeNote})
 	}
 }

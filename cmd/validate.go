@@ -81,7 +81,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 	}
 	opts.Levels = v.Levels
 	assetOptions(&opts, cfg.AssetRefs)
-	warnPlane(streams.Err, opts.Plane, cfg.Quiet)
+	warnPlane(streams, opts.Plane, cfg.Quiet)
 	// One prefab reader per resolver (project, asset folders and rules)
 	// serves every scene using it: each .meta and prefab is read, and each
 	// reference resolved, once per run.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/sideout"
 )
@@ -389,8 +390,9 @@ func (s style) list(kept []string, add []PackageWorld) string {
 // worlds and returns what would keep the packaged runtime from adopting
 // them as cooked: it adopts only the entry scene's world, and loads each
 // scene from the path its scenes list gives, which must be the persistent
-// world the cook wrote into out.
-func PackageNotes(file string, worlds []PackageWorld) []string {
+// world the cook wrote into out. Each is a warning whose message starts
+// with the configuration file's name.
+func PackageNotes(file string, worlds []PackageWorld) []diag.Diagnostic {
 	src, err := readPackageConfig(file)
 	if err != nil || len(src) == 0 {
 		return nil
@@ -405,7 +407,10 @@ func PackageNotes(file string, worlds []PackageWorld) []string {
 	if json.Unmarshal(src, &cfg) != nil {
 		return nil
 	}
-	var notes []string
+	var notes []diag.Diagnostic
+	note := func(format string, args ...any) {
+		notes = append(notes, diag.Diagnostic{Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
+	}
 	entry := ""
 	for _, s := range cfg.Scenes {
 		if s.Path == cfg.EntryScene {
@@ -414,13 +419,13 @@ func PackageNotes(file string, worlds []PackageWorld) []string {
 	}
 	for _, w := range worlds {
 		if entry != "" && entry != w.Scene {
-			notes = append(notes, fmt.Sprintf("%s boots into scene %q, and the runtime adopts only the entry scene's world: %q will not stream until it is the entry scene", file, entry, w.Scene))
+			note("%s boots into scene %q, and the runtime adopts only the entry scene's world: %q will not stream until it is the entry scene", file, entry, w.Scene)
 		}
 		// The persistent world sits at the package root (see PackageEntry).
 		want := PersistentPath(w.Scene)
 		for _, s := range cfg.Scenes {
 			if s.Name == w.Scene && s.Path != want {
-				notes = append(notes, fmt.Sprintf("%s registers scene %q at %s, but its persistent world was cooked to %s: point the scenes entry at %s, or the runtime loads the uncut scene and streams its cells on top", file, w.Scene, s.Path, want, want))
+				note("%s registers scene %q at %s, but its persistent world was cooked to %s: point the scenes entry at %s, or the runtime loads the uncut scene and streams its cells on top", file, w.Scene, s.Path, want, want)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -119,8 +120,9 @@ func addComponents(d *scene.Document, i int, comps []string) (insertion, error) 
 	}
 	if scene.KindOf(list) != scene.Array {
 		line, col, _ := d.FieldPosition(i, "components")
-		return insertion{}, &scene.Error{File: d.Path, Line: line, Col: col, Entity: i, ID: &d.Entities[i].ID, Name: d.Entities[i].Name,
-			Field: "components", Msg: "is not a list", Fix: "make components a list of {type, data}"}
+		e := d.EntityError(i, "components", "is not a list", "make components a list of {type, data}")
+		e.Line, e.Column = line, col
+		return insertion{}, e
 	}
 	listAt := base + offsetIn(rec, list)
 	var last []byte
@@ -149,7 +151,8 @@ func addEntity(d *scene.Document, id int64, name, cellSize string) (insertion, e
 	list, ok := d.Field("entities")
 	if !ok || scene.KindOf(list) != scene.Array {
 		line, col := d.Position(0)
-		return insertion{}, &scene.Error{File: d.Path, Line: line, Col: col, Entity: -1, Msg: "the scene has no entities list", Fix: "add \"entities\": [] to the scene object"}
+		return insertion{}, &scene.Error{Diagnostic: diag.Diagnostic{Severity: diag.SeverityError, Message: "the scene has no entities list",
+			Location: diag.Location{File: d.Path, Line: line, Column: col}, Hint: "add \"entities\": [] to the scene object"}, Index: -1}
 	}
 	listAt := offsetIn(d.Src, list)
 	q := strconv.Quote(name)

@@ -5,6 +5,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -36,10 +37,7 @@ type jsonFrame struct {
 
 func (j *jsonlWriter) Warnings(ws []streaming.Warning) error {
 	for i := range ws {
-		if err := j.line(struct {
-			MessageType string `json:"message_type"`
-			*streaming.Warning
-		}{"warning", &ws[i]}); err != nil {
+		if err := j.line(diag.ShortJSONLine("warning", ws[i])); err != nil {
 			return err
 		}
 	}

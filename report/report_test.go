@@ -9,6 +9,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -77,7 +78,7 @@ func TestTableLayout(t *testing.T) {
 	p := runSeed(t)
 	var buf bytes.Buffer
 	w, _ := NewWriter(FormatTable, &buf, simulate.Budgeted, WriterOptions{Human: true})
-	w.Warnings([]streaming.Warning{{Code: "x", Message: "careful", Cells: []string{"a"}, More: 2}})
+	w.Warnings([]streaming.Warning{{Code: "x", Severity: diag.SeverityWarning, Message: "careful", Subject: diag.Subject{Cells: []string{"a"}, More: 2}}})
 	w.Summary(p)
 	for i := range p.Frames {
 		w.Frame(&p.Frames[i], nil)

@@ -20,14 +20,8 @@ func WriteWarnings(w io.Writer, ws []streaming.Warning) error {
 }
 
 func writeWarnings(bw *bufio.Writer, ws []streaming.Warning) error {
-	for _, warn := range ws {
-		fmt.Fprintf(bw, "warning[%s]: %s\n", warn.Code, warn.Message)
-		for _, c := range warn.Cells {
-			fmt.Fprintf(bw, "  %s\n", c)
-		}
-		if warn.More > 0 {
-			fmt.Fprintf(bw, "  and %d more\n", warn.More)
-		}
+	for i := range ws {
+		bw.WriteString(ws[i].Frame(false))
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/worldcook/worldcook/diag"
 )
 
 // Document is one parsed scene file.
@@ -239,44 +241,48 @@ func (d *Document) Detach() {
 
 // Error is a problem with a scene file: a syntax error (with line and
 // column) or a record whose fields have the wrong shape (with the entity
-// and field). It always says how to fix it.
+// and field). It always says how to fix it (its Hint). It is a
+// diagnostic of severity error, without a code: it stops the read, so
+// it is the run's error line rather than one of a report's findings.
 type Error struct {
-	File      string
-	Line, Col int
-	// Entity is the index in entities, or -1 when the problem is not in one.
-	Entity int
-	ID     *int64
-	Name   string
-	Field  string
-	Msg    string
-	Fix    string
+	diag.Diagnostic
+	// Index is the entity's index in entities, or -1 when the problem is
+	// not in one. Subject.Entity is its id, when it has one.
+	Index int
 }
 
+// newError is an error of file at no entity.
+func newError(file, msg, fix string) *Error {
+	return &Error{Diagnostic: diag.Diagnostic{Severity: diag.SeverityError, Message: msg, Location: diag.Location{File: file}, Hint: fix}, Index: -1}
+}
+
+// Error renders e as one line: "file:line:col: entity 12 "Name" field F:
+// message; hint".
 func (e *Error) Error() string {
 	var b bytes.Buffer
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
 	}
 	b.WriteString(": ")
-	if e.Entity >= 0 {
-		if e.ID != nil {
-			fmt.Fprintf(&b, "entity %d", *e.ID)
+	if e.Index >= 0 {
+		if e.Entity != nil {
+			fmt.Fprintf(&b, "entity %d", *e.Entity)
 		} else {
-			fmt.Fprintf(&b, "entities[%d]", e.Entity)
+			fmt.Fprintf(&b, "entities[%d]", e.Index)
 		}
-		if e.Name != "" {
-			fmt.Fprintf(&b, " %q", e.Name)
+		if e.EntityName != "" {
+			fmt.Fprintf(&b, " %q", e.EntityName)
 		}
 		if e.Field != "" {
 			fmt.Fprintf(&b, " field %s", e.Field)
 		}
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
-	if e.Fix != "" {
+	b.WriteString(e.Message)
+	if e.Hint != "" {
 		b.WriteString("; ")
-		b.WriteString(e.Fix)
+		b.WriteString(e.Hint)
 	}
 	return b.String()
 }

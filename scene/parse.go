@@ -56,7 +56,7 @@ func ParseWith(name string, src []byte, o Options) (*Document, error) {
 		o.Release(0, len(src))
 	}
 	if errors.Is(err, mapped.ErrChanged) {
-		err = &Error{File: name, Entity: -1, Msg: "the file changed while it was read", Fix: "cook again once it is saved"}
+		err = newError(name, "the file changed while it was read", "cook again once it is saved")
 	}
 	if err != nil {
 		return nil, err
@@ -92,32 +92,32 @@ func (p *parser) wrap(err error) error {
 	if e, ok := err.(*Error); ok {
 		return e // a chunk of a parallel parse wrapped it already
 	}
-	out := &Error{File: p.d.Path, Entity: -1}
+	out := newError(p.d.Path, "", "")
 	off := 0
 	var at *errAt
 	var fe *fieldErr
 	var nr *notRecord
 	switch {
 	case errors.As(err, &at):
-		off, out.Msg, out.Fix = at.off, at.msg, fixFor(at.msg)
+		off, out.Message, out.Hint = at.off, at.msg, fixFor(at.msg)
 	case errors.As(err, &nr):
-		off, out.Msg = nr.off, nr.Error()
-		out.Fix = fixFor(out.Msg)
+		off, out.Message = nr.off, nr.Error()
+		out.Hint = fixFor(out.Message)
 	case errors.As(err, &fe):
-		off, out.Msg, out.Fix, out.Field = fe.off, fe.msg, fe.fix, fe.field
-		out.Entity = p.cur
+		off, out.Message, out.Hint, out.Field = fe.off, fe.msg, fe.fix, fe.field
+		out.Index = p.cur
 		if p.cur >= 0 && p.cur < len(p.d.Entities) {
 			e := &p.d.Entities[p.cur]
 			if e.ID != noID {
 				id := e.ID
-				out.ID = &id
+				out.Entity = &id
 			}
-			out.Name = e.Name
+			out.EntityName = e.Name
 		}
 	default:
-		out.Msg = err.Error()
+		out.Message = err.Error()
 	}
-	out.Line, out.Col = p.d.Position(off)
+	out.Line, out.Column = p.d.Position(off)
 	return out
 }
 
@@ -614,8 +614,8 @@ func (p *parser) entitiesParallel(i, workers int, size func(n int) (ents, comps,
 				nr.n += len(d.Entities)
 			}
 			err := c.p.wrap(c.err).(*Error)
-			if err.Entity >= 0 {
-				err.Entity += len(d.Entities)
+			if err.Index >= 0 {
+				err.Index += len(d.Entities)
 			}
 			return 0, err
 		}

@@ -219,8 +219,8 @@ func TestInvalidUTF8(t *testing.T) {
 				return
 			}
 			var se *Error
-			if !errors.As(err, &se) || !strings.Contains(se.Msg, "invalid UTF-8") || se.Line != tc.line || se.Col != tc.col {
-				t.Fatalf("got %v (line %d col %d), want invalid UTF-8 at %d:%d", err, se.Line, se.Col, tc.line, tc.col)
+			if !errors.As(err, &se) || !strings.Contains(se.Message, "invalid UTF-8") || se.Line != tc.line || se.Column != tc.col {
+				t.Fatalf("got %v (line %d col %d), want invalid UTF-8 at %d:%d", err, se.Line, se.Column, tc.line, tc.col)
 			}
 		})
 	}

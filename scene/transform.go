@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 )
 
@@ -206,5 +207,7 @@ func (d *Document) EntityError(i int, field, msg, fix string) *Error {
 	e := &d.Entities[i]
 	id := e.ID
 	line, col := d.RecordPosition(i)
-	return &Error{File: d.Path, Line: line, Col: col, Entity: i, ID: &id, Name: e.Name, Field: field, Msg: msg, Fix: fix}
+	return &Error{Diagnostic: diag.Diagnostic{Severity: diag.SeverityError, Message: msg,
+		Location: diag.Location{File: d.Path, Line: line, Column: col},
+		Subject:  diag.Subject{Entity: &id, EntityName: e.Name, Field: field}, Hint: fix}, Index: i}
 }

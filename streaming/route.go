@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/regular"
 
 	"github.com/worldcook/worldcook/manifest"
@@ -405,7 +406,7 @@ func (rt *Route) Undriven(sources []Source, plane string) []Warning {
 		if !rt.HasSource {
 			how = "without a source column it moves the first enabled source, " + strconv.Quote(sources[routeDriven(sources)].Name)
 		}
-		ws = append(ws, Warning{Code: "undriven-source", Message: fmt.Sprintf(
+		ws = append(ws, Warning{Code: "undriven-source", Severity: diag.SeverityWarning, Message: fmt.Sprintf(
 			"the route does not drive streaming source %q (%s): it stays at its authored position (x %g, %s %g) for the whole run, and the cells around it stay streamed and count in resident bytes; give the route a source column with rows for %q, or disable the source",
 			s.Name, how, s.X, axis, s.Z, s.Name)})
 	}

@@ -5,21 +5,18 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 )
 
 // Warning is something about a run's setup that would lead a reader of
-// its report to a wrong conclusion if left unsaid.
-type Warning struct {
-	// Code names the kind: "cell-over-budget", "assumed-radii",
-	// "undriven-source", "xy-plane".
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Cells are the cells it concerns, if any (at most maxWarningCells;
-	// More counts the rest).
-	Cells []string `json:"cells,omitempty"`
-	More  int      `json:"more,omitempty"`
-}
+// its report to a wrong conclusion if left unsaid: a diagnostic about the
+// run, without a location, whose Code names the kind
+// ("cell-over-budget", "assumed-radii", "undriven-source", "xy-plane")
+// and whose Cells are the cells it concerns, if any (at most
+// maxWarningCells; More counts the rest). Its JSON Lines form is
+// diag.ShortJSONLine's (docs/json.md `warning`).
+type Warning = diag.Diagnostic
 
 // maxWarningCells bounds the cells a warning names: a budget of 0 puts
 // every cell of a world over it.
@@ -44,7 +41,7 @@ func OversizeCells(w *World, set Settings) []Warning {
 		return nil
 	}
 	slices.SortStableFunc(over, func(a, b int) int { return cmp.Compare(w.Cells[b].Bytes, w.Cells[a].Bytes) })
-	warn := Warning{Code: "cell-over-budget"}
+	warn := Warning{Code: "cell-over-budget", Severity: diag.SeverityWarning}
 	for _, i := range over[:min(len(over), maxWarningCells)] {
 		warn.Cells = append(warn.Cells, fmt.Sprintf("%s (%s)", w.Cells[i].Name, ByteSize(w.Cells[i].Bytes)))
 	}
@@ -86,7 +83,7 @@ func AssumedRadii(w *World, sources []Source, given [3]bool) []Warning {
 			}
 		}
 	}
-	return []Warning{{Code: "assumed-radii", Message: fmt.Sprintf(
+	return []Warning{{Code: "assumed-radii", Severity: diag.SeverityWarning, Message: fmt.Sprintf(
 		"the world has no authored streaming source and no radius was set: assumed %s (the WorldStreamingSource defaults), whose load radius reaches %d of %d cells from the start; set --load-radius, --unload-radius and --prefetch-radius, or author a source",
 		JoinAnd(parts), reached, len(w.Cells))}}
 }
@@ -113,7 +110,7 @@ func PlaneXY(w *World) []Warning {
 	if w.Plane != manifest.PlaneXY {
 		return nil
 	}
-	return []Warning{{Code: "xy-plane", Message: fmt.Sprintf(
+	return []Warning{{Code: "xy-plane", Severity: diag.SeverityWarning, Message: fmt.Sprintf(
 		"%s is cut on x and y: %s; under --policy estella the run shows the cells the runtime would stream, and counts holes where the sources really stand",
 		w.Scene, manifest.XYRuntimeNote)}}
 }

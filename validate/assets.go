@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/diag"
 )
 
 // AssetSet is what one cell, or the persistent world, loads besides its
@@ -144,9 +145,15 @@ func (c *checker) collectAssets() {
 				// A prefab that cannot be found is the placement's to report
 				// (unplaceable-prefab): it is not reported twice.
 				if reason != "" && f.Field != "prefab" && !bounded[entRef{i, f.Value}] {
-					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
-						Message: c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
-						Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root())})
+					c.add(i, Finding{Diagnostic: diag.Diagnostic{
+						Code:     CodeMissingAsset,
+						Severity: SeverityWarning,
+						Message:  c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
+						Subject: diag.Subject{
+							Field: f.Field,
+						},
+						Hint: "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root()),
+					}})
 				}
 				if reason != "" {
 					continue
@@ -162,9 +169,15 @@ func (c *checker) collectAssets() {
 						continue
 					}
 					reported[m] = true
-					c.add(i, Finding{Code: CodeMissingAsset, Severity: SeverityWarning, Field: f.Field,
-						Message: c.who(i) + " " + f.Field + ": " + m.Message(),
-						Hint:    "fix the reference in " + m.Via + " or add the file it names"})
+					c.add(i, Finding{Diagnostic: diag.Diagnostic{
+						Code:     CodeMissingAsset,
+						Severity: SeverityWarning,
+						Message:  c.who(i) + " " + f.Field + ": " + m.Message(),
+						Subject: diag.Subject{
+							Field: f.Field,
+						},
+						Hint: "fix the reference in " + m.Via + " or add the file it names",
+					}})
 				}
 			}
 		}

@@ -68,7 +68,7 @@ func locate(d *scene.Document, i int, f *Finding) {
 	}
 	if line > 0 {
 		f.Line, f.Column = line, col
-		f.Source = string(d.SourceLine(i, line))
+		f.LineText = string(d.SourceLine(i, line))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/scene"
 )
 
@@ -22,23 +23,27 @@ func (c *checker) warn() string {
 func (c *checker) instanceFindings(i int32, in *instance) {
 	ref := prefabRef(c.d, i)
 	if in.unresolved != "" {
-		c.add(i, Finding{
+		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:     CodeUnresolvedPrefab,
 			Severity: c.warn(),
 			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be loaded (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.unresolved),
-			Field:    "prefab",
-			Hint:     "add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference",
-		})
+			Subject: diag.Subject{
+				Field: "prefab",
+			},
+			Hint: "add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference",
+		}})
 		return
 	}
 	t := in.tpl
 	if in.failed {
-		c.add(i, Finding{
+		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeUnplaceablePrefab,
 			Message: fmt.Sprintf("prefab instance %s of %s cannot be expanded: %s; the engine refuses to load the scene", c.who(i), ref, in.why),
-			Field:   "prefab",
-			Hint:    "fix the prefab (or the instance's overrides) so that the editor opens it, then re-save",
-		})
+			Subject: diag.Subject{
+				Field: "prefab",
+			},
+			Hint: "fix the prefab (or the instance's overrides) so that the editor opens it, then re-save",
+		}})
 		return
 	}
 	for _, m := range t.marks {
@@ -47,12 +52,14 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 		if m.override {
 			field, why = "overrides", "by an override"
 		}
-		c.add(i, Finding{
+		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodePersistentNotRoot,
 			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.ents[m.ent].addr, c.instancePath(i)+"/"+t.paths[m.ent], c.who(i), m.comp, why),
-			Field:   field,
-			Hint:    fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.comp),
-		})
+			Subject: diag.Subject{
+				Field: field,
+			},
+			Hint: fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.comp),
+		}})
 	}
 }
 
@@ -63,13 +70,15 @@ func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Find
 	if path != "" {
 		who += " (prefab entity " + path + ")"
 	}
-	return Finding{
+	return Finding{Diagnostic: diag.Diagnostic{
 		Code:     CodeMissingAsset,
 		Severity: c.warn(),
 		Message:  fmt.Sprintf("%s %s.%s names %s: %s", who, comp, field, ref, why),
-		Field:    comp + "." + field,
-		Hint:     "add the asset (and its .meta) to the project or fix the reference; until then the cell's bounds do not cover it",
-	}
+		Subject: diag.Subject{
+			Field: comp + "." + field,
+		},
+		Hint: "add the asset (and its .meta) to the project or fix the reference; until then the cell's bounds do not cover it",
+	}}
 }
 
 // instanceRefs adds the references every expanded instance's expansion
@@ -166,14 +175,16 @@ func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
 	t := c.inst[k].tpl
 	field, from := names(r)
 	target := r.target
-	c.add(r.from, Finding{
-		Code:       CodeRefToGeneratedID,
-		Message:    fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.target, c.instancePath(i), t.paths[e]),
-		Field:      field,
-		Target:     &target,
-		TargetName: t.paths[e],
-		Hint:       fmt.Sprintf("reference the instance root %s instead, or unpack the prefab so %s is an authored entity with its own id", c.who(i), t.paths[e]),
-	})
+	c.add(r.from, Finding{Diagnostic: diag.Diagnostic{
+		Code:    CodeRefToGeneratedID,
+		Message: fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.target, c.instancePath(i), t.paths[e]),
+		Subject: diag.Subject{
+			Field:      field,
+			Target:     &target,
+			TargetName: t.paths[e],
+		},
+		Hint: fmt.Sprintf("reference the instance root %s instead, or unpack the prefab so %s is an authored entity with its own id", c.who(i), t.paths[e]),
+	}})
 	return true
 }
 
@@ -211,16 +222,18 @@ func (c *checker) cellIDConflicts() {
 					}
 					j, _ := c.d.Lookup(refs[a])
 					target := refs[a]
-					c.add(i, Finding{
-						Code:       CodeGeneratedIDConflict,
-						Message:    fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.paths[e], c.who(int32(j))),
-						Field:      "prefab",
-						Target:     &target,
-						TargetName: c.d.Entities[j].Name,
-						FromCell:   cell.Name,
-						ToCell:     "persistent",
-						Hint:       fmt.Sprintf("give %s an id below %d (the highest id in cell %s), or mark the instance WorldPersistent", c.who(int32(j)), top, cell.Name),
-					})
+					c.add(i, Finding{Diagnostic: diag.Diagnostic{
+						Code:    CodeGeneratedIDConflict,
+						Message: fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.paths[e], c.who(int32(j))),
+						Subject: diag.Subject{
+							Field:      "prefab",
+							Target:     &target,
+							TargetName: c.d.Entities[j].Name,
+							FromCell:   cell.Name,
+							ToCell:     "persistent",
+						},
+						Hint: fmt.Sprintf("give %s an id below %d (the highest id in cell %s), or mark the instance WorldPersistent", c.who(int32(j)), top, cell.Name),
+					}})
 				}
 			}
 		}
@@ -241,24 +254,28 @@ func (c *checker) cellRoles() {
 				continue
 			}
 			if fl&fCamera != 0 {
-				c.add(i, Finding{
+				c.add(i, Finding{Diagnostic: diag.Diagnostic{
 					Code:     CodeCameraInCell,
 					Severity: SeverityWarning,
 					Message:  fmt.Sprintf("%s carries a Camera and is placed in cell %s; the camera unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
-					Field:    "Camera",
-					FromCell: cell.Name,
-					Hint:     "mark it WorldPersistent",
-				})
+					Subject: diag.Subject{
+						Field:    "Camera",
+						FromCell: cell.Name,
+					},
+					Hint: "mark it WorldPersistent",
+				}})
 			}
 			if fl&fCanvas != 0 {
-				c.add(i, Finding{
+				c.add(i, Finding{Diagnostic: diag.Diagnostic{
 					Code:     CodeUIRootInCell,
 					Severity: SeverityWarning,
 					Message:  fmt.Sprintf("%s is a UI root placed in cell %s; the UI unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
-					Field:    "Canvas",
-					FromCell: cell.Name,
-					Hint:     "mark it WorldPersistent",
-				})
+					Subject: diag.Subject{
+						Field:    "Canvas",
+						FromCell: cell.Name,
+					},
+					Hint: "mark it WorldPersistent",
+				}})
 			}
 		}
 	}
@@ -326,14 +343,16 @@ func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Fi
 	if path != "" {
 		who += " (prefab entity " + path + ")"
 	}
-	return Finding{
+	return Finding{Diagnostic: diag.Diagnostic{
 		Code:     CodeGlobalLightInCell,
 		Severity: SeverityWarning,
 		Message:  fmt.Sprintf("%s carries Light2D of type %s, which lights the whole scene, and is placed in cell %s; the scene loses that light when the cell unloads", who, kind, cell),
-		Field:    field,
-		FromCell: cell,
-		Hint:     "mark it WorldPersistent",
-	}
+		Subject: diag.Subject{
+			Field:    field,
+			FromCell: cell,
+		},
+		Hint: "mark it WorldPersistent",
+	}}
 }
 
 // spawnCounts counts, per cell and for the persistent world, the entities

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -22,12 +23,14 @@ func (c *checker) partition() error {
 	c.plan.Streamed = true
 	sw := c.worlds[0]
 	for _, w := range c.worlds[1:] {
-		c.add(w, Finding{
+		c.add(w, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeMultipleStreamedWorld,
 			Message: fmt.Sprintf("%s carries a second StreamedWorld; the first, on %s, decides the cell size", c.who(w), c.who(sw)),
-			Field:   "StreamedWorld",
-			Hint:    fmt.Sprintf("remove StreamedWorld from %s", c.who(w)),
-		})
+			Subject: diag.Subject{
+				Field: "StreamedWorld",
+			},
+			Hint: fmt.Sprintf("remove StreamedWorld from %s", c.who(w)),
+		}})
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
@@ -74,12 +77,14 @@ func (c *checker) readCellSize(sw int32) (float64, bool) {
 	default:
 		return f, true
 	}
-	c.add(sw, Finding{
+	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeBadCellSize,
 		Message: msg + "; every entity stays in the persistent world until it is fixed",
-		Field:   "StreamedWorld.cellSize",
-		Hint:    "set cellSize to a positive number of world units (the engine default is 1000)",
-	})
+		Subject: diag.Subject{
+			Field: "StreamedWorld.cellSize",
+		},
+		Hint: "set cellSize to a positive number of world units (the engine default is 1000)",
+	}})
 	return 0, false
 }
 
@@ -92,20 +97,24 @@ func (c *checker) persistentNotRoot(i int32, peid string) {
 	if peid != "" {
 		in := &c.inst[c.instAt[i]-1]
 		comp = in.misComp
-		c.add(i, Finding{
+		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodePersistentNotRoot,
 			Message: fmt.Sprintf("prefab entity %q of instance %s carries %s but is not the instance's root; only top-level entities are placed", peid, c.who(i), comp),
-			Field:   "overrides",
-			Hint:    fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", comp),
-		})
+			Subject: diag.Subject{
+				Field: "overrides",
+			},
+			Hint: fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", comp),
+		}})
 		return
 	}
-	c.add(i, Finding{
+	c.add(i, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodePersistentNotRoot,
 		Message: fmt.Sprintf("%s carries %s but is not a top-level entity (its root is %s); only top-level entities are placed", c.who(i), comp, c.who(r)),
-		Field:   comp,
-		Hint:    fmt.Sprintf("move %s to the root %s, or make %s a top-level entity", comp, c.who(r), c.who(i)),
-	})
+		Subject: diag.Subject{
+			Field: comp,
+		},
+		Hint: fmt.Sprintf("move %s to the root %s, or make %s a top-level entity", comp, c.who(r), c.who(i)),
+	}})
 }
 
 // placeInstances expands every prefab instance as the engine will. The

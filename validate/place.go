@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -316,12 +317,14 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 		return -1 // reported when it was expanded
 	}
 	if in != nil && !in.placed && in.why != "" {
-		w.add(i, Finding{
+		w.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeUnplaceablePrefab,
 			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.why),
-			Field:   "prefab",
-			Hint:    in.fix,
-		})
+			Subject: diag.Subject{
+				Field: "prefab",
+			},
+			Hint: in.fix,
+		}})
 		return -1
 	}
 	if !hasT {
@@ -331,12 +334,14 @@ func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene
 	cs := c.cellSize
 	key, g, ok := grid.Locate(u, v, cs)
 	if !ok {
-		w.add(i, Finding{
+		w.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeBadCellSize,
 			Message: fmt.Sprintf("%s at %s lies beyond the cell index range of a 32-bit integer for cellSize %s; it stays in the persistent world", c.who(i), c.planeText(u, v), fmtNum(cs)),
-			Field:   "Transform.position",
-			Hint:    "move the entity nearer the origin or increase StreamedWorld.cellSize",
-		})
+			Subject: diag.Subject{
+				Field: "Transform.position",
+			},
+			Hint: "move the entity nearer the origin or increase StreamedWorld.cellSize",
+		}})
 		return -1
 	}
 	ci, ok := w.cellKey[key]
@@ -405,12 +410,14 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	if !finite(u0) || !finite(u1) || !finite(v0) || !finite(v1) {
 		if c.flags[i]&fNonFinite == 0 {
 			c.flags[i] |= fNonFinite
-			w.add(i, Finding{
+			w.add(i, Finding{Diagnostic: diag.Diagnostic{
 				Code:    CodeBadCellSize,
 				Message: c.who(i) + " has a world position or extent that is not a finite number (its transforms overflow); it is left out of the cell bounds",
-				Field:   "Transform",
-				Hint:    "bring the Transform position and scale of " + c.who(i) + " and its ancestors into a sensible range",
-			})
+				Subject: diag.Subject{
+					Field: "Transform",
+				},
+				Hint: "bring the Transform position and scale of " + c.who(i) + " and its ancestors into a sensible range",
+			}})
 		}
 		return
 	}

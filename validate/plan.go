@@ -6,6 +6,7 @@ package validate
 
 import (
 	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
@@ -138,37 +139,23 @@ type Overhang struct {
 
 // Severity of a finding.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
+	SeverityError   = diag.SeverityError
+	SeverityWarning = diag.SeverityWarning
 )
 
-// Finding is one problem found in a scene.
+// Finding is one problem found in a scene: a diagnostic whose File is the
+// scene file, whose Line and Column (1-based) are where the offending
+// field's key starts (its list element for a list field), or, when the
+// field is not in the entity's own record (prefab content, a missing
+// member), where the record starts, and whose Subject names the entity,
+// its field and, for a reference, the target and cells either side.
+// Its JSON is the Diagnostic's (docs/validate.md).
 type Finding struct {
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	// File is the scene file. Line and Column (1-based) are where the
-	// offending field's key starts (its list element for a list field),
-	// or, when the field is not in the entity's own record (prefab
-	// content, a missing member), where the record starts.
-	File       string `json:"file"`
-	Line       int    `json:"line,omitempty"`
-	Column     int    `json:"column,omitempty"`
-	Entity     *int64 `json:"entity,omitempty"`
-	EntityName string `json:"entityName,omitempty"`
-	Field      string `json:"field,omitempty"`
-	Target     *int64 `json:"target,omitempty"`
-	TargetName string `json:"targetName,omitempty"`
-	FromCell   string `json:"fromCell,omitempty"`
-	ToCell     string `json:"toCell,omitempty"`
-	Hint       string `json:"hint,omitempty"`
+	diag.Diagnostic
 	// Arrow locates a rejected reference on the partition plane, from the
 	// referencing entity to its target, for drawing; nil when either end
 	// has no place in the world.
 	Arrow *Arrow `json:"-"`
-	// Source is the text of the line at Line, for a message frame; empty
-	// when the scene's text was not at hand.
-	Source string `json:"-"`
 }
 
 // CutParent reports whether entity i's parent link must be written as null.

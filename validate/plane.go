@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -80,16 +81,18 @@ func (c *checker) checkPlane(sw int32) {
 	if c.xy {
 		other = manifest.PlaneXZ
 	}
-	c.add(sw, Finding{
+	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
 		Code:     CodePlaneMismatch,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("the world is cut on %s, but its top-level entities all have %s = %s while %s spans %s to %s: every one lands in one row of cells",
 			c.plan.Plane, flatName, fmtNum(flatLo), spreadName, fmtNum(spreadLo), fmtNum(spreadHi)),
-		Field: "StreamedWorld",
 		// The keys as worldcook.yaml accepts them: plane is a setting of
 		// the cook and validate sections.
 		Hint: fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s, or in worldcook.yaml cook: {plane: %s} and validate: {plane: %s}", other, other, other),
-	})
+		Subject: diag.Subject{
+			Field: "StreamedWorld",
+		},
+	}})
 }
 
 // planeRules are the rules this file checks, for reports (rules.go).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/worldcook/worldcook/diag"
 )
 
 // References across residency boundaries (cross-cell-ref,
@@ -40,12 +42,14 @@ func (c *checker) checkRefs() {
 		}
 		if !ok {
 			field, from := names(r)
-			f := Finding{
+			f := Finding{Diagnostic: diag.Diagnostic{
 				Code:     CodeDanglingRef,
 				Severity: SeverityWarning,
-				Field:    field,
-				Hint:     "set " + field + " to 0 for no entity, or to the id of an existing entity",
-			}
+				Subject: diag.Subject{
+					Field: field,
+				},
+				Hint: "set " + field + " to 0 for no entity, or to the id of an existing entity",
+			}}
 			if c.opts.Strict {
 				f.Severity = SeverityError
 			}
@@ -73,14 +77,15 @@ func (c *checker) checkRefs() {
 		}
 		field, from := names(r)
 		t := r.target
-		f := Finding{
-			Field:      field,
-			Target:     &t,
-			TargetName: d.Entities[j].Name,
-			FromCell:   c.cellLabel(di),
-			ToCell:     c.cellLabel(dj),
-			Arrow:      c.arrow(r.from, int32(j)),
-		}
+		f := Finding{Diagnostic: diag.Diagnostic{
+			Subject: diag.Subject{
+				Field:      field,
+				Target:     &t,
+				TargetName: d.Entities[j].Name,
+				FromCell:   c.cellLabel(di),
+				ToCell:     c.cellLabel(dj),
+			},
+		}, Arrow: c.arrow(r.from, int32(j))}
 		fr, tr := c.root[r.from], c.root[j]
 		soft := fmt.Sprintf("declare %s.%s soft in worldcook.yaml (components: {%s: {softFields: [%s]}}) if the game resolves it itself", r.comp, r.field, r.comp, r.field)
 		if di < 0 {

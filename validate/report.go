@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/worldcook/worldcook/diag"
 )
 
 // Report formats accepted by Write.
@@ -95,88 +95,6 @@ func (p *Plan) Counts() (errors, warnings int) {
 		}
 	}
 	return errors, warnings
-}
-
-// String renders a finding as one text line: "file:line:col:
-// severity[code]: message (hint)".
-func (f Finding) String() string {
-	var b strings.Builder
-	f.head(&b)
-	if f.Hint != "" {
-		b.WriteString(" (")
-		b.WriteString(f.Hint)
-		b.WriteByte(')')
-	}
-	return b.String()
-}
-
-// head writes "file:line:col: severity[code]: message".
-func (f Finding) head(b *strings.Builder) {
-	b.WriteString(f.File)
-	if f.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(f.Line))
-		if f.Column > 0 {
-			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(f.Column))
-		}
-	}
-	b.WriteString(": ")
-	b.WriteString(f.Severity)
-	b.WriteByte('[')
-	b.WriteString(f.Code)
-	b.WriteString("]: ")
-	b.WriteString(f.Message)
-}
-
-// Frame renders a finding for a person at a terminal (with colour if
-// color is set): the one-line head,
-// then the source line with its number and a caret under the field, then
-// the hint on a line of its own. Without the source line it is the head
-// and the hint.
-//
-//	main.esscene:50:13: error[persistent-to-cell-ref]: "Player" (2) FollowTarget.target ...
-//	   50 |             "target": 31
-//	      |             ^
-//	  fix: mark "Gate" (30) WorldPersistent, or ...
-func (f Finding) Frame(color bool) string {
-	var b strings.Builder
-	head := strings.Builder{}
-	f.head(&head)
-	line := head.String()
-	if color {
-		// Only the severity is painted: the rest reads the same with
-		// colour or without, and copies cleanly.
-		sev := f.Severity + "["
-		paint := map[string]string{SeverityError: "\x1b[1;31m", SeverityWarning: "\x1b[1;33m"}[f.Severity]
-		if paint != "" {
-			line = strings.Replace(line, ": "+sev, ": "+paint+f.Severity+"\x1b[0m[", 1)
-		}
-	}
-	b.WriteString(line)
-	b.WriteByte('\n')
-	if f.Source != "" && f.Line > 0 && f.Column > 0 {
-		num := strconv.Itoa(f.Line)
-		gutter := strings.Repeat(" ", max(4, len(num)))
-		fmt.Fprintf(&b, "%*s | %s\n", len(gutter), num, tabsToSpaces(f.Source))
-		fmt.Fprintf(&b, "%s | %s^\n", gutter, strings.Repeat(" ", caretOffset(f.Source, f.Column)))
-	}
-	if f.Hint != "" {
-		b.WriteString("  fix: ")
-		b.WriteString(f.Hint)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// tabsToSpaces shows a tab as one space, so that the caret, which counts
-// characters, stays under the field.
-func tabsToSpaces(s string) string { return strings.ReplaceAll(s, "\t", " ") }
-
-// caretOffset is the number of characters before column col (1-based) of
-// line, bounded by the line's length.
-func caretOffset(line string, col int) int {
-	return min(col-1, utf8.RuneCountInString(line))
 }
 
 func plural(n int, one string) string {
@@ -355,149 +273,27 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 	return nil
 }
 
-// SARIF 2.1.0, the subset code-scanning services read.
-const sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifRule struct {
-	ID                   string    `json:"id"`
-	Name                 string    `json:"name"`
-	ShortDescription     sarifText `json:"shortDescription"`
-	FullDescription      sarifText `json:"fullDescription"`
-	Help                 sarifText `json:"help"`
-	HelpURI              string    `json:"helpUri"`
-	DefaultConfiguration struct {
-		Level string `json:"level"`
-	} `json:"defaultConfiguration"`
-}
-
-type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Message    sarifText       `json:"message"`
-	Locations  []sarifLocation `json:"locations"`
-	Properties *sarifProps     `json:"properties,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation struct {
-		ArtifactLocation struct {
-			URI string `json:"uri"`
-		} `json:"artifactLocation"`
-		Region *sarifRegion `json:"region,omitempty"`
-	} `json:"physicalLocation"`
-	LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn,omitempty"`
-}
-
-type sarifLogical struct {
-	Name               string `json:"name"`
-	FullyQualifiedName string `json:"fullyQualifiedName"`
-	Kind               string `json:"kind"`
-}
-
-type sarifProps struct {
-	Entity   *int64 `json:"entity,omitempty"`
-	Field    string `json:"field,omitempty"`
-	Target   *int64 `json:"target,omitempty"`
-	FromCell string `json:"fromCell,omitempty"`
-	ToCell   string `json:"toCell,omitempty"`
-}
-
-// sarifURI turns a scene path into an artifact URI: relative paths stay
-// relative (code scanning resolves them against the repository root),
-// absolute ones become file URIs.
-func sarifURI(path string) string {
-	p := filepath.ToSlash(path)
-	if filepath.IsAbs(path) {
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p // a Windows drive path
-		}
-		return "file://" + p
-	}
-	return strings.TrimPrefix(p, "./")
-}
-
+// writeSARIF writes one SARIF 2.1.0 log of every plan's findings, with
+// validate's rules.
 func writeSARIF(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
-			Name:           "worldcook",
-			Version:        opts.ToolVersion,
-			InformationURI: InformationURI,
-			Rules:          make([]sarifRule, len(Rules)),
-		}},
-		Results: []sarifResult{},
-	}
-	index := make(map[string]int, len(Rules))
+	tool := diag.SARIFTool{Name: "worldcook", Version: opts.ToolVersion, InformationURI: InformationURI, Rules: make([]diag.SARIFRule, len(Rules))}
 	for k, r := range Rules {
-		sr := sarifRule{ID: r.ID, Name: ruleName(r.ID), ShortDescription: sarifText{r.Short}, FullDescription: sarifText{r.Full},
-			Help: sarifText{r.Help}, HelpURI: InformationURI + "#" + r.ID}
-		sr.DefaultConfiguration.Level = r.Level
-		run.Tool.Driver.Rules[k] = sr
-		index[r.ID] = k
+		tool.Rules[k] = diag.SARIFRule{ID: r.ID, Name: ruleName(r.ID), Short: r.Short, Full: r.Full, Help: r.Help, HelpURI: InformationURI + "#" + r.ID, Level: r.Level}
 	}
-	for _, p := range plans {
-		for _, f := range p.Findings {
-			res := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: f.Severity, Message: sarifText{f.Message}}
-			if f.Hint != "" {
-				res.Message.Text += " (" + f.Hint + ")"
-			}
-			var loc sarifLocation
-			loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.File)
-			if f.Line > 0 {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line, StartColumn: f.Column}
-			}
-			if f.Entity != nil {
-				name := f.EntityName
-				if name == "" {
-					name = "entity " + strconv.FormatInt(*f.Entity, 10)
-				}
-				loc.LogicalLocations = []sarifLogical{{
-					Name:               name,
-					FullyQualifiedName: p.SceneName + "#" + strconv.FormatInt(*f.Entity, 10),
-					Kind:               "object",
-				}}
-			}
-			res.Locations = []sarifLocation{loc}
-			res.Properties = &sarifProps{Entity: f.Entity, Field: f.Field, Target: f.Target, FromCell: f.FromCell, ToCell: f.ToCell}
-			run.Results = append(run.Results, res)
-		}
+	groups := make([]diag.SARIFGroup, len(plans))
+	for k, p := range plans {
+		groups[k] = diag.SARIFGroup{Scope: p.SceneName, Diagnostics: diagnostics(p.Findings)}
 	}
-	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(&log)
+	return diag.WriteSARIF(w, tool, groups)
+}
+
+// diagnostics are the findings' diagnostics, for the renderers.
+func diagnostics(fs []Finding) []diag.Diagnostic {
+	ds := make([]diag.Diagnostic, len(fs))
+	for k := range fs {
+		ds[k] = fs[k].Diagnostic
+	}
+	return ds
 }
 
 // ruleName turns a code into the PascalCase name SARIF viewers show:
@@ -512,40 +308,13 @@ func ruleName(id string) string {
 	return strings.Join(parts, "")
 }
 
-// GitHub workflow commands: data escapes %, CR and LF; property values
-// also escape ':' and ','.
-var (
-	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
 func writeGitHub(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	for _, p := range plans {
 		for _, f := range p.Findings {
 			if opts.Quiet && f.Severity != SeverityError {
 				continue
 			}
-			w.WriteString("::")
-			w.WriteString(f.Severity)
-			w.WriteString(" file=")
-			w.WriteString(ghProp.Replace(filepath.ToSlash(f.File)))
-			if f.Line > 0 {
-				w.WriteString(",line=")
-				w.WriteString(strconv.Itoa(f.Line))
-				if f.Column > 0 {
-					w.WriteString(",col=")
-					w.WriteString(strconv.Itoa(f.Column))
-				}
-			}
-			w.WriteString(",title=")
-			w.WriteString(ghProp.Replace("worldcook " + f.Code))
-			w.WriteString("::")
-			msg := f.Message
-			if f.Hint != "" {
-				msg += " (" + f.Hint + ")"
-			}
-			w.WriteString(ghData.Replace(msg))
-			w.WriteByte('\n')
+			diag.WriteGitHub(w, f.Diagnostic)
 		}
 	}
 	if opts.Quiet {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/diag"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -257,10 +258,10 @@ func TestJSONSchema(t *testing.T) {
 
 func TestGitHubEscaping(t *testing.T) {
 	id := int64(3)
-	p := &Plan{Doc: &scene.Document{Path: "a,b:c.esscene"}, Findings: []Finding{{
-		Code: CodeDanglingRef, Severity: SeverityWarning, File: "a,b:c.esscene", Line: 7, Entity: &id,
+	p := &Plan{Doc: &scene.Document{Path: "a,b:c.esscene"}, Findings: []Finding{{Diagnostic: diag.Diagnostic{
+		Code: CodeDanglingRef, Severity: SeverityWarning, Location: diag.Location{File: "a,b:c.esscene", Line: 7}, Subject: diag.Subject{Entity: &id},
 		Message: "100% broken\nsecond line", Hint: "fix: it",
-	}}}
+	}}}}
 	var buf bytes.Buffer
 	if err := Write(&buf, FormatGitHub, []*Plan{p}, ReportOptions{}); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/scene"
 )
@@ -68,12 +69,14 @@ func (c *checker) collectSources() {
 			wrong(p.Field, p.Message)
 		}
 		if len(bad) > 0 {
-			c.add(i, Finding{
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{
 				Code:    CodeBadSourceRadii,
 				Message: fmt.Sprintf("%s WorldStreamingSource: %s", c.who(i), strings.Join(bad, "; ")),
-				Field:   "WorldStreamingSource." + first,
-				Hint:    fmt.Sprintf("set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, e.g. loadRadius %s, prefetchRadius %s, unloadRadius %s", fmtNum(s.LoadRadius), fmtNum(s.LoadRadius*1.5), fmtNum(s.LoadRadius*1.5)),
-			})
+				Subject: diag.Subject{
+					Field: "WorldStreamingSource." + first,
+				},
+				Hint: fmt.Sprintf("set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, e.g. loadRadius %s, prefetchRadius %s, unloadRadius %s", fmtNum(s.LoadRadius), fmtNum(s.LoadRadius*1.5), fmtNum(s.LoadRadius*1.5)),
+			}})
 		}
 		c.plan.Sources = append(c.plan.Sources, s)
 	}
@@ -88,13 +91,15 @@ func (c *checker) sourceInCell(i int32) {
 	if r := c.root[i]; r != i {
 		hint = "mark its root " + c.who(r) + " WorldPersistent"
 	}
-	c.add(i, Finding{
-		Code:     CodeSourceInCell,
-		Message:  fmt.Sprintf("%s carries an enabled WorldStreamingSource and is placed in cell %s; the source exists only while that cell is loaded, so streaming around it stops when the cell unloads", c.who(i), cell),
-		Field:    "WorldStreamingSource",
-		FromCell: cell,
-		Hint:     hint,
-	})
+	c.add(i, Finding{Diagnostic: diag.Diagnostic{
+		Code:    CodeSourceInCell,
+		Message: fmt.Sprintf("%s carries an enabled WorldStreamingSource and is placed in cell %s; the source exists only while that cell is loaded, so streaming around it stops when the cell unloads", c.who(i), cell),
+		Subject: diag.Subject{
+			Field:    "WorldStreamingSource",
+			FromCell: cell,
+		},
+		Hint: hint,
+	}})
 }
 
 // sourceRules are the rules this file checks, for reports (rules.go).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/worldcook/worldcook/diag"
 )
 
 // The structure of a scene: unique ids, parents that exist, children
@@ -25,12 +27,14 @@ func (c *checker) hierarchy() {
 	d := c.d
 	for _, dup := range d.Duplicates() {
 		first := &d.Entities[dup.First]
-		c.add(int32(dup.Second), Finding{
+		c.add(int32(dup.Second), Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeDuplicateID,
 			Message: fmt.Sprintf("id %d is used by %s (entities[%d]) and %s (entities[%d]); the engine refuses to load the scene", dup.ID, quoteName(first.Name), dup.First, quoteName(d.Entities[dup.Second].Name), dup.Second),
-			Field:   "id",
-			Hint:    "give one of them an unused id, or re-save the scene from the editor",
-		})
+			Subject: diag.Subject{
+				Field: "id",
+			},
+			Hint: "give one of them an unused id, or re-save the scene from the editor",
+		}})
 	}
 	for i := range d.Entities {
 		e := &d.Entities[i]
@@ -41,13 +45,15 @@ func (c *checker) hierarchy() {
 		p, ok := d.Lookup(e.Parent)
 		if !ok {
 			c.plan.cut[i] = true
-			c.add(int32(i), Finding{
+			c.add(int32(i), Finding{Diagnostic: diag.Diagnostic{
 				Code:     CodeMissingParent,
 				Severity: SeverityWarning,
 				Message:  fmt.Sprintf("%s names parent %d, which is not in the scene; it is loaded and placed as a top-level entity", c.who(int32(i)), e.Parent),
-				Field:    "parent",
-				Hint:     "set parent to null or to the id of an existing entity",
-			})
+				Subject: diag.Subject{
+					Field: "parent",
+				},
+				Hint: "set parent to null or to the id of an existing entity",
+			}})
 			continue
 		}
 		c.parent[i] = int32(p)
@@ -65,19 +71,23 @@ func (c *checker) topology() {
 			j, ok := d.Lookup(id)
 			switch {
 			case !ok:
-				c.add(int32(p), Finding{
+				c.add(int32(p), Finding{Diagnostic: diag.Diagnostic{
 					Code:    CodeInconsistentTopology,
 					Message: fmt.Sprintf("%s lists child %d, which is not in the scene", c.who(int32(p)), id),
-					Field:   "children",
-					Hint:    fmt.Sprintf("remove %d from the children of %s", id, c.who(int32(p))),
-				})
+					Subject: diag.Subject{
+						Field: "children",
+					},
+					Hint: fmt.Sprintf("remove %d from the children of %s", id, c.who(int32(p))),
+				}})
 			case c.parent[j] != int32(p):
-				c.add(int32(p), Finding{
+				c.add(int32(p), Finding{Diagnostic: diag.Diagnostic{
 					Code:    CodeInconsistentTopology,
 					Message: fmt.Sprintf("%s lists child %s, whose parent is %s", c.who(int32(p)), c.who(int32(j)), c.parentText(int32(j))),
-					Field:   "children",
-					Hint:    fmt.Sprintf("remove %d from the children of %s, or set the parent of %s to %d", id, c.who(int32(p)), c.who(int32(j)), d.Entities[p].ID),
-				})
+					Subject: diag.Subject{
+						Field: "children",
+					},
+					Hint: fmt.Sprintf("remove %d from the children of %s, or set the parent of %s to %d", id, c.who(int32(p)), c.who(int32(j)), d.Entities[p].ID),
+				}})
 			default:
 				c.flags[j] |= fListed
 			}
@@ -88,12 +98,14 @@ func (c *checker) topology() {
 		if p < 0 || c.flags[j]&fListed != 0 {
 			continue
 		}
-		c.add(int32(j), Finding{
+		c.add(int32(j), Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeInconsistentTopology,
 			Message: fmt.Sprintf("%s has parent %s, whose children do not list it", c.who(int32(j)), c.who(p)),
-			Field:   "parent",
-			Hint:    fmt.Sprintf("add %d to the children of %s, or re-save the scene from the editor", d.Entities[j].ID, c.who(p)),
-		})
+			Subject: diag.Subject{
+				Field: "parent",
+			},
+			Hint: fmt.Sprintf("add %d to the children of %s, or re-save the scene from the editor", d.Entities[j].ID, c.who(p)),
+		}})
 	}
 }
 
@@ -184,12 +196,14 @@ func (c *checker) cycle(m int32) {
 			break
 		}
 	}
-	c.add(m, Finding{
+	c.add(m, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeParentCycle,
 		Message: fmt.Sprintf("%s is its own ancestor (%s); the engine refuses to load the scene", c.who(m), b.String()),
-		Field:   "parent",
-		Hint:    fmt.Sprintf("set the parent of %s, or of another entity of the cycle, to null or to an entity outside it", c.who(m)),
-	})
+		Subject: diag.Subject{
+			Field: "parent",
+		},
+		Hint: fmt.Sprintf("set the parent of %s, or of another entity of the cycle, to null or to an entity outside it", c.who(m)),
+	}})
 }
 
 // classifyBlock is how many entities componentFlags claims at a time.

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"fmt"
+
+	"github.com/worldcook/worldcook/diag"
 )
 
 // Misspelt streaming components (misspelt-streaming-component). The
@@ -105,12 +107,14 @@ func (c *checker) typoFinding(i int32, path, typ, want, field string) Finding {
 	default:
 		effect = "the entity is no streaming source: nothing streams around it"
 	}
-	return Finding{
+	return Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeMisspeltComponent,
 		Message: fmt.Sprintf("%s carries a component %q, which no engine system reads; it looks like %s misspelt, so %s", who, typ, want, effect),
-		Field:   field,
-		Hint:    fmt.Sprintf("rename the component %q to %q", typ, want),
-	}
+		Subject: diag.Subject{
+			Field: field,
+		},
+		Hint: fmt.Sprintf("rename the component %q to %q", typ, want),
+	}}
 }
 
 // checkTypos reports every component whose name misspells a streaming

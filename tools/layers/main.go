@@ -28,14 +28,14 @@ import (
 const module = "github.com/worldcook/worldcook"
 
 // layers orders worldcook's packages, lowest first, as they are built on
-// one another: the grid and the helpers, with no worldcook imports, the
+// one another: the diagnostic, the grid and the helpers, with no worldcook imports, the
 // formats, scene reading, the rules (validate) and the scheduler
 // (streaming) side by side, the cook pipeline, a run of simulate, its
 // report, settings, the settings search (tune, which reads sizes as
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "buildinfo", "config", "cook", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
+var cmdImports = []string{"assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
