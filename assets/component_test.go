@@ -46,4 +46,3 @@ func TestComponentRules(t *testing.T) {
 		}
 	}
 }
-
