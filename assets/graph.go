@@ -78,6 +78,16 @@ type node struct {
 	// been walked; cycle is the cycle it runs into (Reason "" for none).
 	chain bool
 	cycle Miss
+	// tex and texMisses are a material's textures and those of them that
+	// lead nowhere: the engine loads them only when the material itself
+	// loads, its whole instanceOf chain included (see loadsLocked).
+	tex       []string
+	texMisses []Miss
+	// refused is set for a material document the engine's loader refuses
+	// (its type is not "material").
+	refused bool
+	// loads caches loadsLocked: 0 not known yet, 1 loads, 2 does not.
+	loads int8
 }
 
 // New returns the graph of the project at root, resolving uuids through
@@ -183,13 +193,17 @@ func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
 		if ref.Field == "instanceOf" && n.parentRef == "" {
 			n.parent, n.parentRef = p, ref.Value
 		}
+		deps, misses := &n.deps, &n.misses
+		if k.Ext == materialExt && strings.HasPrefix(ref.Field, "properties.") {
+			deps, misses = &n.tex, &n.texMisses
+		}
 		if reason != "" {
-			n.misses = append(n.misses, Miss{Ref: ref.Value, Path: p, Via: n.Path, Reason: reason})
+			*misses = append(*misses, Miss{Ref: ref.Value, Path: p, Via: n.Path, Reason: reason})
 			continue
 		}
 		if p != n.Path && !seen[p] {
 			seen[p] = true
-			n.deps = append(n.deps, p)
+			*deps = append(*deps, p)
 		}
 	}
 }
@@ -208,6 +222,7 @@ func (g *Graph) materialRefs(n *node, k *compiledKind, data []byte) ([]Found, er
 	if m.Type != "material" {
 		n.misses = append(n.misses, Miss{Ref: n.Path, Path: n.Path,
 			Reason: "is not a material (its \"type\" is " + strconv.Quote(m.Type) + ", not \"material\"): the engine refuses to load it, and nothing it names"})
+		n.refused = true
 		return nil, nil
 	}
 	refs := m.refs()
@@ -269,6 +284,36 @@ func (g *Graph) chainLocked(p string) Miss {
 	return found
 }
 
+// loadsLocked reports whether the engine's material loader finishes
+// loading material p: every material up its instanceOf chain exists, is
+// a material, and the chain ends (no cycle, within MaxMaterialChain).
+// A material that does not load binds none of its textures: the loader
+// loads the parent first and gives up on the instance when that fails.
+func (g *Graph) loadsLocked(p string) bool {
+	n := g.nodeLocked(p)
+	if n.loads != 0 {
+		return n.loads == 1
+	}
+	ok := n.Missing == "" && !n.refused
+	if ok && n.parentRef != "" {
+		switch {
+		case n.parent == "" || n.parent == p:
+			ok = false
+		case g.chainLocked(p).Reason != "":
+			ok = false
+		default:
+			// The chain ends within the bound (chainLocked said so), so
+			// the recursion does too.
+			ok = g.loadsLocked(n.parent)
+		}
+	}
+	n.loads = 2
+	if ok {
+		n.loads = 1
+	}
+	return ok
+}
+
 // cycleMiss names an instanceOf cycle from its smallest path.
 func cycleMiss(g *Graph, cyc []string) Miss {
 	start := 0
@@ -310,7 +355,12 @@ func (g *Graph) Closure(roots []string) (paths []string, misses []Miss) {
 				misses = append(misses, m)
 			}
 		}
-		for _, d := range n.deps {
+		deps := n.deps
+		if len(n.tex)+len(n.texMisses) > 0 && g.loadsLocked(p) {
+			deps = append(deps[:len(deps):len(deps)], n.tex...)
+			misses = append(misses, n.texMisses...)
+		}
+		for _, d := range deps {
 			if !seen[d] {
 				queue = append(queue, d)
 			}
@@ -361,7 +411,7 @@ func mayRefer(raw []byte, fields map[string]bool) bool {
 		}
 		end := i + j
 		start := bytes.LastIndexByte(raw[i:end], '"')
-		if start >= 0 && fields[string(raw[i+start+1:end])] {
+		if start >= 0 && (fields[string(raw[i+start+1:end])] || componentKeys[string(raw[i+start+1:end])]) {
 			return true
 		}
 		i = end + len(keyEnd)

@@ -62,15 +62,22 @@ func TestMaterialClosure(t *testing.T) {
 		// not read ("texture") name nothing.
 		{"assets/materials/water.esmaterial", []string{"assets/materials/water.esmaterial", "assets/materials/water.esshader", "assets/textures/stone.png"}, nil},
 		// A cycle is walked once and reported once, from its smallest path,
-		// whichever material leads into it.
-		{"assets/materials/leaf.esmaterial", []string{"assets/materials/leaf.esmaterial", "assets/materials/loop_a.esmaterial", "assets/materials/loop_b.esmaterial", "assets/materials/red.png"},
+		// whichever material leads into it. The engine never finishes
+		// loading a material on it or below it: none of their textures
+		// (loop_b's red.png) load.
+		{"assets/materials/leaf.esmaterial", []string{"assets/materials/leaf.esmaterial", "assets/materials/loop_a.esmaterial", "assets/materials/loop_b.esmaterial"},
 			[]string{`"loop_b.esmaterial" (assets/materials/loop_b.esmaterial), referenced by assets/materials/loop_a.esmaterial, leads back to assets/materials/loop_a.esmaterial (instanceOf assets/materials/loop_a.esmaterial → assets/materials/loop_b.esmaterial → assets/materials/loop_a.esmaterial)`}},
-		{"assets/materials/loop_b.esmaterial", []string{"assets/materials/loop_a.esmaterial", "assets/materials/loop_b.esmaterial", "assets/materials/red.png"},
+		{"assets/materials/loop_b.esmaterial", []string{"assets/materials/loop_a.esmaterial", "assets/materials/loop_b.esmaterial"},
 			[]string{"referenced by assets/materials/loop_a.esmaterial, leads back to assets/materials/loop_a.esmaterial"}},
 		{"assets/materials/self.esmaterial", []string{"assets/materials/self.esmaterial"},
 			[]string{"instanceOf assets/materials/self.esmaterial → assets/materials/self.esmaterial"}},
 		// A document that is not a material loads nothing more.
 		{"assets/materials/odd.esmaterial", []string{"assets/materials/odd.esmaterial"}, []string{`its "type" is "texture"`}},
+		// A missing parent fails the instance's load: its textures are not
+		// loaded (nor reported), the parent is.
+		{"assets/materials/orphan.esmaterial", []string{"assets/materials/orphan.esmaterial"}, []string{`"assets/materials/gone.esmaterial", referenced by assets/materials/orphan.esmaterial, does not exist`}},
+		// So does a parent the loader refuses.
+		{"assets/materials/odd_child.esmaterial", []string{"assets/materials/odd.esmaterial", "assets/materials/odd_child.esmaterial"}, []string{`its "type" is "texture"`}},
 	} {
 		paths, misses := g.Closure([]string{tc.mat})
 		slices.Sort(tc.want)

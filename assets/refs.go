@@ -136,7 +136,10 @@ func (x *extractor) component(el []byte, depth int) bool {
 	// path.
 	saved := x.path[len(x.path)-1]
 	x.path[len(x.path)-1] = t[1 : len(t)-1]
+	n := len(x.out)
 	x.walk(data, nil, depth+1)
+	typ, _ := scene.Str(t)
+	x.out = append(x.out[:n], applyComponentRules(typ, data, x.at(), x.out[n:])...)
 	x.path[len(x.path)-1] = saved
 	return true
 }
@@ -186,5 +189,5 @@ func (g *Graph) ComponentRefs(typ string, data []byte) []Found {
 	}
 	x := extractor{fields: g.rules.fields, path: [][]byte{[]byte(typ)}}
 	x.walk(bytes.TrimSpace(data), nil, 0)
-	return x.out
+	return applyComponentRules(typ, data, typ, x.out)
 }

@@ -124,7 +124,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if c.Compare && (c.Plot != "" || c.Map != "") {
 		return inputErr(errors.New("--compare prints a comparison only; drop --plot and --map, or draw each policy in its own run"))
 	}
-	rep, err := simreport.New(opts.IO.Out, opts.IO.Err, simreport.Options{Format: format, Terminal: opts.IO.OutTerminal, SummaryOnly: c.SummaryOnly})
+	rep, err := simreport.New(opts.IO.Out, opts.IO.Err, simreport.Options{Format: format, Terminal: opts.IO.OutTerminal, SummaryOnly: c.SummaryOnly, Rows: c.Rows})
 	if err != nil {
 		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}

@@ -173,18 +173,31 @@ func TestSimulateReportLayout(t *testing.T) {
 		t.Errorf("jsonl does not open with the warning: %.100s", js)
 	}
 
-	var tty, ttyErr bytes.Buffer
-	root := NewRoot(IO{In: strings.NewReader(""), Out: &tty, Err: &ttyErr, OutTerminal: true})
-	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
+	onTerminal := func(args []string) string {
+		var tty, ttyErr bytes.Buffer
+		root := NewRoot(IO{In: strings.NewReader(""), Out: &tty, Err: &ttyErr, OutTerminal: true})
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		return tty.String()
 	}
-	term := tty.String()
+	// A terminal gets the warnings and the summary, not the rows that
+	// would scroll it away; --rows adds them after the summary.
+	term := onTerminal(args)
+	if !strings.HasPrefix(term, "warning[") || !strings.Contains(term, "summary of 60 frames") || strings.Contains(term, "frame   req") {
+		t.Errorf("terminal without --rows:\n%s", term)
+	}
+	term = onTerminal(with("--rows"))
 	if s, r := strings.Index(term, "summary of 60 frames"), strings.Index(term, "frame   req"); s < 0 || r < s {
-		t.Errorf("terminal: summary at %d, rows at %d", s, r)
+		t.Errorf("terminal with --rows: summary at %d, rows at %d", s, r)
 	}
 	if !strings.Contains(term, "11.4 KiB") {
 		t.Errorf("terminal sizes not humanised:\n%s", term)
+	}
+	// A machine format on a terminal is complete.
+	if js := onTerminal(with("--format", "jsonl")); !strings.Contains(js, `"message_type":"frame"`) {
+		t.Errorf("jsonl on a terminal lacks its frames: %.200s", js)
 	}
 }
 

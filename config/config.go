@@ -129,6 +129,7 @@ type Simulate struct {
 	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 on: holes, over-budget, over-cap, failures"`
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames --fail-on holes excuses (default: the warm-up)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print warnings and the summary, not the per-frame rows"`
+	Rows             bool     `flag:"rows" help:"on a terminal, print the per-frame rows too"`
 	Timings          bool     `flag:"timings" help:"print load and frame times to stderr (mean, p99)"`
 	CellStates       bool     `flag:"cell-states" help:"jsonl: each frame's resident, prepared, loading, unloading cells"`
 	// Policy is the scheduler: budgeted (seed, its former name, is an

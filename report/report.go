@@ -81,6 +81,11 @@ type Options struct {
 	Terminal bool
 	// SummaryOnly leaves the rows out (csv: the summary as text).
 	SummaryOnly bool
+	// Rows prints the table's per-frame rows on a terminal too: without
+	// it a person's terminal gets the warnings and the summary, which a
+	// thousand rows would scroll away. A file or a pipe always gets the
+	// rows, and so does a machine format.
+	Rows bool
 }
 
 // Report renders a run as it goes: Watch writes the rows the run makes,
@@ -112,6 +117,11 @@ func New(out, aside io.Writer, o Options) (*Report, error) {
 	return &Report{out: out, aside: aside, format: format, o: o}, nil
 }
 
+// rows says the report prints the per-frame rows.
+func (r *Report) rows() bool {
+	return !r.o.SummaryOnly && (!r.o.Terminal || r.o.Rows || r.format != FormatTable)
+}
+
 // summaryFirst says the budgeted report opens with its summary.
 func (r *Report) summaryFirst() bool {
 	return r.o.SummaryOnly || (r.o.Terminal && r.format == FormatTable)
@@ -125,7 +135,7 @@ func (r *Report) Watch(o simulate.Options) simulate.Watch {
 		return simulate.Watch{}
 	}
 	w := simulate.Watch{Begin: func(p *simulate.PolicyRun) error { return r.failed(r.begin(p)) }}
-	if !r.o.SummaryOnly && (o.Policy == simulate.Estella || !r.summaryFirst()) {
+	if r.rows() && (o.Policy == simulate.Estella || !r.summaryFirst()) {
 		w.Frame = func(_ *simulate.PolicyRun, f *streaming.FrameReport, rt *streaming.RuntimeFrame) error {
 			return r.failed(r.w.Frame(f, rt))
 		}
@@ -189,7 +199,7 @@ func (r *Report) Finish(res *simulate.Result) error {
 	if err := r.w.Summary(p); err != nil {
 		return err
 	}
-	if p.Policy == simulate.Budgeted && r.summaryFirst() && !r.o.SummaryOnly {
+	if p.Policy == simulate.Budgeted && r.summaryFirst() && r.rows() {
 		for i := range p.Frames {
 			if err := r.w.Frame(&p.Frames[i], nil); err != nil {
 				return err

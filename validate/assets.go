@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,80 +109,14 @@ func (c *checker) collectAssets() {
 		return
 	}
 	ap := &AssetPlan{Cells: make([]AssetSet, len(c.plan.Cells)), Root: g.Root()}
+	l := &assetLister{c: c, g: g, ap: ap, bounded: bounded, reported: map[assets.Miss]bool{}, rel: map[string]string{}}
 	all := map[string]bool{}
-	reported := map[assets.Miss]bool{}
 	set := func(ents []int32) AssetSet {
-		paths := map[string]bool{}
-		var found []assets.Found
+		l.paths = map[string]bool{}
 		for _, i := range ents {
-			e := &c.d.Entities[i]
-			// The engine neither spawns an entity with "visible": false
-			// nor preloads its components' assets. An instance entry is
-			// expanded whatever it says.
-			if (e.Hidden && !e.IsPrefab()) || !g.MayRefer(e.Raw) {
-				continue
-			}
-			if e.IsPrefab() {
-				// An instance entry: its asset, overrides and added
-				// entities are read from the whole record.
-				found, _ = g.Refs(e.Raw)
-			} else {
-				found = found[:0]
-				for _, comp := range c.d.Components(int(i)) {
-					found = append(found, g.ComponentRefs(comp.Type, comp.Data)...)
-				}
-			}
-			for _, f := range found {
-				p, reason, ok := g.Resolve(f.Value, "")
-				if !ok {
-					continue
-				}
-				ap.Refs = true
-				if reason == "" {
-					if a := g.Asset(p); a.Missing != "" {
-						reason = a.Missing
-					}
-				}
-				// A prefab that cannot be found is the placement's to report
-				// (unplaceable-prefab): it is not reported twice.
-				if reason != "" && f.Field != "prefab" && !bounded[entRef{i, f.Value}] {
-					c.add(i, Finding{Diagnostic: diag.Diagnostic{
-						Code:     CodeMissingAsset,
-						Severity: SeverityWarning,
-						Message:  c.who(i) + " " + f.Field + ": " + assets.Miss{Ref: f.Value, Path: p, Reason: reason}.Message(),
-						Subject: diag.Subject{
-							Field: f.Field,
-						},
-						Hint: "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(g.Root()),
-					}})
-				}
-				if reason != "" {
-					continue
-				}
-				closure, misses := g.ClosureOf(p)
-				for _, q := range closure {
-					paths[q] = true
-				}
-				for _, m := range misses {
-					// The prefab document itself (too large, unreadable) is
-					// the expansion's to report, as unresolved-prefab.
-					if reported[m] || bounded[entRef{i, m.Ref}] || (f.Field == "prefab" && m.Via == "") {
-						continue
-					}
-					reported[m] = true
-					c.add(i, Finding{Diagnostic: diag.Diagnostic{
-						Code:     CodeMissingAsset,
-						Severity: SeverityWarning,
-						Message:  c.who(i) + " " + f.Field + ": " + m.Message(),
-						Subject: diag.Subject{
-							Field: f.Field,
-						},
-						Hint: "fix the reference in " + m.Via + " or add the file it names",
-					}})
-				}
-			}
+			l.entity(i)
 		}
-		s := AssetSet{Paths: sortedKeys(paths)}
+		s := AssetSet{Paths: sortedKeys(l.paths)}
 		for _, p := range s.Paths {
 			s.Bytes += g.Asset(p).Bytes
 			all[p] = true
@@ -197,6 +132,223 @@ func (c *checker) collectAssets() {
 		ap.Files = append(ap.Files, g.File(p))
 	}
 	c.plan.Assets = ap
+}
+
+// assetLister lists the assets of one cell (paths) at a time, and reports
+// each reference that leads nowhere once.
+type assetLister struct {
+	c        *checker
+	g        *assets.Graph
+	ap       *AssetPlan
+	bounded  map[entRef]bool
+	reported map[assets.Miss]bool
+	rel      map[string]string // prefab file → project path
+	paths    map[string]bool
+	rs       []resolvedRef
+	found    []assets.Found
+}
+
+// resolvedRef is a reference found on an entity and where it leads.
+type resolvedRef struct {
+	f         assets.Found
+	p, reason string
+}
+
+// entity lists what the engine loads for entity i: an instance entry's
+// expansion, else the components of an entity it spawns.
+func (l *assetLister) entity(i int32) {
+	c, g := l.c, l.g
+	e := &c.d.Entities[i]
+	if e.IsPrefab() {
+		l.instance(i)
+		return
+	}
+	// The engine neither spawns an entity with "visible": false nor
+	// preloads its components' assets.
+	if e.Hidden || !g.MayRefer(e.Raw) {
+		return
+	}
+	l.found = l.found[:0]
+	for _, comp := range c.d.Components(int(i)) {
+		l.found = append(l.found, g.ComponentRefs(comp.Type, comp.Data)...)
+	}
+	for _, r := range l.resolve(l.found, "") {
+		if r.reason != "" {
+			l.direct(i, r)
+			continue
+		}
+		l.add(i, r.f.Field, r.p)
+	}
+}
+
+// instance lists an instance entry's assets as the engine's scene load
+// has them: the prefab documents its expansion reads, then the assets of
+// the expanded entities it spawns (the visible ones; removed entities are
+// gone). An instance the engine cannot expand is skipped by it, its
+// prefab read. References the entry itself writes (overrides, added
+// entities) that lead nowhere are reported as written; the prefab's own
+// are reported once per scene, naming the prefab entity.
+func (l *assetLister) instance(i int32) {
+	c, g := l.c, l.g
+	e := &c.d.Entities[i]
+	var written map[string]bool
+	if g.MayRefer(e.Raw) {
+		found, _ := g.Refs(e.Raw)
+		written = make(map[string]bool, len(found))
+		for _, r := range l.resolve(found, "") {
+			written[r.f.Value] = true
+			// A prefab that cannot be found is the placement's to
+			// report (unplaceable-prefab): it is not reported twice.
+			if r.reason != "" && r.f.Field != "prefab" {
+				l.direct(i, r)
+			}
+		}
+	}
+	var t *template
+	if k := c.instAtOf(i); k >= 0 {
+		t = c.inst[k].tpl
+	}
+	if t == nil {
+		return
+	}
+	for _, file := range t.files {
+		if p := l.relOf(file); p != "" && g.Asset(p).Missing == "" {
+			l.paths[p] = true
+		}
+	}
+	if t.err != "" {
+		return
+	}
+	for k := range t.ents {
+		x := &t.ents[k]
+		if x.hidden || len(x.comps) == 0 {
+			continue
+		}
+		l.found = l.found[:0]
+		for _, comp := range x.comps {
+			l.found = append(l.found, g.ComponentRefs(comp.Type, comp.Data)...)
+		}
+		from := ""
+		if x.src != "" {
+			from = l.relOf(x.src)
+		}
+		where := c.instancePath(i)
+		if int32(k) != t.root {
+			where += "/" + t.paths[k]
+		}
+		for _, r := range l.resolve(l.found, from) {
+			if r.reason == "" {
+				l.add(i, r.f.Field, r.p)
+				continue
+			}
+			if written[r.f.Value] || l.bounded[entRef{i, r.f.Value}] {
+				continue
+			}
+			m := assets.Miss{Ref: r.f.Value, Path: r.p, Via: from, Reason: r.reason}
+			if x.src == "" || l.reported[m] {
+				continue
+			}
+			l.reported[m] = true
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+				Message: c.who(i) + " (prefab entity " + where + ") " + r.f.Field + ": " + m.Message(),
+				Subject: diag.Subject{Field: r.f.Field},
+				Hint:    "fix the reference in " + from + " or add the file it names"}})
+		}
+	}
+}
+
+// instAtOf returns entity i's index among the instance entries, or -1.
+func (c *checker) instAtOf(i int32) int {
+	if int(i) >= len(c.instAt) {
+		return -1
+	}
+	return int(c.instAt[i]) - 1
+}
+
+// relOf is the project path of prefab file, "" outside the project.
+func (l *assetLister) relOf(file string) string {
+	r, ok := l.rel[file]
+	if !ok {
+		r, _ = l.g.Resolver().Rel(file)
+		l.rel[file] = r
+	}
+	return r
+}
+
+// resolve resolves the references found on one entity, written in the
+// document at from ("" for the scene), and drops a skeleton or atlas
+// whose partner leads nowhere: the engine loads the pair or neither.
+func (l *assetLister) resolve(found []assets.Found, from string) []resolvedRef {
+	rs := l.rs[:0]
+	var broken []string
+	for _, f := range found {
+		p, reason, ok := l.g.Resolve(f.Value, from)
+		if !ok {
+			continue
+		}
+		l.ap.Refs = true
+		if reason == "" {
+			if a := l.g.Asset(p); a.Missing != "" {
+				reason = a.Missing
+			}
+		}
+		if comp, ok := skeletal(f.Field); ok && reason != "" {
+			broken = append(broken, comp)
+		}
+		rs = append(rs, resolvedRef{f, p, reason})
+	}
+	if len(broken) > 0 {
+		out := rs[:0]
+		for _, r := range rs {
+			if comp, ok := skeletal(r.f.Field); !ok || r.reason != "" || !slices.Contains(broken, comp) {
+				out = append(out, r)
+			}
+		}
+		rs = out
+	}
+	l.rs = rs
+	return rs
+}
+
+// skeletal returns the component part of a skeleton or atlas field
+// ("SpineAnimation" of "SpineAnimation.atlasPath").
+func skeletal(field string) (string, bool) {
+	if comp, ok := strings.CutSuffix(field, "."+assets.SkeletonField); ok {
+		return comp, true
+	}
+	return strings.CutSuffix(field, "."+assets.AtlasField)
+}
+
+// direct reports a reference entity i holds itself that leads nowhere,
+// unless the extents reported it already.
+func (l *assetLister) direct(i int32, r resolvedRef) {
+	if l.bounded[entRef{i, r.f.Value}] {
+		return
+	}
+	l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+		Message: l.c.who(i) + " " + r.f.Field + ": " + assets.Miss{Ref: r.f.Value, Path: r.p, Reason: r.reason}.Message(),
+		Subject: diag.Subject{Field: r.f.Field},
+		Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(l.g.Root())}})
+}
+
+// add lists the closure of project path p and reports the references
+// inside it that lead nowhere, once per scene, on entity i (field names
+// the reference that pulled p in).
+func (l *assetLister) add(i int32, field, p string) {
+	closure, misses := l.g.ClosureOf(p)
+	for _, q := range closure {
+		l.paths[q] = true
+	}
+	for _, m := range misses {
+		if l.reported[m] || l.bounded[entRef{i, m.Ref}] {
+			continue
+		}
+		l.reported[m] = true
+		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+			Message: l.c.who(i) + " " + field + ": " + m.Message(),
+			Subject: diag.Subject{Field: field},
+			Hint:    "fix the reference in " + m.Via + " or add the file it names"}})
+	}
 }
 
 // entRef is an asset reference held by an entity (or by its expansion).

@@ -38,6 +38,9 @@ type xent struct {
 	comps  []scene.Component
 	hidden bool
 	added  bool
+	// src is the prefab file the entity comes from (nested or variant
+	// prefabs name their own), "" for an entity the instance adds.
+	src string
 }
 
 // expandErr is an expansion the engine refuses: the scene does not load.
@@ -130,7 +133,7 @@ func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, err
 			out = append(out, res.ents...)
 			continue
 		}
-		e := xent{id: ids[pe.id], addr: pe.id, name: pe.name, hidden: pe.hidden}
+		e := xent{id: ids[pe.id], addr: pe.id, name: pe.name, hidden: pe.hidden, src: p.file}
 		if pe.id != p.root && pe.hasParent {
 			e.parent = ids[pe.parent]
 		}

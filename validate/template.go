@@ -2,6 +2,7 @@ package validate
 
 import (
 	"math"
+	"slices"
 
 	"github.com/worldcook/worldcook/scene"
 )
@@ -60,6 +61,10 @@ type template struct {
 	persistent, streamed bool
 	marks                []mark
 	misses               []assetMiss
+	// files are the prefab documents the expansion read (the prefab, its
+	// bases and nested prefabs), in the order it read them: the engine
+	// loads each of them for the instance.
+	files []string
 }
 
 // xref is a reference an expanded entity holds to a scene id.
@@ -114,22 +119,26 @@ func appendTemplateKey(buf []byte, rootOvs []override, file, rootAddr string, ov
 // buildTemplate expands prefab p with the instance edits dl and works out
 // what every instance sharing them needs.
 func (c *checker) buildTemplate(p *pdoc, dl *delta, prefabs *Prefabs) *template {
+	files := []string{p.file}
 	load := func(ref, from string) (*pdoc, string) {
 		a := prefabs.lookup(ref, from)
+		if a.doc != nil && !slices.Contains(files, a.doc.file) {
+			files = append(files, a.doc.file)
+		}
 		return a.doc, a.err
 	}
 	ents, rootID, allocs, err := expandInstance(p, dl, load)
 	if err != nil {
-		return &template{err: err.Error()}
+		return &template{err: err.Error(), files: files}
 	}
-	t := &template{file: p.file, ents: ents, allocs: allocs, root: -1}
+	t := &template{file: p.file, ents: ents, allocs: allocs, root: -1, files: files}
 	for k := range ents {
 		if ents[k].id == rootID {
 			t.root = int32(k)
 		}
 	}
 	if t.root < 0 {
-		return &template{err: "its instance edits remove the prefab's root entity"}
+		return &template{err: "its instance edits remove the prefab's root entity", files: files}
 	}
 	t.link()
 	t.lo = scene.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
