@@ -156,6 +156,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			return err
 		}
 	}
+	if c.HTML != "" {
+		if err := writeTimeline(opts, run, res); err != nil {
+			return err
+		}
+	}
 	if v := res.Verdict; v != nil && v.Failed {
 		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate %s", v.Message)}
 	}
@@ -178,6 +183,21 @@ func draw(opts *simulateOptions, o simulate.Options, p *simulate.PolicyRun) erro
 		if err := side.WriteFile(c.Map, "--map", simreport.MapRun(p, o).WriteSVG); err != nil {
 			return inputErr(err)
 		}
+	}
+	return nil
+}
+
+// writeTimeline writes the --html page, and says what it leaves out.
+func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Result) error {
+	tl, err := simreport.NewTimeline(res, o)
+	if err != nil {
+		return err
+	}
+	if err := drawings(opts, res.Runs[0].World).WriteFile(opts.Cfg.HTML, "--html", tl.WriteHTML); err != nil {
+		return inputErr(err)
+	}
+	for _, l := range tl.LeftOut {
+		fmt.Fprintf(opts.IO.Err, "worldcook: warning: --html %s: %s\n", opts.Cfg.HTML, l)
 	}
 	return nil
 }
@@ -273,7 +293,7 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
-		CellStates: c.CellStates,
+		CellStates: c.CellStates || c.HTML != "", // the page shows them
 	}
 	if c.IO == "disk" {
 		o.Disk = &simulate.Disk{
