@@ -2,17 +2,20 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/worldcook/worldcook/internal/browser"
+	"github.com/worldcook/worldcook/manifest"
 )
 
 // demoArgs run the demo world along its camera route under a budget that
@@ -248,3 +251,90 @@ func TestSimulateHTMLInBrowser(t *testing.T) {
 }
 
 func cloneArgs(s []string) []string { return append([]string(nil), s...) }
+
+// randomWorld writes a manifest of an n×n world of cells with randomly
+// grown bounds and sizes, and a random walk of one or two sources through
+// it, and returns the manifest and the route.
+func randomWorld(t *testing.T, rng *rand.Rand, dir string, n, frames int) (string, string) {
+	t.Helper()
+	const size = 10.0
+	m := &manifest.Manifest{Version: manifest.Version, Scene: "rand", CellSize: size, Plane: manifest.PlaneXZ}
+	for x := range int32(n) {
+		for z := range int32(n) {
+			grow := func() float64 { return float64(rng.IntN(4)) * rng.Float64() }
+			m.Cells = append(m.Cells, manifest.Cell{
+				Name: fmt.Sprintf("rand.cell_%d_%d", x, z), Path: fmt.Sprintf("world/rand.cell_%d_%d.json", x, z), X: x, Z: z,
+				MinX: float64(x)*size - grow(), MinZ: float64(z)*size - grow(),
+				MaxX: float64(x+1)*size + grow(), MaxZ: float64(z+1)*size + grow(),
+				Bytes: int64(500 + rng.IntN(4500)), EntityCount: 1, RootCount: 1,
+			})
+		}
+	}
+	slices.SortFunc(m.Cells, func(a, b manifest.Cell) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Z, b.Z)) })
+	b, err := manifest.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := filepath.Join(dir, "rand.world.json")
+	if err := os.WriteFile(world, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	csv.WriteString("frame,x,z,source\n")
+	sources := 1 + rng.IntN(2)
+	pos := make([][2]float64, sources)
+	for i := range pos {
+		pos[i] = [2]float64{rng.Float64() * size * float64(n), rng.Float64() * size * float64(n)}
+	}
+	for f := 1; f <= frames; f++ {
+		for i := range pos {
+			for k := range 2 {
+				pos[i][k] = min(max(pos[i][k]+(rng.Float64()-0.5)*size*0.8, 0), size*float64(n))
+			}
+			fmt.Fprintf(&csv, "%d,%.3f,%.3f,s%d\n", f, pos[i][0], pos[i][1], i)
+		}
+	}
+	route := filepath.Join(dir, "rand.csv")
+	if err := os.WriteFile(route, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return world, route
+}
+
+// TestSimulateHTMLRandomWorlds checks, in the browser, every frame of
+// random worlds under random settings against the JSON Lines report.
+func TestSimulateHTMLRandomWorlds(t *testing.T) {
+	b := browser.New(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := range 4 {
+		dir := t.TempDir()
+		world, route := randomWorld(t, rng, dir, 5+rng.IntN(10), 60+rng.IntN(120))
+		load := 5 + rng.Float64()*15
+		radii := []string{"--load-radius", fmt.Sprintf("%.2f", load), "--unload-radius", fmt.Sprintf("%.2f", load+1+rng.Float64()*10),
+			"--prefetch-radius", fmt.Sprintf("%.2f", load+rng.Float64()*10), "--latency-frames", fmt.Sprint(rng.IntN(5))}
+		for _, policy := range []string{"budgeted", "estella"} {
+			args := append([]string{"simulate", "--path", route, "--policy", policy, "--format", "jsonl", "--cell-states"}, radii...)
+			if policy == "budgeted" {
+				args = append(args, "--budget", fmt.Sprint(1000+rng.IntN(8000)))
+				if rng.IntN(2) == 0 {
+					args = append(args, "--max-resident-bytes", fmt.Sprint(20000+rng.IntN(40000)))
+				}
+			} else {
+				args = append(args, "--publish-frames", fmt.Sprint(rng.IntN(3)), "--unload-frames", fmt.Sprint(rng.IntN(3)))
+			}
+			page := filepath.Join(dir, policy+".html")
+			args = append(args, "--html", page, world)
+			t.Run(fmt.Sprintf("world%d/%s", i, policy), func(t *testing.T) {
+				code, out, errs := run(t, args...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d: %s", args, code, errs)
+				}
+				p := b.Open(t, page, "worldcook")
+				checkEveryFrame(t, p, policy, reportedStates(t, out))
+				if r := p.Requests(); len(r) > 0 {
+					t.Errorf("the page made requests: %v", r)
+				}
+			})
+		}
+	}
+}

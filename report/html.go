@@ -319,17 +319,16 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	world := boxOf(w.Cells, nil)
 	r.World = world
 	view := boxOf(w.Cells, drawn)
-	reach := 0.0
 	for i, s := range p.Sources {
 		if !s.Enabled {
 			continue
 		}
-		reach = max(reach, s.Load, s.Unload, s.Prefetch)
 		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
 			Keys: keyFrames(p.Route, i, s, world)}
 		for k := 0; k < len(src.Keys); k += 3 {
 			x, z := src.Keys[k+1], src.Keys[k+2]
-			view = [4]float64{min(view[0], x-s.Load), min(view[1], z-s.Load), max(view[2], x+s.Load), max(view[3], z+s.Load)}
+			reach := max(s.Load, s.Unload, s.Prefetch)
+			view = [4]float64{min(view[0], x-reach), min(view[1], z-reach), max(view[2], x+reach), max(view[3], z+reach)}
 		}
 		r.Sources = append(r.Sources, src)
 	}

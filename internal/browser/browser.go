@@ -184,6 +184,10 @@ func (p *Page) Key(key string) {
 // Screenshot writes a PNG of the whole page to file.
 func (p *Page) Screenshot(file string) {
 	p.t.Helper()
+	// From the top, so that a sticky header is where a reader sees it.
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("window.scrollTo(0, 0), true")); err != nil {
+		p.t.Fatal(err)
+	}
 	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)

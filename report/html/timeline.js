@@ -16,6 +16,17 @@
   var speed = document.getElementById('speed');
   var shown = 0; // the frame shown; 0 before the first
   var runs = D.runs.map(setup);
+  // Charts side by side share their scales.
+  var scale = { peak: 0, peakReq: 0 };
+  runs.forEach(function (r) {
+    for (var f = 1; f <= N; f++) {
+      scale.peak = Math.max(scale.peak, r.resident[f], r.prepared[f]);
+      scale.peakReq = Math.max(scale.peakReq, r.requested[f]);
+    }
+    if (r.R.cap != null) scale.peak = Math.max(scale.peak, r.R.cap);
+    if (r.R.budget != null) scale.peakReq = Math.max(scale.peakReq, r.R.budget);
+  });
+  runs.forEach(drawChart);
   var byPolicy = {};
   runs.forEach(function (r) { byPolicy[r.policy] = r; });
 
@@ -89,7 +100,6 @@
     r.requested = series(R.requested);
     r.holes = series(R.holes);
     drawMap(r);
-    drawChart(r);
     listEpisodes(r);
     r.selected = -1;
     r.svg.addEventListener('click', function (e) {
@@ -158,11 +168,8 @@
   function drawChart(r) {
     var R = r.R, svg = r.chart = r.root.querySelector('svg.chart');
     var W = 1000, H1 = 150, H2 = 80, top2 = 170, cols = Math.max(1, Math.min(N, W));
-    var peak = 0, peakReq = 0, f;
-    for (f = 1; f <= N; f++) { peak = Math.max(peak, r.resident[f], r.prepared[f]); peakReq = Math.max(peakReq, r.requested[f]); }
-    if (R.cap != null) peak = Math.max(peak, R.cap);
-    if (R.budget != null) peakReq = Math.max(peakReq, R.budget);
-    peak = peak || 1; peakReq = peakReq || 1;
+    var peak = scale.peak || 1, peakReq = scale.peakReq || 1, f, own = 0;
+    for (f = 1; f <= N; f++) own = Math.max(own, r.resident[f]);
     var colMax = function (arr, c) {
       var a = 1 + Math.floor(c * N / cols), b = Math.max(a, Math.floor((c + 1) * N / cols)), m = 0;
       for (var g = a; g <= b; g++) m = Math.max(m, arr[g]);
@@ -202,7 +209,7 @@
     var cap = document.createElement('div');
     cap.className = 'now';
     cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
-      (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(peak) + ' · below: bytes requested per frame against ' +
+      (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
       (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes';
     svg.insertAdjacentElement('afterend', cap);
     svg.addEventListener('click', function (e) {
