@@ -51,15 +51,15 @@ const (
 	numEvents
 )
 
-// MaxTimelineCells is the most cells a timeline draws: beyond it a
+// maxTimelineCells is the most cells a timeline draws: beyond it a
 // browser takes seconds to open the page. A world whose route touches
 // more keeps the cells reached first and says what it left out.
-const MaxTimelineCells = 50000
+var maxTimelineCells = 50000
 
 // fullGridCells is the world size up to which every cell is drawn, the
 // ones the route never touches included; a larger world draws only the
 // cells the route touches, over one background for the grid.
-const fullGridCells = 4096
+var fullGridCells = 4096
 
 // Timeline is a run laid out for the --html page.
 type Timeline struct {
@@ -245,7 +245,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	}
 
 	// The cells drawn: every cell of a small world, else those touched,
-	// at most MaxTimelineCells of them (the first reached).
+	// at most maxTimelineCells of them (the first reached).
 	var drawn []int32
 	touched := 0
 	for i := range w.Cells {
@@ -256,13 +256,13 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			drawn = append(drawn, int32(i))
 		}
 	}
-	if len(drawn) > MaxTimelineCells {
+	if len(drawn) > maxTimelineCells {
 		byTouch := slices.Clone(drawn)
 		slices.SortStableFunc(byTouch, func(a, b int32) int { return int(firstTouch[a] - firstTouch[b]) })
-		last := firstTouch[byTouch[MaxTimelineCells-1]]
+		last := firstTouch[byTouch[maxTimelineCells-1]]
 		r.LeftOut = fmt.Sprintf("%s: the route touches %d cells; the map draws the %d it reaches first (to frame %d) and leaves out %d: their states are in the per-frame report (--cell-states)",
-			p.Policy, touched, MaxTimelineCells, last, touched-MaxTimelineCells)
-		drawn = byTouch[:MaxTimelineCells]
+			p.Policy, touched, maxTimelineCells, last, touched-maxTimelineCells)
+		drawn = byTouch[:maxTimelineCells]
 		slices.Sort(drawn)
 	}
 	at := make(map[int32]int, len(drawn))
@@ -324,7 +324,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			continue
 		}
 		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
-			Keys: keyFrames(p.Route, i, s, world)}
+			Keys: keyFrames(p.Route, i, s, w.CellSize/100)}
 		for k := 0; k < len(src.Keys); k += 3 {
 			x, z := src.Keys[k+1], src.Keys[k+2]
 			reach := max(s.Load, s.Unload, s.Prefetch)
@@ -386,10 +386,10 @@ func boxOf(cells []streaming.Cell, subset []int32) [4]float64 {
 
 // keyFrames are the frames at which source i changes course: between two
 // key frames it moves in a straight line at constant speed, to within a
-// billionth of the world's size, so that a long straight route costs a
-// few numbers rather than three a frame. A source the route does not
-// move stands where it was authored.
-func keyFrames(route [][]streaming.Point, i int, s streaming.Source, world [4]float64) []float64 {
+// hundredth of a cell (less than a pixel on any map of a route), so that
+// a long smooth route costs a few numbers rather than three a frame. A
+// source the route does not move stands where it was authored.
+func keyFrames(route [][]streaming.Point, i int, s streaming.Source, tol float64) []float64 {
 	pos := make([]streaming.Point, 0, len(route))
 	for _, f := range route {
 		if i < len(f) {
@@ -399,7 +399,6 @@ func keyFrames(route [][]streaming.Point, i int, s streaming.Source, world [4]fl
 	if len(pos) == 0 {
 		return []float64{1, s.X, s.Z}
 	}
-	tol := 1e-9 * max(1, world[2]-world[0], world[3]-world[1])
 	// A straight stretch is checked point by point, so stretches are cut
 	// at maxStretch frames to keep the cost linear in the route.
 	const maxStretch = 256
