@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
@@ -94,11 +95,14 @@ type timelineRun struct {
 	View  [4]float64 `json:"view"`
 	// WorldCells counts the world's cells, drawn or not.
 	WorldCells int `json:"worldCells"`
-	// The drawn cells, in manifest order: names, grown bounds (4 numbers
-	// each), grid indices (2 each), bytes, asset count and asset bytes.
+	// The drawn cells, in manifest order: names ("" for the usual
+	// NamePrefix + "x_z"), grid indices (2 each), bytes, asset count and
+	// asset bytes. Grown holds, for each cell whose bounds are not its
+	// grid square, its index and bounds (5 numbers).
+	NamePrefix string    `json:"namePrefix"`
 	Names      []string  `json:"names"`
-	Bounds     []float64 `json:"bounds"`
 	Grid       []int32   `json:"grid"`
+	Grown      []float64 `json:"grown"`
 	Bytes      []int64   `json:"bytes"`
 	Assets     []int     `json:"assets"`
 	AssetBytes []int64   `json:"assetBytes"`
@@ -196,6 +200,9 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	if p.Policy == simulate.Budgeted {
 		r.Budget, r.Cap = p.Settings.Budget, p.Settings.MaxResidentBytes
 	}
+	// Every list is an array to the page, never null.
+	r.Names, r.Grid, r.Grown, r.Bytes, r.Assets, r.AssetBytes = []string{}, []int32{}, []float64{}, []int64{}, []int{}, []int64{}
+	r.Sources, r.Episodes = []timelineSource{}, []timelineEpisode{}
 
 	// One pass over the frames: each frame's state for every cell it
 	// names, against the last, as changes by world index.
@@ -265,14 +272,22 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 		drawn = byTouch[:maxTimelineCells]
 		slices.Sort(drawn)
 	}
+	r.NamePrefix = w.Scene + ".cell_"
 	at := make(map[int32]int, len(drawn))
 	for k, c := range drawn {
 		at[c] = k
 		cell := &w.Cells[c]
 		b := cell.Bounds
-		r.Names = append(r.Names, cell.Name)
-		r.Bounds = append(r.Bounds, b.MinX, b.MinZ, b.MaxX, b.MaxZ)
+		name := cell.Name
+		if name == r.NamePrefix+strconv.Itoa(int(cell.X))+"_"+strconv.Itoa(int(cell.Z)) {
+			name = ""
+		}
+		r.Names = append(r.Names, name)
 		r.Grid = append(r.Grid, cell.X, cell.Z)
+		sx, sz := float64(cell.X)*w.CellSize, float64(cell.Z)*w.CellSize
+		if b != (streaming.Bounds{MinX: sx, MinZ: sz, MaxX: sx + w.CellSize, MaxZ: sz + w.CellSize}) {
+			r.Grown = append(r.Grown, float64(k), b.MinX, b.MinZ, b.MaxX, b.MaxZ)
+		}
 		r.Bytes = append(r.Bytes, cell.Bytes)
 		var ab int64
 		for _, a := range cell.Assets {
@@ -334,7 +349,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	}
 	r.View = view
 	for _, e := range p.Summary.HoleEpisodes {
-		ep := timelineEpisode{First: e.First, Last: e.Last, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String()}
+		ep := timelineEpisode{First: e.First, Last: e.Last, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
 		for _, c := range e.Cells[:min(len(e.Cells), 8)] {
 			ep.Names = append(ep.Names, c.Cell)
 		}

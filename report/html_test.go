@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,13 +18,17 @@ import (
 // reads besides the sets.
 func gridRun(n, frames int) (*simulate.PolicyRun, map[string]int32) {
 	w := &streaming.World{Scene: "g", CellSize: 1, Plane: "xz"}
+	// Cells named as cook names them, and one that is not, some grown.
 	index := map[string]int32{}
 	for x := range int32(n) {
 		for z := range int32(n) {
-			name := fmt.Sprintf("c_%d_%d", x, z)
+			name := fmt.Sprintf("g.cell_%d_%d", x, z)
+			if x == 1 && z == 2 {
+				name = "special"
+			}
 			index[name] = int32(len(w.Cells))
 			w.Cells = append(w.Cells, streaming.Cell{Name: name, X: x, Z: z, Bytes: 10,
-				Bounds: streaming.Bounds{MinX: float64(x), MinZ: float64(z), MaxX: float64(x + 1), MaxZ: float64(z + 1)}})
+				Bounds: streaming.Bounds{MinX: float64(x), MinZ: float64(z), MaxX: float64(x + 1), MaxZ: float64(z+1) + float64(x%2)/4}})
 		}
 	}
 	p := &simulate.PolicyRun{Policy: simulate.Budgeted, World: w, Frames: make([]streaming.FrameReport, frames)}
@@ -49,7 +54,7 @@ func replay(t *testing.T, r timelineRun, frames int) [][]uint8 {
 		}
 		for _, c := range r.Changes[i+2 : i+2+n] {
 			if c&7 == int(state[c>>3]) {
-				t.Fatalf("frame %d: a change of %s to the state it had", next, r.Names[c>>3])
+				t.Fatalf("frame %d: a change of cell %d to the state it had", next, c>>3)
 			}
 			state[c>>3] = uint8(c & 7)
 		}
@@ -121,7 +126,7 @@ func TestTimelineDrawsWhatTheRouteTouches(t *testing.T) {
 	const n, frames = 10, 40
 	p, index := gridRun(n, frames)
 	// Frame i touches cell c_(i/4)_0.
-	sets := func(i int) cellSets { return cellSets{Resident: []string{fmt.Sprintf("c_%d_0", i/4)}} }
+	sets := func(i int) cellSets { return cellSets{Resident: []string{fmt.Sprintf("g.cell_%d_0", i/4)}} }
 	defer func(full, most int) { fullGridCells, maxTimelineCells = full, most }(fullGridCells, maxTimelineCells)
 	fullGridCells = 50
 	r, err := timelineOf(p, simulate.Options{}, index, sets)
@@ -136,7 +141,7 @@ func TestTimelineDrawsWhatTheRouteTouches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"c_0_0", "c_1_0", "c_2_0", "c_3_0"}; !slices.Equal(r.Names, want) {
+	if want := []string{"", "", "", ""}; !slices.Equal(r.Names, want) || !slices.Equal(r.Grid, []int32{0, 0, 1, 0, 2, 0, 3, 0}) {
 		t.Errorf("drawn %v, want the first reached %v", r.Names, want)
 	}
 	if want := "budgeted: the route touches 10 cells; the map draws the 4 it reaches first (to frame 13) and leaves out 6"; !strings.HasPrefix(r.LeftOut, want) {
@@ -220,9 +225,9 @@ func TestKeyFrames(t *testing.T) {
 func TestTimelineHTML(t *testing.T) {
 	p, _ := gridRun(4, 30)
 	for i := range p.Frames {
-		p.Frames[i].ResidentCells = []string{fmt.Sprintf("c_%d_0", i%4)}
+		p.Frames[i].ResidentCells = []string{fmt.Sprintf("g.cell_%d_0", i%4)}
 		p.Frames[i].PreparedCells, p.Frames[i].LoadingCells = []string{}, []string{}
-		p.Frames[i].Holes = []string{"c_1_1"}
+		p.Frames[i].Holes = []string{"special"}
 	}
 	res := &simulate.Result{Runs: []*simulate.PolicyRun{p}}
 	render := func() []byte {
@@ -249,6 +254,11 @@ func TestTimelineHTML(t *testing.T) {
 	for _, bad := range []string{"src=", "<link", "@import", "fetch(", "XMLHttpRequest", "route</script>", "https:"} {
 		if strings.Contains(s, bad) {
 			t.Errorf("the page has %q", bad)
+		}
+	}
+	for _, m := range regexp.MustCompile(`"(\w+)":null`).FindAllStringSubmatch(s, -1) {
+		if m[1] != "budget" && m[1] != "cap" {
+			t.Errorf("the data has %s: null", m[1])
 		}
 	}
 	if n := strings.Count(s, "</script>"); n != 2 {

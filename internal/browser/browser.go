@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -89,6 +90,7 @@ type Page struct {
 	mu       sync.Mutex
 	url      string
 	requests []string
+	errors   []string
 }
 
 // Open opens file in a new tab with the network offline, and waits until
@@ -103,10 +105,18 @@ func (b *Browser) Open(t testing.TB, file, ready string) *Page {
 	u := (&url.URL{Scheme: "file", Path: abs}).String()
 	p := &Page{t: t, url: u}
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-			p.mu.Lock()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
 			p.requests = append(p.requests, e.Request.URL)
-			p.mu.Unlock()
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			msg := fmt.Sprintf("%d:%d: %s", d.LineNumber+1, d.ColumnNumber+1, d.Text)
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			p.errors = append(p.errors, msg)
 		}
 	}))
 	t.Cleanup(cancel)
@@ -128,7 +138,7 @@ func (b *Browser) Open(t testing.TB, file, ready string) *Page {
 		t.Fatalf("opening %s: %v", file, err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("window."+ready+" !== undefined")); err != nil {
-		t.Fatalf("waiting for %s to set %s: %v", file, ready, err)
+		t.Fatalf("waiting for %s to set %s: %v (script errors: %q)", file, ready, err, p.Errors())
 	}
 	p.Load = time.Since(start)
 	return p
@@ -147,10 +157,28 @@ func (p *Page) Requests() []string {
 	return out
 }
 
+// Errors are the uncaught exceptions of the page's script.
+func (p *Page) Errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.errors...)
+}
+
 // Eval evaluates expr in the page and decodes its value into T.
 func Eval[T any](p *Page, expr string) T {
 	p.t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// EvalAsync evaluates expr, which gives a promise, and decodes the value
+// it resolves to.
+func EvalAsync[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v", expr, err)
 	}

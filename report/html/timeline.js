@@ -75,7 +75,20 @@
   function setup(R) {
     var root = document.querySelector('[data-policy="' + R.policy + '"]');
     var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: {} };
-    R.names.forEach(function (name, i) { r.index[name] = i; });
+    // Names and bounds: cook's usual name and the grid square unless the
+    // data says otherwise.
+    var cs = R.cellSize, i;
+    r.names = new Array(r.n);
+    r.bounds = new Float64Array(4 * r.n);
+    for (i = 0; i < r.n; i++) {
+      var gx = R.grid[2 * i], gz = R.grid[2 * i + 1];
+      r.names[i] = R.names[i] || R.namePrefix + gx + '_' + gz;
+      r.index[r.names[i]] = i;
+      r.bounds[4 * i] = gx * cs; r.bounds[4 * i + 1] = gz * cs; r.bounds[4 * i + 2] = (gx + 1) * cs; r.bounds[4 * i + 3] = (gz + 1) * cs;
+    }
+    for (i = 0; i < R.grown.length; i += 5) {
+      for (var j = 0; j < 4; j++) r.bounds[4 * R.grown[i] + j] = R.grown[i + 1 + j];
+    }
     root.querySelector('h2').textContent = R.title;
     root.querySelector('.subtitle').textContent = R.subtitle;
     root.querySelector('.leftout').textContent = R.leftOut ? 'Left out: ' + R.leftOut : '';
@@ -112,23 +125,26 @@
   function drawMap(r) {
     var R = r.R, v = R.view, w = R.world, cs = R.cellSize;
     var pad = cs * 0.25;
-    var svg = r.svg = r.root.querySelector('svg.map');
+    var svg = r.svg = r.root.querySelector('svg.map'), over = r.root.querySelector('svg.overlay');
     // z grows upwards: the map draws at (x, -z).
-    svg.setAttribute('viewBox', [v[0] - pad, -v[3] - pad, v[2] - v[0] + 2 * pad, v[3] - v[1] + 2 * pad].join(' '));
+    r.viewBox = [v[0] - pad, -v[3] - pad, v[2] - v[0] + 2 * pad, v[3] - v[1] + 2 * pad];
+    svg.setAttribute('viewBox', r.viewBox.join(' '));
+    over.setAttribute('viewBox', r.viewBox.join(' '));
     var id = 'grid-' + R.policy;
     var parts = ['<defs><pattern id="', id, '" patternUnits="userSpaceOnUse" x="0" y="0" width="', cs, '" height="', cs,
       '"><path d="M ', cs, ' 0 L 0 0 0 ', cs, '" fill="none" stroke="#ddd" stroke-width="0.5" vector-effect="non-scaling-stroke"/></pattern></defs>',
       '<rect class="grid" fill="url(#', id, ')" x="', w[0], '" y="', -w[3], '" width="', w[2] - w[0], '" height="', w[3] - w[1], '"/>',
       '<g class="cells">'];
-    var b = R.bounds;
+    var b = r.bounds;
     for (var i = 0; i < r.n; i++) {
-      parts.push('<rect class="cell" data-cell="', esc(R.names[i]), '" data-state="absent" x="', b[4 * i], '" y="', -b[4 * i + 3],
+      parts.push('<rect class="cell" data-cell="', esc(r.names[i]), '" data-state="absent" x="', b[4 * i], '" y="', -b[4 * i + 3],
         '" width="', b[4 * i + 2] - b[4 * i], '" height="', b[4 * i + 3] - b[4 * i + 1], '"></rect>');
     }
-    parts.push('</g><g class="routes"></g><g class="sources"></g>');
+    parts.push('</g>');
     svg.innerHTML = parts.join('');
     r.els = svg.querySelector('g.cells').children;
-    var routes = svg.querySelector('g.routes'), sources = svg.querySelector('g.sources');
+    over.innerHTML = '<g class="routes"></g><g class="sources"></g>';
+    var routes = over.querySelector('g.routes'), sources = over.querySelector('g.sources');
     r.sources = R.sources.map(function (s) {
       var k = s.keys, d = [], len = [0], total = 0;
       for (var j = 0; j < k.length; j += 3) {
@@ -146,9 +162,20 @@
       sources.appendChild(g);
       var rings = g.querySelectorAll('circle');
       rings[0].setAttribute('r', s.prefetch); rings[1].setAttribute('r', s.unload); rings[2].setAttribute('r', s.load);
-      rings[3].setAttribute('r', Math.max(cs * 0.08, 0.001));
-      return { s: s, len: len, total: total, so: so, rings: rings };
+      return { s: s, len: len, total: total, so: so, g: g, rings: rings };
     });
+    scaleMap(r);
+  }
+
+  // scaleMap sets what depends on the map's size on screen: the width of
+  // a pixel in world units (--px), the source's dot, and whether cells are
+  // large enough to outline.
+  function scaleMap(r) {
+    var box = r.svg.getBoundingClientRect();
+    var px = Math.max(r.viewBox[2] / Math.max(box.width, 1), r.viewBox[3] / Math.max(box.height, 1));
+    r.root.style.setProperty('--px', String(px));
+    r.svg.classList.toggle('small-cells', r.R.cellSize / px < 5);
+    r.sources.forEach(function (src) { src.rings[3].setAttribute('r', 4 * px); });
   }
 
   // where is a source at frame f: its position and the route's length so
@@ -203,15 +230,14 @@
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
       p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + e.first + '–' + e.last + '</title></rect>');
     });
-    p.push('<line class="cursor" x1="0" x2="0" y1="0" y2="260"/>');
     svg.innerHTML = p.join('');
-    r.cursor = svg.querySelector('.cursor');
+    r.cursor = r.root.querySelector('.chartbox .cursor');
     var cap = document.createElement('div');
     cap.className = 'now';
     cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
       (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
       (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes';
-    svg.insertAdjacentElement('afterend', cap);
+    svg.parentNode.insertAdjacentElement('afterend', cap);
     svg.addEventListener('click', function (e) {
       var box = svg.getBoundingClientRect();
       show(Math.round(1 + (e.clientX - box.left) / box.width * (N - 1)));
@@ -247,12 +273,11 @@
     }
     r.sources.forEach(function (src) {
       var p = where(src, f);
-      for (var i = 0; i < 4; i++) { src.rings[i].setAttribute('cx', p.x); src.rings[i].setAttribute('cy', -p.z); }
+      src.g.setAttribute('transform', 'translate(' + p.x + ' ' + (-p.z) + ')');
       src.so.setAttribute('stroke-dasharray', p.len + ' ' + (src.total + 1));
       src.at = p;
     });
-    r.cursor.setAttribute('x1', (f - 0.5) * 1000 / N);
-    r.cursor.setAttribute('x2', (f - 0.5) * 1000 / N);
+    r.cursor.style.left = ((f - 0.5) * 100 / N) + '%';
     var R = r.R, txt = 'frame ' + f + ': resident ' + bytes(r.resident[f]);
     if (r.assets[f]) txt += ' (assets ' + bytes(r.assets[f]) + ')';
     txt += ' · requested ' + bytes(r.requested[f]);
@@ -281,7 +306,7 @@
 
   // distance from (x, z) to cell i as the run measures it.
   function distance(r, i, x, z) {
-    var R = r.R, b = R.bounds;
+    var R = r.R, b = r.bounds;
     if (R.center) {
       var cx = (R.grid[2 * i] + 0.5) * R.cellSize, cz = (R.grid[2 * i + 1] + 0.5) * R.cellSize;
       return Math.hypot(cx - x, cz - z);
@@ -336,8 +361,8 @@
         return '<a href="#frame-' + e[0] + '" data-frame="' + e[0] + '">' + e[0] + '</a>' + (kinds.length > 1 ? ' ' + e[1] : '');
       }).join(', ') + (out.length > 40 ? ', …' : '');
     };
-    var b = R.bounds;
-    el.innerHTML = '<dl><dt>cell</dt><dd>' + esc(R.names[i]) + ' (grid ' + R.grid[2 * i] + ', ' + R.grid[2 * i + 1] + ')</dd>' +
+    var b = r.bounds;
+    el.innerHTML = '<dl><dt>cell</dt><dd>' + esc(r.names[i]) + ' (grid ' + R.grid[2 * i] + ', ' + R.grid[2 * i + 1] + ')</dd>' +
       '<dt>state</dt><dd data-detail-state="' + state + '">' + state + ' at frame ' + shown + '</dd>' +
       '<dt>why</dt><dd class="why">' + esc(why(state, bd, best)) + '</dd>' +
       '<dt>nearest source</dt><dd>' + (best ? esc(best.name) + ' at ' + num(bd) + (R.center ? ' (to the grid centre)' : ' (to the bounds)') +
@@ -399,10 +424,11 @@
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
       var r = policy ? byPolicy[policy] : runs[0], out = {};
-      for (var i = 0; i < r.n; i++) out[r.R.names[i]] = STATES[r.state[i]];
+      for (var i = 0; i < r.n; i++) out[r.names[i]] = STATES[r.state[i]];
       return out;
     }
   };
+  window.addEventListener('resize', function () { runs.forEach(scaleMap); });
   var start = /^#frame-(\d+)$/.exec(location.hash);
   show(start ? start[1] : 1);
 }());
