@@ -129,6 +129,12 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	openTime := time.Since(openStart)
+	if c.HTML != "" {
+		// Before a long run, not after it.
+		if err := drawings(opts, world).Check(c.HTML, "--html"); err != nil {
+			return inputErr(err)
+		}
+	}
 	if world.Plane == manifest.PlaneXY && (run.Policy == simulate.Estella || run.Compare) && !opts.Quiet {
 		fmt.Fprintf(opts.IO.Err, "worldcook: warning: %s is cut on x and y: %s; this run shows the cells the runtime would stream, and the holes where the sources really stand\n", world.Scene, manifest.XYRuntimeNote)
 	}

@@ -338,3 +338,39 @@ func TestSimulateHTMLRandomWorlds(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateHTMLRefusesItsInputs checks that --html never writes over a
+// file the run reads, nor onto a folder, and leaves no page behind.
+func TestSimulateHTMLRefusesItsInputs(t *testing.T) {
+	dir := t.TempDir()
+	route := filepath.Join(dir, "route.csv")
+	data, err := os.ReadFile("../testdata/demo/route.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(route, data, 0o644)
+	for _, tc := range []struct {
+		name, page, want string
+	}{
+		{"the route", route, "is " + route + ", an input of this run"},
+		{"the scene", "../testdata/demo/main.esscene", "an input of this run"},
+		{"a folder", dir, "is not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"--config", "../testdata/demo/worldcook.yaml", "simulate", "--path", route, "--summary-only", "--html", tc.page, "../testdata/demo/main.esscene"}
+			code, out, errs := run(t, args...)
+			if out != "" {
+				t.Errorf("the run went ahead: %.200s", out)
+			}
+			if code != ExitInput || !strings.Contains(errs, "--html") || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("exit %d, %q: want exit %d and one line saying %q", code, errs, ExitInput, tc.want)
+			}
+		})
+	}
+	if got, _ := os.ReadFile(route); string(got) != string(data) {
+		t.Error("the route changed")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
