@@ -320,7 +320,7 @@
     if (!s) return 'no source asks for cells';
     var n = s.name, dd = num(d);
     switch (state) {
-      case 'hole': return 'within ' + n + "'s load radius (" + dd + ' ≤ ' + s.load + ') and not resident: a hole';
+      case 'hole': return 'within a load radius (' + n + ' at ' + dd + ', load ' + s.load + ') and not resident: a hole';
       case 'resident':
         if (d <= s.load) return 'within ' + n + "'s load radius (" + dd + ' ≤ ' + s.load + '): in the world';
         if (d <= s.unload) return 'beyond the load radius but within ' + n + "'s unload radius (" + dd + ' ≤ ' + s.unload + '): kept';
