@@ -101,6 +101,29 @@ func TestTimelineChanges(t *testing.T) {
 	if len(r.Names) != n*n {
 		t.Fatalf("a %d-cell world draws %d cells", n*n, len(r.Names))
 	}
+	// Names and bounds as the page rebuilds them: cook's usual name and
+	// the grid square unless the data says otherwise.
+	bounds := map[int][4]float64{}
+	for i := 0; i < len(r.Grown); i += 5 {
+		bounds[int(r.Grown[i])] = [4]float64(r.Grown[i+1 : i+5])
+	}
+	for i, c := range p.World.Cells {
+		x, z := r.Grid[2*i], r.Grid[2*i+1]
+		name := r.Names[i]
+		if name == "" {
+			name = fmt.Sprintf("%s%d_%d", r.NamePrefix, x, z)
+		}
+		b, ok := bounds[i]
+		if !ok {
+			b = [4]float64{float64(x) * r.CellSize, float64(z) * r.CellSize, float64(x+1) * r.CellSize, float64(z+1) * r.CellSize}
+		}
+		if name != c.Name || b != [4]float64{c.Bounds.MinX, c.Bounds.MinZ, c.Bounds.MaxX, c.Bounds.MaxZ} {
+			t.Errorf("cell %d: %s %v, want %s %v", i, name, b, c.Name, c.Bounds)
+		}
+	}
+	if len(r.Grown) == 0 || !slices.Contains(r.Names, "special") || slices.Contains(r.Names, "g.cell_0_0") {
+		t.Errorf("names %v, grown %v: want cook's names implied, others and grown bounds given", r.Names, r.Grown)
+	}
 	got := replay(t, r, frames)
 	for i, s := range sets {
 		want := make([]uint8, n*n)
