@@ -203,7 +203,9 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 		return inputErr(err)
 	}
 	for _, l := range tl.LeftOut {
-		fmt.Fprintf(opts.IO.Err, "worldcook: warning: --html %s: %s\n", opts.Cfg.HTML, l)
+		if !opts.Quiet {
+			fmt.Fprintf(opts.IO.Err, "worldcook: warning: --html %s: %s\n", opts.Cfg.HTML, l)
+		}
 	}
 	return nil
 }
