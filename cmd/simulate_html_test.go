@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -220,6 +221,26 @@ func TestSimulateHTMLInBrowser(t *testing.T) {
 			}
 			browser.Eval[int](p, fmt.Sprintf("worldcook.frame(%d)", len(want)))
 			p.Screenshot(filepath.Join(shots, "demo-"+policy+"-end.png"))
+
+			// The wheel zooms; following, the map keeps the first source in
+			// its middle.
+			width := `Number(document.querySelector('svg.map').getAttribute('viewBox').split(' ')[2])`
+			before := browser.Eval[float64](p, width)
+			browser.Eval[bool](p, `document.querySelector('svg.map').dispatchEvent(new WheelEvent('wheel', {deltaY: -200, clientX: 400, clientY: 400, cancelable: true})), true`)
+			if after := browser.Eval[float64](p, width); !(after < before) {
+				t.Errorf("the wheel did not zoom in: the view is %g wide, was %g", after, before)
+			}
+			p.Click("#follow")
+			c := browser.Eval[[]float64](p, `(function () {
+  worldcook.frame(100);
+  var v = document.querySelector('svg.map').getAttribute('viewBox').split(' ').map(Number);
+  var t = document.querySelector('svg.overlay g.sources g').getAttribute('transform').match(/translate\(([^ ]+) ([^)]+)\)/);
+  return [v[0] + v[2] / 2, v[1] + v[3] / 2, Number(t[1]), Number(t[2])];
+})()`)
+			if math.Abs(c[0]-c[2]) > 1e-6 || math.Abs(c[1]-c[3]) > 1e-6 {
+				t.Errorf("following, the map's middle is (%g, %g), the source at (%g, %g)", c[0], c[1], c[2], c[3])
+			}
+			p.Click("#follow")
 			if r := p.Requests(); len(r) > 0 {
 				t.Errorf("the page made requests: %v", r)
 			}

@@ -14,17 +14,16 @@
   var label = document.getElementById('frame-label');
   var playButton = document.getElementById('play');
   var speed = document.getElementById('speed');
+  var follow = document.getElementById('follow'), following = false;
   var shown = 0; // the frame shown; 0 before the first
   var runs = D.runs.map(setup);
-  // Charts side by side share their scales.
-  var scale = { peak: 0, peakReq: 0 };
+  // Charts side by side share the scale of resident bytes; each keeps its
+  // own for requests, which a runtime without a budget makes in bursts
+  // that would flatten a budgeted run's.
+  var scale = { peak: 0 };
   runs.forEach(function (r) {
-    for (var f = 1; f <= N; f++) {
-      scale.peak = Math.max(scale.peak, r.resident[f], r.prepared[f]);
-      scale.peakReq = Math.max(scale.peakReq, r.requested[f]);
-    }
+    for (var f = 1; f <= N; f++) scale.peak = Math.max(scale.peak, r.resident[f], r.prepared[f]);
     if (r.R.cap != null) scale.peak = Math.max(scale.peak, r.R.cap);
-    if (r.R.budget != null) scale.peakReq = Math.max(scale.peakReq, r.R.budget);
   });
   runs.forEach(drawChart);
   var byPolicy = {};
@@ -116,16 +115,18 @@
     listEpisodes(r);
     r.selected = -1;
     r.svg.addEventListener('click', function (e) {
+      if (dragged) return; // the end of a drag, not a click
       var el = e.target.closest('[data-cell]');
       if (el) select(r, r.index[el.getAttribute('data-cell')]);
     });
+    zoomable(r);
     return r;
   }
 
   function drawMap(r) {
     var R = r.R, v = R.view, w = R.world, cs = R.cellSize;
     var pad = cs * 0.25;
-    var svg = r.svg = r.root.querySelector('svg.map'), over = r.root.querySelector('svg.overlay');
+    var svg = r.svg = r.root.querySelector('svg.map'), over = r.over = r.root.querySelector('svg.overlay');
     // z grows upwards: the map draws at (x, -z).
     r.viewBox = [v[0] - pad, -v[3] - pad, v[2] - v[0] + 2 * pad, v[3] - v[1] + 2 * pad];
     svg.setAttribute('viewBox', r.viewBox.join(' '));
@@ -167,6 +168,52 @@
     scaleMap(r);
   }
 
+  // setView shows the box v (x, y, width, height in map units) on every
+  // map: maps side by side stay in step.
+  function setView(v) {
+    runs.forEach(function (r) {
+      r.viewBox = v.slice();
+      r.svg.setAttribute('viewBox', v.join(' '));
+      r.over.setAttribute('viewBox', v.join(' '));
+      scaleMap(r);
+    });
+  }
+
+  // zoomable lets the wheel zoom the map about the pointer, a drag pan it
+  // and a double click frame it as it opened.
+  var dragged = false;
+  function zoomable(r) {
+    var home = r.viewBox.slice(), drag = null;
+    var toMap = function (e) {
+      var box = r.svg.getBoundingClientRect(), v = r.viewBox;
+      var k = Math.max(v[2] / box.width, v[3] / box.height);
+      var cx = v[0] + v[2] / 2 + (e.clientX - box.left - box.width / 2) * k;
+      var cy = v[1] + v[3] / 2 + (e.clientY - box.top - box.height / 2) * k;
+      return [cx, cy, k];
+    };
+    r.svg.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      var p = toMap(e), f = Math.exp(Math.max(-1, Math.min(1, e.deltaY * 0.002))), v = r.viewBox;
+      setView([p[0] - (p[0] - v[0]) * f, p[1] - (p[1] - v[1]) * f, v[2] * f, v[3] * f]);
+    }, { passive: false });
+    r.svg.addEventListener('mousedown', function (e) {
+      drag = { x: e.clientX, y: e.clientY, v: r.viewBox.slice(), k: toMap(e)[2] };
+      dragged = false;
+    });
+    window.addEventListener('mousemove', function (e) {
+      if (!drag) return;
+      var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!dragged && Math.hypot(dx, dy) < 4) return;
+      dragged = true;
+      setView([drag.v[0] - dx * drag.k, drag.v[1] - dy * drag.k, drag.v[2], drag.v[3]]);
+    });
+    window.addEventListener('mouseup', function () {
+      drag = null;
+      setTimeout(function () { dragged = false; }, 0);
+    });
+    r.svg.addEventListener('dblclick', function () { follow.checked = false; setView(home); });
+  }
+
   // scaleMap sets what depends on the map's size on screen: the width of
   // a pixel in world units (--px), the source's dot, and whether cells are
   // large enough to outline.
@@ -195,8 +242,9 @@
   function drawChart(r) {
     var R = r.R, svg = r.chart = r.root.querySelector('svg.chart');
     var W = 1000, H1 = 150, H2 = 80, top2 = 170, cols = Math.max(1, Math.min(N, W));
-    var peak = scale.peak || 1, peakReq = scale.peakReq || 1, f, own = 0;
-    for (f = 1; f <= N; f++) own = Math.max(own, r.resident[f]);
+    var peak = scale.peak || 1, peakReq = R.budget || 0, f, own = 0;
+    for (f = 1; f <= N; f++) { own = Math.max(own, r.resident[f]); peakReq = Math.max(peakReq, r.requested[f]); }
+    peakReq = peakReq || 1;
     var colMax = function (arr, c) {
       var a = 1 + Math.floor(c * N / cols), b = Math.max(a, Math.floor((c + 1) * N / cols)), m = 0;
       for (var g = a; g <= b; g++) m = Math.max(m, arr[g]);
@@ -287,12 +335,25 @@
     if (r.selected >= 0) details(r);
   }
 
-  // show shows frame f in every run.
+  // show shows frame f in every run; following, the map keeps the first
+  // source in its middle.
   function show(f) {
     f = Math.max(1, Math.min(N, Math.round(Number(f)) || 1));
     var from = shown;
     shown = f;
     runs.forEach(function (r) { step(r, from, f); });
+    var lead = runs[0].sources[0];
+    if (follow.checked && lead) {
+      var v = runs[0].viewBox, w = v[2], h = v[3];
+      if (!following) {
+        // Frame the source's widest circle three times over.
+        var reach = 3 * 2 * Math.max(lead.s.load, lead.s.unload, lead.s.prefetch, runs[0].R.cellSize);
+        var k = reach / Math.min(w, h);
+        w *= k; h *= k;
+      }
+      setView([lead.at.x - w / 2, -lead.at.z - h / 2, w, h]);
+    }
+    following = follow.checked;
     slider.value = f;
     label.textContent = 'frame ' + f + ' / ' + N;
   }
@@ -386,6 +447,7 @@
   function pause() { playing = false; playButton.textContent = '▶'; }
   playButton.addEventListener('click', function () { if (playing) pause(); else play(); });
   slider.max = N;
+  follow.addEventListener('change', function () { show(shown); });
   slider.addEventListener('input', function () { show(slider.value); });
   document.addEventListener('click', function (e) {
     var a = e.target.closest('a[data-frame]');
