@@ -88,6 +88,7 @@
     for (i = 0; i < R.grown.length; i += 5) {
       for (var j = 0; j < 4; j++) r.bounds[4 * R.grown[i] + j] = R.grown[i + 1 + j];
     }
+    r.now = root.querySelector('.now');
     root.querySelector('h2').textContent = R.title;
     root.querySelector('.subtitle').textContent = R.subtitle;
     root.querySelector('.leftout').textContent = R.leftOut ? 'Left out: ' + R.leftOut : '';
@@ -281,7 +282,7 @@
     svg.innerHTML = p.join('');
     r.cursor = r.root.querySelector('.chartbox .cursor');
     var cap = document.createElement('div');
-    cap.className = 'now';
+    cap.className = 'caption';
     cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
       (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
       (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes';
@@ -331,7 +332,7 @@
     txt += ' · requested ' + bytes(r.requested[f]);
     if (R.budget != null) txt += ' of ' + bytes(R.budget);
     txt += ' · ' + r.holes[f] + ' hole' + (r.holes[f] === 1 ? '' : 's');
-    r.root.querySelector('.now').textContent = txt;
+    r.now.textContent = txt;
     if (r.selected >= 0) details(r);
   }
 
