@@ -31,9 +31,9 @@ SIMULATE_DEMO := $(BIN) --config $(DEMO)/worldcook.yaml simulate --path $(DEMO)/
 demo: build
 	$(BIN) --config $(DEMO)/worldcook.yaml cook $(DEMO)/main.esscene --out out/demo --timings
 	$(BIN) --config $(DEMO)/worldcook.yaml validate $(DEMO)/main.esscene --map out/demo/validate-map.svg
-	$(SIMULATE_DEMO) --plot out/demo/simulate-plot.svg --map out/demo/simulate-map.svg > out/demo/simulate.txt
+	$(SIMULATE_DEMO) --plot out/demo/simulate-plot.svg --map out/demo/simulate-map.svg --html out/demo/simulate.html > out/demo/simulate.txt
 	$(SIMULATE_DEMO) --summary-only --fail-on holes,failures
-	@echo "demo world cooked into out/demo; per-frame report out/demo/simulate.txt; drawings out/demo/*.svg"
+	@echo "demo world cooked into out/demo; per-frame report out/demo/simulate.txt; drawings out/demo/*.svg; the run over time out/demo/simulate.html"
 
 # Everything CI checks: formatting, vet, staticcheck, a tidy go.mod, the
 # import layers, the tests under the race detector, the parse without its

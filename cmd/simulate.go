@@ -134,6 +134,12 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		return inputErr(err)
 	}
 	openTime := time.Since(openStart)
+	if c.HTML != "" {
+		// Before a long run, not after it.
+		if err := drawings(opts, world).Check(c.HTML, "--html"); err != nil {
+			return inputErr(err)
+		}
+	}
 	if !opts.Quiet {
 		run.Watch = rep.Watch(run)
 	}
@@ -158,6 +164,11 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			return err
 		}
 	}
+	if c.HTML != "" {
+		if err := writeTimeline(opts, run, res); err != nil {
+			return err
+		}
+	}
 	if v := res.Verdict; v != nil && v.Failed {
 		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("simulate %s", v.Message)}
 	}
@@ -179,6 +190,23 @@ func draw(opts *simulateOptions, o simulate.Options, p *simulate.PolicyRun) erro
 	if c.Map != "" {
 		if err := side.WriteFile(c.Map, "--map", simreport.MapRun(p, o).WriteSVG); err != nil {
 			return inputErr(err)
+		}
+	}
+	return nil
+}
+
+// writeTimeline writes the --html page, and says what it leaves out.
+func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Result) error {
+	tl, err := simreport.NewTimeline(res, o)
+	if err != nil {
+		return err
+	}
+	if err := drawings(opts, res.Runs[0].World).WriteFile(opts.Cfg.HTML, "--html", tl.WriteHTML); err != nil {
+		return inputErr(err)
+	}
+	for _, l := range tl.LeftOut {
+		if !opts.Quiet {
+			fmt.Fprintf(opts.IO.Err, "worldcook: warning: --html %s: %s\n", opts.Cfg.HTML, l)
 		}
 	}
 	return nil
@@ -275,7 +303,7 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
-		CellStates: c.CellStates,
+		CellStates: c.CellStates || c.HTML != "", // the page shows them
 	}
 	if c.IO == "disk" {
 		o.Disk = &simulate.Disk{

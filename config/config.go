@@ -141,6 +141,7 @@ type Simulate struct {
 	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
 	Plot          string   `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
 	Map           string   `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
+	HTML          string   `flag:"html" unit:"path" help:"write the run over time to this HTML page: map, chart, holes"`
 	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: plane cells are cut on"`
 	Levels        int      `flag:"levels" unit:"count" max:"30" help:"scene input: coarser grid levels for large roots (0: none)"`
 	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`

@@ -35,7 +35,7 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},

@@ -1,0 +1,473 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/worldcook/worldcook/simulate"
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// The page of --html: one file, its style, script and data inline, so it
+// opens from disk or a CI artefact with no request leaving it.
+var (
+	//go:embed html/timeline.html
+	timelinePage string
+	//go:embed html/timeline.css
+	timelineCSS string
+	//go:embed html/timeline.js
+	timelineJS string
+
+	timelineTemplate = template.Must(template.New("timeline").Parse(timelinePage))
+)
+
+// Cell states as the page codes them, in the order a cell's state is
+// chosen: the first that applies (docs/simulate.md "The timeline").
+const (
+	stateAbsent uint8 = iota
+	stateLoading
+	statePrepared
+	stateResident
+	stateUnloading
+	stateHole
+)
+
+// Events of a cell the page lists in its details, coded with the cell.
+const (
+	eventRequested = iota
+	eventPublished
+	eventUnloaded
+	eventEvicted
+	eventCancelled
+	eventDropped
+	eventFailed
+	numEvents
+)
+
+// maxTimelineCells is the most cells a timeline draws: beyond it a
+// browser takes seconds to open the page. A world whose route touches
+// more keeps the cells reached first and says what it left out.
+var maxTimelineCells = 50000
+
+// fullGridCells is the world size up to which every cell is drawn, the
+// ones the route never touches included; a larger world draws only the
+// cells the route touches, over one background for the grid.
+var fullGridCells = 4096
+
+// Timeline is a run laid out for the --html page.
+type Timeline struct {
+	data timelineData
+	// LeftOut says, per policy, what the page does not draw (empty when
+	// it draws every cell the route touched).
+	LeftOut []string
+}
+
+type timelineData struct {
+	Title   string        `json:"title"`
+	Route   string        `json:"route"`
+	Frames  int           `json:"frames"`
+	Compare bool          `json:"compare"`
+	Runs    []timelineRun `json:"runs"`
+}
+
+// timelineRun is one policy's run as the page reads it. Lists are flat
+// arrays of numbers: a 60,000-frame route must stay a file a browser
+// opens at once.
+type timelineRun struct {
+	Policy   string  `json:"policy"`
+	Title    string  `json:"title"`
+	Subtitle string  `json:"subtitle"`
+	CellSize float64 `json:"cellSize"`
+	AxisZ    string  `json:"axisZ"`
+	// Center says distances are to a cell's grid centre, not its bounds.
+	Center bool `json:"center"`
+	// World is the box the grid covers, View the box the map frames: both
+	// minX, minZ, maxX, maxZ.
+	World [4]float64 `json:"world"`
+	View  [4]float64 `json:"view"`
+	// WorldCells counts the world's cells, drawn or not.
+	WorldCells int `json:"worldCells"`
+	// The drawn cells, in manifest order: names ("" for the usual
+	// NamePrefix + "x_z"), grid indices (2 each), bytes, asset count and
+	// asset bytes. Grown holds, for each cell whose bounds are not its
+	// grid square, its index and bounds (5 numbers).
+	NamePrefix string    `json:"namePrefix"`
+	Names      []string  `json:"names"`
+	Grid       []int32   `json:"grid"`
+	Grown      []float64 `json:"grown"`
+	Bytes      []int64   `json:"bytes"`
+	Assets     []int     `json:"assets"`
+	AssetBytes []int64   `json:"assetBytes"`
+	// Changes are the cells' state changes: for each frame with any, the
+	// frames since the last such frame, the count, then cell·8+state for
+	// each. Events are the cells' loads, unloads and the like in the same
+	// shape (cell·8+event).
+	Changes []int `json:"changes"`
+	Events  []int `json:"events"`
+	// Series are per-frame values as (frames since the last change, new
+	// value) pairs, from 0 before the first frame.
+	Resident       []int64           `json:"resident"`
+	ResidentAssets []int64           `json:"residentAssets"`
+	Prepared       []int64           `json:"prepared"`
+	Requested      []int64           `json:"requested"`
+	Holes          []int64           `json:"holes"`
+	Budget         *int64            `json:"budget"`
+	Cap            *int64            `json:"cap"`
+	Sources        []timelineSource  `json:"sources"`
+	Episodes       []timelineEpisode `json:"episodes"`
+	LeftOut        string            `json:"leftOut"`
+}
+
+// timelineSource is an enabled source: its radii and where it went, as
+// key frames (frame, x, z) between which it moved in a straight line at
+// constant speed.
+type timelineSource struct {
+	Name     string    `json:"name"`
+	Load     float64   `json:"load"`
+	Unload   float64   `json:"unload"`
+	Prefetch float64   `json:"prefetch"`
+	Keys     []float64 `json:"keys"`
+}
+
+type timelineEpisode struct {
+	First    int      `json:"first"`
+	Last     int      `json:"last"`
+	MaxHoles int      `json:"maxHoles"`
+	Cells    int      `json:"cells"`
+	Cause    string   `json:"cause"`
+	Names    []string `json:"names"`
+}
+
+// cellSets are the cells of one frame in each state the page shows.
+type cellSets struct {
+	Holes, Resident, Unloading, Prepared, Loading []string
+}
+
+// NewTimeline lays out a run for the --html page; o are the options it
+// ran with.
+func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
+	t := &Timeline{}
+	t.data.Compare = res.Compare
+	t.data.Route = o.Route
+	var index map[string]int32
+	for _, p := range res.Runs {
+		if len(p.Frames) > 0 && !p.Frames[0].HasCellStates() {
+			return nil, errors.New("the timeline needs each frame's cell states: run with simulate.Options.CellStates")
+		}
+		if index == nil {
+			index = make(map[string]int32, len(p.World.Cells))
+			for i, c := range p.World.Cells {
+				index[c.Name] = int32(i)
+			}
+		}
+		r, err := timelineOf(p, o, index, func(i int) cellSets { return frameCellSets(p, i) })
+		if err != nil {
+			return nil, err
+		}
+		if r.LeftOut != "" {
+			t.LeftOut = append(t.LeftOut, r.LeftOut)
+		}
+		t.data.Runs = append(t.data.Runs, r)
+		t.data.Frames = max(t.data.Frames, len(p.Frames))
+		if t.data.Title == "" {
+			t.data.Title = title(p, o)
+		}
+	}
+	if res.Compare {
+		t.data.Title += ": budgeted and Estella's runtime"
+	}
+	return t, nil
+}
+
+// timelineOf lays out one policy's run; sets gives frame i's cells by
+// state.
+func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int32, sets func(i int) cellSets) (timelineRun, error) {
+	w := p.World
+	r := timelineRun{Policy: string(p.Policy), Title: title(p, o), Subtitle: subtitle(p, o),
+		CellSize: w.CellSize, AxisZ: "z", WorldCells: len(w.Cells),
+		Center: p.Policy == simulate.Budgeted && p.Settings.Distance == streaming.DistanceCenter}
+	if w.Plane == "xy" && p.Policy == simulate.Budgeted {
+		r.AxisZ = "y"
+	}
+	if p.Policy == simulate.Budgeted {
+		r.Budget, r.Cap = p.Settings.Budget, p.Settings.MaxResidentBytes
+	}
+	// Every list is an array to the page, never null.
+	r.Names, r.Grid, r.Grown, r.Bytes, r.Assets, r.AssetBytes = []string{}, []int32{}, []float64{}, []int64{}, []int{}, []int64{}
+	r.Sources, r.Episodes = []timelineSource{}, []timelineEpisode{}
+
+	// One pass over the frames: each frame's state for every cell it
+	// names, against the last, as changes by world index.
+	n := len(p.Frames)
+	state := make([]uint8, len(w.Cells))
+	stamp := make([]int32, len(w.Cells))
+	firstTouch := make([]int32, len(w.Cells))
+	type change struct {
+		cell  int32
+		state uint8
+	}
+	frameChanges := make([][]change, n)
+	var live, next []int32
+	for i := range n {
+		s := sets(i)
+		next = next[:0]
+		for k, list := range [...][]string{s.Holes, s.Resident, s.Unloading, s.Prepared, s.Loading} {
+			st := [...]uint8{stateHole, stateResident, stateUnloading, statePrepared, stateLoading}[k]
+			for _, name := range list {
+				c, ok := index[name]
+				if !ok {
+					return r, fmt.Errorf("frame %d names cell %q, which is not in the world", i+1, name)
+				}
+				if stamp[c] == int32(i+1) {
+					continue // an earlier state applies
+				}
+				stamp[c] = int32(i + 1)
+				next = append(next, c)
+				if state[c] != st {
+					frameChanges[i] = append(frameChanges[i], change{c, st})
+					if firstTouch[c] == 0 {
+						firstTouch[c] = int32(i + 1)
+					}
+				}
+			}
+		}
+		for _, c := range live {
+			if stamp[c] != int32(i+1) {
+				frameChanges[i] = append(frameChanges[i], change{c, stateAbsent})
+			}
+		}
+		for _, ch := range frameChanges[i] {
+			state[ch.cell] = ch.state
+		}
+		slices.SortFunc(frameChanges[i], func(a, b change) int { return int(a.cell - b.cell) })
+		live, next = next, live
+	}
+
+	// The cells drawn: every cell of a small world, else those touched,
+	// at most maxTimelineCells of them (the first reached).
+	var drawn []int32
+	touched := 0
+	for i := range w.Cells {
+		if firstTouch[i] > 0 {
+			touched++
+		}
+		if firstTouch[i] > 0 || len(w.Cells) <= fullGridCells {
+			drawn = append(drawn, int32(i))
+		}
+	}
+	if len(drawn) > maxTimelineCells {
+		byTouch := slices.Clone(drawn)
+		slices.SortStableFunc(byTouch, func(a, b int32) int { return int(firstTouch[a] - firstTouch[b]) })
+		last := firstTouch[byTouch[maxTimelineCells-1]]
+		r.LeftOut = fmt.Sprintf("%s: the route touches %d cells; the map draws the %d it reaches first (to frame %d) and leaves out %d: their states are in the per-frame report (--cell-states)",
+			p.Policy, touched, maxTimelineCells, last, touched-maxTimelineCells)
+		drawn = byTouch[:maxTimelineCells]
+		slices.Sort(drawn)
+	}
+	r.NamePrefix = w.Scene + ".cell_"
+	at := make(map[int32]int, len(drawn))
+	for k, c := range drawn {
+		at[c] = k
+		cell := &w.Cells[c]
+		b := cell.Bounds
+		name := cell.Name
+		if name == r.NamePrefix+strconv.Itoa(int(cell.X))+"_"+strconv.Itoa(int(cell.Z)) {
+			name = ""
+		}
+		r.Names = append(r.Names, name)
+		r.Grid = append(r.Grid, cell.X, cell.Z)
+		sx, sz := float64(cell.X)*w.CellSize, float64(cell.Z)*w.CellSize
+		if b != (streaming.Bounds{MinX: sx, MinZ: sz, MaxX: sx + w.CellSize, MaxZ: sz + w.CellSize}) {
+			r.Grown = append(r.Grown, float64(k), b.MinX, b.MinZ, b.MaxX, b.MaxZ)
+		}
+		r.Bytes = append(r.Bytes, cell.Bytes)
+		var ab int64
+		for _, a := range cell.Assets {
+			ab += w.Assets[a].Bytes
+		}
+		r.Assets = append(r.Assets, len(cell.Assets))
+		r.AssetBytes = append(r.AssetBytes, ab)
+	}
+	r.Changes = groups(n, func(i int, emit func(int)) {
+		for _, ch := range frameChanges[i] {
+			if k, ok := at[ch.cell]; ok {
+				emit(k*8 + int(ch.state))
+			}
+		}
+	})
+	r.Events = groups(n, func(i int, emit func(int)) {
+		f := &p.Frames[i]
+		for ev, list := range [numEvents][]string{f.Requested, f.Published, f.Unloaded, f.Evicted, f.Cancelled, f.Dropped, f.Failed} {
+			for _, name := range list {
+				if k, ok := at[index[name]]; ok {
+					emit(k*8 + ev)
+				}
+			}
+		}
+	})
+	col := func(v func(f *streaming.FrameReport) int64) []int64 {
+		out := []int64{}
+		last, lastFrame := int64(0), 0
+		for i := range p.Frames {
+			if x := v(&p.Frames[i]); x != last {
+				out = append(out, int64(i+1-lastFrame), x)
+				last, lastFrame = x, i+1
+			}
+		}
+		return out
+	}
+	r.Resident = col(func(f *streaming.FrameReport) int64 { return f.ResidentBytes })
+	r.ResidentAssets = col(func(f *streaming.FrameReport) int64 { return f.ResidentAssetBytes })
+	r.Prepared = col(func(f *streaming.FrameReport) int64 { return f.PreparedBytes })
+	r.Requested = col(func(f *streaming.FrameReport) int64 { return f.RequestedBytes })
+	r.Holes = col(func(f *streaming.FrameReport) int64 { return int64(len(f.Holes)) })
+
+	// The map frames the drawn cells and where the sources reached.
+	world := boxOf(w.Cells, nil)
+	r.World = world
+	view := boxOf(w.Cells, drawn)
+	for i, s := range p.Sources {
+		if !s.Enabled {
+			continue
+		}
+		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
+			Keys: keyFrames(p.Route, i, s, w.CellSize/100)}
+		for k := 0; k < len(src.Keys); k += 3 {
+			x, z := src.Keys[k+1], src.Keys[k+2]
+			reach := max(s.Load, s.Unload, s.Prefetch)
+			view = [4]float64{min(view[0], x-reach), min(view[1], z-reach), max(view[2], x+reach), max(view[3], z+reach)}
+		}
+		r.Sources = append(r.Sources, src)
+	}
+	r.View = view
+	for _, e := range p.Summary.HoleEpisodes {
+		ep := timelineEpisode{First: e.First, Last: e.Last, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
+		for _, c := range e.Cells[:min(len(e.Cells), 8)] {
+			ep.Names = append(ep.Names, c.Cell)
+		}
+		r.Episodes = append(r.Episodes, ep)
+	}
+	return r, nil
+}
+
+// groups lays out per-frame lists of codes as (frames since the last
+// frame with any, count, codes...).
+func groups(frames int, each func(i int, emit func(int))) []int {
+	out := []int{}
+	lastFrame := 0
+	var codes []int
+	for i := range frames {
+		codes = codes[:0]
+		each(i, func(c int) { codes = append(codes, c) })
+		if len(codes) == 0 {
+			continue
+		}
+		out = append(out, i+1-lastFrame, len(codes))
+		out = append(out, codes...)
+		lastFrame = i + 1
+	}
+	return out
+}
+
+// boxOf is the box the cells' grown bounds and grid squares cover: all of
+// them, or those of subset.
+func boxOf(cells []streaming.Cell, subset []int32) [4]float64 {
+	box := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	add := func(c *streaming.Cell) {
+		b := c.Bounds
+		box = [4]float64{min(box[0], b.MinX), min(box[1], b.MinZ), max(box[2], b.MaxX), max(box[3], b.MaxZ)}
+	}
+	if subset == nil {
+		for i := range cells {
+			add(&cells[i])
+		}
+	}
+	for _, i := range subset {
+		add(&cells[i])
+	}
+	if math.IsInf(box[0], 1) {
+		return [4]float64{}
+	}
+	return box
+}
+
+// keyFrames are the frames at which source i changes course: between two
+// key frames it moves in a straight line at constant speed, to within a
+// hundredth of a cell (less than a pixel on any map of a route), so that
+// a long smooth route costs a few numbers rather than three a frame. A
+// source the route does not move stands where it was authored.
+func keyFrames(route [][]streaming.Point, i int, s streaming.Source, tol float64) []float64 {
+	pos := make([]streaming.Point, 0, len(route))
+	for _, f := range route {
+		if i < len(f) {
+			pos = append(pos, f[i])
+		}
+	}
+	if len(pos) == 0 {
+		return []float64{1, s.X, s.Z}
+	}
+	// A straight stretch is checked point by point, so stretches are cut
+	// at maxStretch frames to keep the cost linear in the route.
+	const maxStretch = 256
+	keys := []float64{1, pos[0].X, pos[0].Z}
+	a := 0
+	for a < len(pos)-1 {
+		b := a + 1
+		for b+1 < len(pos) && b+1-a <= maxStretch && straight(pos, a, b+1, tol) {
+			b++
+		}
+		keys = append(keys, float64(b+1), pos[b].X, pos[b].Z)
+		a = b
+	}
+	return keys
+}
+
+// straight says every position between a and b lies where moving from a
+// to b at constant speed puts it, as the page interpolates.
+func straight(pos []streaming.Point, a, b int, tol float64) bool {
+	pa, pb := pos[a], pos[b]
+	for m := a + 1; m < b; m++ {
+		t := float64(m-a) / float64(b-a)
+		x := pa.X + (pb.X-pa.X)*t
+		z := pa.Z + (pb.Z-pa.Z)*t
+		if math.Abs(x-pos[m].X) > tol || math.Abs(z-pos[m].Z) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteHTML writes the page.
+func (t *Timeline) WriteHTML(w io.Writer) error {
+	var data bytes.Buffer
+	enc := json.NewEncoder(&data) // escapes <, > and &: safe in a script
+	if err := enc.Encode(&t.data); err != nil {
+		return err
+	}
+	policies := make([]string, len(t.data.Runs))
+	for i, r := range t.data.Runs {
+		policies[i] = r.Policy
+	}
+	return timelineTemplate.Execute(w, struct {
+		Title    string
+		Policies []string
+		CSS      template.CSS
+		JS       template.JS
+		Data     template.JS
+	}{t.data.Title, policies, template.CSS(timelineCSS), template.JS(timelineJS), template.JS(bytes.TrimSpace(data.Bytes()))})
+}
+
+// frameCellSets are frame i's cells by state: its holes and the sets the
+// run reports with --cell-states (the run must make them).
+func frameCellSets(p *simulate.PolicyRun, i int) cellSets {
+	f := &p.Frames[i]
+	return cellSets{Holes: f.Holes, Resident: f.ResidentCells, Unloading: f.UnloadingCells, Prepared: f.PreparedCells, Loading: f.LoadingCells}
+}
