@@ -9,6 +9,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
@@ -21,8 +22,50 @@ const (
 	FormatCSV   = "csv"
 )
 
-// Formats are the formats, in the order the help lists them.
-var Formats = []string{FormatTable, FormatJSONL, FormatCSV}
+// format is one per-frame report format: its name and its writer over
+// bw for a policy's run (runtime: under Estella's runtime). A new format
+// is one more entry in formats, with its writer in a file of its own;
+// --format's values follow Formats (a cmd test checks them).
+type format struct {
+	name   string
+	writer func(bw *bufio.Writer, runtime bool, o WriterOptions) Writer
+}
+
+// formats are the formats, in the order the help lists them.
+var formats = []format{
+	{FormatTable, func(bw *bufio.Writer, runtime bool, o WriterOptions) Writer {
+		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}
+	}},
+	{FormatJSONL, func(bw *bufio.Writer, _ bool, o WriterOptions) Writer {
+		return &jsonlWriter{w: bw, assets: o.Assets}
+	}},
+	{FormatCSV, func(bw *bufio.Writer, runtime bool, o WriterOptions) Writer {
+		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}
+	}},
+}
+
+// Formats are the formats' names, in the order the help lists them.
+var Formats = func() []string {
+	out := make([]string, len(formats))
+	for k, f := range formats {
+		out[k] = f.name
+	}
+	return out
+}()
+
+// formatOf returns format name ("" is table), or an error naming the
+// formats there are.
+func formatOf(name string) (format, error) {
+	if name == "" {
+		name = FormatTable
+	}
+	for _, f := range formats {
+		if f.name == name {
+			return f, nil
+		}
+	}
+	return format{}, fmt.Errorf("format %q must be %s or %s", name, strings.Join(Formats[:len(Formats)-1], ", "), Formats[len(Formats)-1])
+}
 
 // Writer writes one policy's report in one format: the warnings about its
 // setup, its frames and its summary, in the order the caller chooses (a
@@ -57,17 +100,11 @@ type WriterOptions struct {
 // NewWriter returns a writer of policy's report in format (table, jsonl
 // or csv; "" is table).
 func NewWriter(format string, w io.Writer, policy simulate.Policy, o WriterOptions) (Writer, error) {
-	bw := bufio.NewWriter(w)
-	runtime := policy == simulate.Estella
-	switch format {
-	case "", FormatTable:
-		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}, nil
-	case FormatJSONL:
-		return &jsonlWriter{w: bw, assets: o.Assets}, nil
-	case FormatCSV:
-		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}, nil
+	f, err := formatOf(format)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
+	return f.writer(bufio.NewWriter(w), policy == simulate.Estella, o), nil
 }
 
 // Options are how a run's report is laid out.
@@ -102,15 +139,11 @@ type Report struct {
 
 // New returns a report in o's format.
 func New(out, aside io.Writer, o Options) (*Report, error) {
-	format := o.Format
-	if format == "" {
-		format = FormatTable
+	f, err := formatOf(o.Format)
+	if err != nil {
+		return nil, err
 	}
-	switch format {
-	case FormatTable, FormatJSONL, FormatCSV:
-	default:
-		return nil, fmt.Errorf("format %q must be table, jsonl or csv", format)
-	}
+	format := f.name
 	if o.SummaryOnly && format == FormatCSV {
 		format = FormatTable // no rows: the summary as text
 	}

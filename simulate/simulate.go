@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/worldcook/worldcook/cook"
@@ -32,6 +33,49 @@ const (
 	// modelled host.
 	Estella Policy = "estella"
 )
+
+// policyDef is one scheduling policy: how it runs a route and what it
+// refuses. A new policy is one more entry in policies (and its name in
+// the --policy enum of config/config.go).
+type policyDef struct {
+	name Policy
+	// run replays route through world; start is when the run began, for
+	// PolicyRun.Setup.
+	run func(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error)
+	// refuse says why o cannot run under the policy alone (nil when it
+	// can). A comparison is refused apart: it runs Budgeted and Estella.
+	refuse func(o Options) error
+}
+
+// policies are the scheduling policies, in the order messages name them.
+var policies = []policyDef{
+	{Budgeted, runBudgeted, func(Options) error { return nil }},
+	{Estella, runEstella, func(o Options) error {
+		if o.Disk != nil {
+			return errDiskPolicy
+		}
+		return estellaRefusals(o.Settings)
+	}},
+}
+
+// policyOf returns the definition of policy p.
+func policyOf(p Policy) (policyDef, bool) {
+	for _, d := range policies {
+		if d.name == p {
+			return d, true
+		}
+	}
+	return policyDef{}, false
+}
+
+// Policies are the names of the scheduling policies.
+func Policies() []Policy {
+	out := make([]Policy, len(policies))
+	for k, d := range policies {
+		out[k] = d.name
+	}
+	return out
+}
 
 // Options are what a run needs besides the world.
 type Options struct {
@@ -215,11 +259,8 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 			run *PolicyRun
 			err error
 		)
-		if p == Estella {
-			run, err = runEstella(ctx, world, route, o, start)
-		} else {
-			run, err = runBudgeted(ctx, world, route, o, start)
-		}
+		def, _ := policyOf(p) // Check knows it
+		run, err = def.run(ctx, world, route, o, start)
 		if err != nil {
 			return nil, err
 		}
@@ -270,17 +311,21 @@ func (o Options) policy() Policy {
 // an unknown policy, real IO under Estella's runtime or a comparison,
 // and settings the runtime does not have. Run checks them too.
 func (o Options) Check() error {
-	switch p := o.policy(); {
-	case p != Budgeted && p != Estella:
-		return fmt.Errorf("policy %q must be %s or %s", p, Budgeted, Estella)
-	case p == Budgeted && !o.Compare:
-		return nil
-	case o.Disk != nil:
+	p := o.policy()
+	def, ok := policyOf(p)
+	switch {
+	case !ok:
+		names := make([]string, len(policies))
+		for k, d := range policies {
+			names[k] = string(d.name)
+		}
+		return fmt.Errorf("policy %q must be %s or %s", p, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	case o.Compare && o.Disk != nil:
 		return errDiskPolicy
 	case o.Compare:
 		return nil // the budgeted policy gets every setting
 	}
-	return estellaRefusals(o.Settings)
+	return def.refuse(o)
 }
 
 // template is the source a world without authored sources gets for each

@@ -249,7 +249,7 @@ func (l *assetLister) instance(i int32) {
 				continue
 			}
 			l.reported[m] = true
-			c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
 				Message: c.who(i) + " (prefab entity " + where + ") " + r.f.Field + ": " + m.Message(),
 				Subject: diag.Subject{Field: r.f.Field},
 				Hint:    "fix the reference in " + from + " or add the file it names"}})
@@ -325,7 +325,7 @@ func (l *assetLister) direct(i int32, r resolvedRef) {
 	if l.bounded[entRef{i, r.f.Value}] {
 		return
 	}
-	l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+	l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
 		Message: l.c.who(i) + " " + r.f.Field + ": " + assets.Miss{Ref: r.f.Value, Path: r.p, Reason: r.reason}.Message(),
 		Subject: diag.Subject{Field: r.f.Field},
 		Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(l.g.Root())}})
@@ -344,7 +344,7 @@ func (l *assetLister) add(i int32, field, p string) {
 			continue
 		}
 		l.reported[m] = true
-		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset, Severity: SeverityWarning,
+		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
 			Message: l.c.who(i) + " " + field + ": " + m.Message(),
 			Subject: diag.Subject{Field: field},
 			Hint:    "fix the reference in " + m.Via + " or add the file it names"}})

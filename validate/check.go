@@ -178,12 +178,14 @@ func (c *checker) run() error {
 		}
 	}
 	c.checkRefs()
-	c.checkTypos()
 	if c.plan.Streamed {
-		c.cellIDConflicts()
-		c.cellRoles()
-		c.spawnCounts()
 		c.collectSources()
+	}
+	c.runRules(phaseScene)
+	if c.plan.Streamed {
+		c.runRules(phaseWorld)
+		c.runCellRules()
+		c.spawnCounts()
 		c.collectAssets()
 	}
 	c.finish()

@@ -16,7 +16,8 @@ func (c *checker) add(i int32, f Finding) {
 	c.fents = append(c.fents, i)
 }
 
-// finding completes f with the file and entity i's id and name.
+// finding completes f with the file and entity i's id and name, and
+// with its rule's severity when it states none.
 func (c *checker) finding(i int32, f Finding) Finding {
 	e := &c.d.Entities[i]
 	id := e.ID
@@ -24,7 +25,7 @@ func (c *checker) finding(i int32, f Finding) Finding {
 	f.Entity = &id
 	f.EntityName = e.Name
 	if f.Severity == "" {
-		f.Severity = SeverityError
+		f.Severity = levelOf[f.Code]
 	}
 	return f
 }

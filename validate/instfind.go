@@ -240,51 +240,44 @@ func (c *checker) cellIDConflicts() {
 	}
 }
 
-// cellRoles reports cameras, UI roots and scene-wide lights placed in
-// cells.
-func (c *checker) cellRoles() {
-	for ci := range c.plan.Cells {
-		cell := &c.plan.Cells[ci]
-		for _, i := range cell.Entities {
-			fl := c.flags[i]
-			if fl&(fExtent|fPrefab) != 0 {
-				c.globalLights(i, cell.Name)
-			}
-			if c.parent[i] >= 0 {
-				continue
-			}
-			if fl&fCamera != 0 {
-				c.add(i, Finding{Diagnostic: diag.Diagnostic{
-					Code:     CodeCameraInCell,
-					Severity: SeverityWarning,
-					Message:  fmt.Sprintf("%s carries a Camera and is placed in cell %s; the camera unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
-					Subject: diag.Subject{
-						Field:    "Camera",
-						FromCell: cell.Name,
-					},
-					Hint: "mark it WorldPersistent",
-				}})
-			}
-			if fl&fCanvas != 0 {
-				c.add(i, Finding{Diagnostic: diag.Diagnostic{
-					Code:     CodeUIRootInCell,
-					Severity: SeverityWarning,
-					Message:  fmt.Sprintf("%s is a UI root placed in cell %s; the UI unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
-					Subject: diag.Subject{
-						Field:    "Canvas",
-						FromCell: cell.Name,
-					},
-					Hint: "mark it WorldPersistent",
-				}})
-			}
-		}
+// cameraInCell reports top-level entity i of cell carrying a Camera.
+func (c *checker) cameraInCell(i int32, cell *Cell) {
+	if c.parent[i] >= 0 {
+		return
 	}
+	c.add(i, Finding{Diagnostic: diag.Diagnostic{
+		Code:    CodeCameraInCell,
+		Message: fmt.Sprintf("%s carries a Camera and is placed in cell %s; the camera unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
+		Subject: diag.Subject{
+			Field:    "Camera",
+			FromCell: cell.Name,
+		},
+		Hint: "mark it WorldPersistent",
+	}})
 }
 
-// globalLights reports the scene-wide lights entity i (in cell) spawns:
+// uiRootInCell reports top-level entity i of cell carrying a Canvas or
+// UICanvas.
+func (c *checker) uiRootInCell(i int32, cell *Cell) {
+	if c.parent[i] >= 0 {
+		return
+	}
+	c.add(i, Finding{Diagnostic: diag.Diagnostic{
+		Code:    CodeUIRootInCell,
+		Message: fmt.Sprintf("%s is a UI root placed in cell %s; the UI unloads with the cell when the streaming sources move away", c.who(i), cell.Name),
+		Subject: diag.Subject{
+			Field:    "Canvas",
+			FromCell: cell.Name,
+		},
+		Hint: "mark it WorldPersistent",
+	}})
+}
+
+// globalLights reports the scene-wide lights entity i of cell spawns:
 // its own, or for an instance those of its expansion. An entity the
 // engine does not spawn ("visible": false) lights nothing.
-func (c *checker) globalLights(i int32, cell string) {
+func (c *checker) globalLights(i int32, of *Cell) {
+	cell := of.Name
 	if c.flags[i]&fPrefab == 0 {
 		if c.d.Entities[i].Hidden {
 			return
@@ -344,9 +337,8 @@ func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Fi
 		who += " (prefab entity " + path + ")"
 	}
 	return Finding{Diagnostic: diag.Diagnostic{
-		Code:     CodeGlobalLightInCell,
-		Severity: SeverityWarning,
-		Message:  fmt.Sprintf("%s carries Light2D of type %s, which lights the whole scene, and is placed in cell %s; the scene loses that light when the cell unloads", who, kind, cell),
+		Code:    CodeGlobalLightInCell,
+		Message: fmt.Sprintf("%s carries Light2D of type %s, which lights the whole scene, and is placed in cell %s; the scene loses that light when the cell unloads", who, kind, cell),
 		Subject: diag.Subject{
 			Field:    field,
 			FromCell: cell,
@@ -389,38 +381,86 @@ func (c *checker) spawnCounts() {
 	c.plan.Instances = len(c.prefabIdx) > 0
 }
 
-// instanceRules are the rules this file checks, for reports (rules.go).
-var instanceRules = []Rule{
-	{CodeUnplaceablePrefab, "Prefab instance has no known position",
-		"A top-level prefab instance is placed by its expanded root's Transform (the prefab's, after the instance's overrides); when the prefab cannot be read, by the Transform.position override on its root. Neither is known: the prefab is missing and no override places it, or the Transform or its override is malformed. (An expanded root without a Transform is no finding: it stays persistent, as any Transform-less root.)",
-		"Add a Transform.position override to the instance or pass --assets with the folder holding the prefab and its .meta (prefab missing), fix the malformed Transform, or mark the instance WorldPersistent.",
-		SeverityError},
-	{CodeRefToGeneratedID, "Entity reference names an id the engine generates inside a prefab instance",
-		"The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
-		"Reference the instance root (its id is stable), or unpack the prefab so the target is an authored entity with its own id.",
-		SeverityError},
-	{CodeGeneratedIDConflict, "A cell's generated instance ids collide with a persistent entity's id",
-		"Loading a cell document, the engine gives its prefab instances' internal entities ids above the cell's highest id. When one of those equals the id of a persistent entity that cells reference (persistentRefs), one id names two entities while the cell loads, and a reference may bind to the wrong one.",
-		"Give the persistent entity an id below the cell's highest id (renumber it), or mark the instance WorldPersistent.",
-		SeverityError},
-	{CodeUnresolvedPrefab, "Prefab instance names no prefab asset",
-		"The instance's prefab reference (an @uuid: through the .meta sidecars, or a project path) names no prefab file. The engine skips the instance with a warning: nothing of it spawns.",
-		"Add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference.",
-		SeverityWarning},
-	{CodeMissingAsset, "Asset reference leads to no file",
-		"A component field, prefab instance or referenced asset (a prefab's meshes, a material's textures, a tileset's texture, a map's tilesets and images) names an asset that is not a regular file inside the project: an @uuid: with no .meta, a path that does not exist, or one that leaves the project. The runtime fails to load it; the manifest counts it as 0 bytes, and for a mesh, tileset or map its extent is unknown, so the cell's bounds do not cover it.",
-		"Fix the reference, add the file (and its .meta for an @uuid: reference), or pass --assets with the folders that hold it.",
-		SeverityWarning},
-	{CodeUIRootInCell, "UI root placed in a cell",
-		"A top-level entity carrying Canvas or UICanvas is placed in a grid cell, so the HUD unloads when the streaming sources move away from that cell.",
-		"Mark it WorldPersistent.",
-		SeverityWarning},
-	{CodeGlobalLightInCell, "Scene-wide light placed in a cell",
-		"An entity in a grid cell carries a Light2D the renderer applies to the whole scene: directional (type 1) or ambient (type 2, with or without an environment). When the cell unloads the scene loses that light. Point (0) and spot (3) lights light around their position and may live in cells.",
-		"Mark it WorldPersistent.",
-		SeverityWarning},
-	{CodeCameraInCell, "Camera placed in a cell",
-		"A top-level entity carrying Camera is placed in a grid cell, so the camera unloads when the streaming sources move away from that cell.",
-		"Mark it WorldPersistent.",
-		SeverityWarning},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodeUnplaceablePrefab   = "unplaceable-prefab"
+	CodeRefToGeneratedID    = "ref-to-generated-id"
+	CodeGeneratedIDConflict = "generated-id-conflict"
+	CodeUnresolvedPrefab    = "unresolved-prefab"
+	CodeMissingAsset        = "missing-asset"
+	CodeUIRootInCell        = "ui-root-in-cell"
+	CodeGlobalLightInCell   = "global-light-in-cell"
+	CodeCameraInCell        = "camera-in-cell"
+)
+
+var ruleUnplaceablePrefab = rule{
+	Rule: Rule{ID: CodeUnplaceablePrefab, Level: SeverityError,
+		Short: "Prefab instance has no known position",
+		Full:  "A top-level prefab instance is placed by its expanded root's Transform (the prefab's, after the instance's overrides); when the prefab cannot be read, by the Transform.position override on its root. Neither is known: the prefab is missing and no override places it, or the Transform or its override is malformed. (An expanded root without a Transform is no finding: it stays persistent, as any Transform-less root.)",
+		Help:  "Add a Transform.position override to the instance or pass --assets with the folder holding the prefab and its .meta (prefab missing), fix the malformed Transform, or mark the instance WorldPersistent."},
+	phase: phasePartition,
+}
+
+var ruleRefToGeneratedID = rule{
+	Rule: Rule{ID: CodeRefToGeneratedID, Level: SeverityError,
+		Short: "Entity reference names an id the engine generates inside a prefab instance",
+		Full:  "The engine gives a prefab instance's internal entities fresh ids above the highest id of the document it loads. A reference written as one of those ids names the intended entity only while the whole scene loads as one document: a cell document allocates from its own highest id.",
+		Help:  "Reference the instance root (its id is stable), or unpack the prefab so the target is an authored entity with its own id."},
+	phase: phaseReferences,
+}
+
+var ruleGeneratedIDConflict = rule{
+	Rule: Rule{ID: CodeGeneratedIDConflict, Level: SeverityError,
+		Short: "A cell's generated instance ids collide with a persistent entity's id",
+		Full:  "Loading a cell document, the engine gives its prefab instances' internal entities ids above the cell's highest id. When one of those equals the id of a persistent entity that cells reference (persistentRefs), one id names two entities while the cell loads, and a reference may bind to the wrong one.",
+		Help:  "Give the persistent entity an id below the cell's highest id (renumber it), or mark the instance WorldPersistent."},
+	phase: phaseWorld,
+	check: (*checker).cellIDConflicts,
+}
+
+var ruleUnresolvedPrefab = rule{
+	Rule: Rule{ID: CodeUnresolvedPrefab, Level: SeverityWarning,
+		Short: "Prefab instance names no prefab asset",
+		Full:  "The instance's prefab reference (an @uuid: through the .meta sidecars, or a project path) names no prefab file. The engine skips the instance with a warning: nothing of it spawns.",
+		Help:  "Add the prefab and its .meta to the project, pass --assets with the folder holding them, or fix the reference."},
+	phase: phasePartition,
+}
+
+var ruleMissingAsset = rule{
+	Rule: Rule{ID: CodeMissingAsset, Level: SeverityWarning,
+		Short: "Asset reference leads to no file",
+		Full:  "A component field, prefab instance or referenced asset (a prefab's meshes, a material's textures, a tileset's texture, a map's tilesets and images) names an asset that is not a regular file inside the project: an @uuid: with no .meta, a path that does not exist, or one that leaves the project. The runtime fails to load it; the manifest counts it as 0 bytes, and for a mesh, tileset or map its extent is unknown, so the cell's bounds do not cover it.",
+		Help:  "Fix the reference, add the file (and its .meta for an @uuid: reference), or pass --assets with the folders that hold it."},
+	phase: phaseAssets,
+}
+
+var ruleUIRootInCell = rule{
+	Rule: Rule{ID: CodeUIRootInCell, Level: SeverityWarning,
+		Short: "UI root placed in a cell",
+		Full:  "A top-level entity carrying Canvas or UICanvas is placed in a grid cell, so the HUD unloads when the streaming sources move away from that cell.",
+		Help:  "Mark it WorldPersistent."},
+	phase:      phaseCells,
+	cellEntity: (*checker).uiRootInCell,
+	mask:       fCanvas,
+}
+
+var ruleGlobalLightInCell = rule{
+	Rule: Rule{ID: CodeGlobalLightInCell, Level: SeverityWarning,
+		Short: "Scene-wide light placed in a cell",
+		Full:  "An entity in a grid cell carries a Light2D the renderer applies to the whole scene: directional (type 1) or ambient (type 2, with or without an environment). When the cell unloads the scene loses that light. Point (0) and spot (3) lights light around their position and may live in cells.",
+		Help:  "Mark it WorldPersistent."},
+	phase:      phaseCells,
+	cellEntity: (*checker).globalLights,
+	mask:       fExtent | fPrefab,
+}
+
+var ruleCameraInCell = rule{
+	Rule: Rule{ID: CodeCameraInCell, Level: SeverityWarning,
+		Short: "Camera placed in a cell",
+		Full:  "A top-level entity carrying Camera is placed in a grid cell, so the camera unloads when the streaming sources move away from that cell.",
+		Help:  "Mark it WorldPersistent."},
+	phase:      phaseCells,
+	cellEntity: (*checker).cameraInCell,
+	mask:       fCamera,
 }

@@ -48,7 +48,6 @@ func (c *checker) partition() error {
 		return err
 	}
 	c.buildCells()
-	c.checkPlane(sw)
 	return nil
 }
 
@@ -288,18 +287,34 @@ func (c *checker) buildCells() {
 	}
 }
 
-// partitionRules are the rules this file checks, for reports (rules.go).
-var partitionRules = []Rule{
-	{CodePersistentNotRoot, "WorldPersistent or StreamedWorld below the top level",
-		"Only top-level entities are placed; a WorldPersistent or StreamedWorld component on a child has no effect on where its subtree goes.",
-		"Move the component to the subtree's top-level entity, or make the entity a top-level entity.",
-		SeverityError},
-	{CodeMultipleStreamedWorld, "More than one StreamedWorld",
-		"A scene declares its streamed world once; the first StreamedWorld in authored order decides the cell size and the others are ignored.",
-		"Keep one StreamedWorld component and remove the others.",
-		SeverityError},
-	{CodeBadCellSize, "Cell size or cell index out of range",
-		"StreamedWorld.cellSize must be a positive finite number, and every placed position must fall in a cell whose index fits a 32-bit integer.",
-		"Set StreamedWorld.cellSize to a positive number of world units (1000 is the engine default), or bring far-away entities nearer the origin.",
-		SeverityError},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodePersistentNotRoot     = "persistent-not-root"
+	CodeMultipleStreamedWorld = "multiple-streamed-world"
+	CodeBadCellSize           = "bad-cell-size"
+)
+
+var rulePersistentNotRoot = rule{
+	Rule: Rule{ID: CodePersistentNotRoot, Level: SeverityError,
+		Short: "WorldPersistent or StreamedWorld below the top level",
+		Full:  "Only top-level entities are placed; a WorldPersistent or StreamedWorld component on a child has no effect on where its subtree goes.",
+		Help:  "Move the component to the subtree's top-level entity, or make the entity a top-level entity."},
+	phase: phasePartition,
+}
+
+var ruleMultipleStreamedWorld = rule{
+	Rule: Rule{ID: CodeMultipleStreamedWorld, Level: SeverityError,
+		Short: "More than one StreamedWorld",
+		Full:  "A scene declares its streamed world once; the first StreamedWorld in authored order decides the cell size and the others are ignored.",
+		Help:  "Keep one StreamedWorld component and remove the others."},
+	phase: phasePartition,
+}
+
+var ruleBadCellSize = rule{
+	Rule: Rule{ID: CodeBadCellSize, Level: SeverityError,
+		Short: "Cell size or cell index out of range",
+		Full:  "StreamedWorld.cellSize must be a positive finite number, and every placed position must fall in a cell whose index fits a 32-bit integer.",
+		Help:  "Set StreamedWorld.cellSize to a positive number of world units (1000 is the engine default), or bring far-away entities nearer the origin."},
+	phase: phasePartition,
 }

@@ -18,8 +18,8 @@ const planeSample = 4096
 // a 3D scene on the ground (every y equal, z spread out) cut on xy. Either
 // way every entity lands in one row of cells, which streams as badly as no
 // streaming at all, and nothing else would say so.
-func (c *checker) checkPlane(sw int32) {
-	d := c.d
+func (c *checker) checkPlane() {
+	d, sw := c.d, c.worlds[0]
 	// Every step-th top-level entity, counted first so that nothing is
 	// allocated for a world of millions.
 	roots := 0
@@ -82,8 +82,7 @@ func (c *checker) checkPlane(sw int32) {
 		other = manifest.PlaneXZ
 	}
 	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
-		Code:     CodePlaneMismatch,
-		Severity: SeverityWarning,
+		Code: CodePlaneMismatch,
 		Message: fmt.Sprintf("the world is cut on %s, but its top-level entities all have %s = %s while %s spans %s to %s: every one lands in one row of cells",
 			c.plan.Plane, flatName, fmtNum(flatLo), spreadName, fmtNum(spreadLo), fmtNum(spreadHi)),
 		// The keys as worldcook.yaml accepts them: plane is a setting of
@@ -95,10 +94,17 @@ func (c *checker) checkPlane(sw int32) {
 	}})
 }
 
-// planeRules are the rules this file checks, for reports (rules.go).
-var planeRules = []Rule{
-	{CodePlaneMismatch, "The world is laid out on the other plane than it is cut on",
-		"Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
-		"Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one.",
-		SeverityWarning},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodePlaneMismatch = "plane-mismatch"
+)
+
+var rulePlaneMismatch = rule{
+	Rule: Rule{ID: CodePlaneMismatch, Level: SeverityWarning,
+		Short: "The world is laid out on the other plane than it is cut on",
+		Full:  "Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
+		Help:  "Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one."},
+	phase: phaseWorld,
+	check: (*checker).checkPlane,
 }

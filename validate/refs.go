@@ -43,8 +43,7 @@ func (c *checker) checkRefs() {
 		if !ok {
 			field, from := names(r)
 			f := Finding{Diagnostic: diag.Diagnostic{
-				Code:     CodeDanglingRef,
-				Severity: SeverityWarning,
+				Code: CodeDanglingRef,
 				Subject: diag.Subject{
 					Field: field,
 				},
@@ -160,18 +159,34 @@ func (c *checker) mark(from int32) *Arrow {
 	return a
 }
 
-// refRules are the rules this file checks, for reports (rules.go).
-var refRules = []Rule{
-	{CodeCrossCellRef, "Entity reference crosses from one cell to another",
-		"A declared entity-reference field of an entity in one cell names an entity in another cell. Residency loads and unloads cells independently, so the target may not exist when the reference is used.",
-		"Move the target under the referencing entity's root (a subtree never leaves its cell), mark both roots WorldPersistent, or declare the field soft in worldcook.yaml if the game resolves the reference itself.",
-		SeverityError},
-	{CodePersistentToCellRef, "Persistent entity references an entity inside a cell",
-		"An entity of the persistent world holds a hard reference to an entity that lives in a cell. The persistent world outlives every cell, so the reference dangles whenever that cell is unloaded.",
-		"Mark the target's root WorldPersistent, or declare the field soft in worldcook.yaml if the game tolerates the target being absent.",
-		SeverityError},
-	{CodeDanglingRef, "Entity reference names no entity of the scene",
-		"A declared entity-reference field holds an id that no entity of the scene has. The loader logs it and replaces it with 0 (no entity). 0, negative values, null and strings mean no entity and are not reported.",
-		"Set the field to 0 for no entity, or to the id of an existing entity.",
-		SeverityWarning},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodeCrossCellRef        = "cross-cell-ref"
+	CodePersistentToCellRef = "persistent-to-cell-ref"
+	CodeDanglingRef         = "dangling-ref"
+)
+
+var ruleCrossCellRef = rule{
+	Rule: Rule{ID: CodeCrossCellRef, Level: SeverityError,
+		Short: "Entity reference crosses from one cell to another",
+		Full:  "A declared entity-reference field of an entity in one cell names an entity in another cell. Residency loads and unloads cells independently, so the target may not exist when the reference is used.",
+		Help:  "Move the target under the referencing entity's root (a subtree never leaves its cell), mark both roots WorldPersistent, or declare the field soft in worldcook.yaml if the game resolves the reference itself."},
+	phase: phaseReferences,
+}
+
+var rulePersistentToCellRef = rule{
+	Rule: Rule{ID: CodePersistentToCellRef, Level: SeverityError,
+		Short: "Persistent entity references an entity inside a cell",
+		Full:  "An entity of the persistent world holds a hard reference to an entity that lives in a cell. The persistent world outlives every cell, so the reference dangles whenever that cell is unloaded.",
+		Help:  "Mark the target's root WorldPersistent, or declare the field soft in worldcook.yaml if the game tolerates the target being absent."},
+	phase: phaseReferences,
+}
+
+var ruleDanglingRef = rule{
+	Rule: Rule{ID: CodeDanglingRef, Level: SeverityWarning,
+		Short: "Entity reference names no entity of the scene",
+		Full:  "A declared entity-reference field holds an id that no entity of the scene has. The loader logs it and replaces it with 0 (no entity). 0, negative values, null and strings mean no entity and are not reported.",
+		Help:  "Set the field to 0 for no entity, or to the id of an existing entity."},
+	phase: phaseReferences,
 }

@@ -61,9 +61,6 @@ func (c *checker) collectSources() {
 		if v, ok := get("enabled"); ok && scene.KindOf(v) == scene.Bool {
 			s.Enabled = v[0] == 't'
 		}
-		if s.Enabled && c.doc[i] >= 0 {
-			c.sourceInCell(i)
-		}
 		// The rule is the one the scheduler applies too (manifest).
 		for _, p := range manifest.CheckRadii(s.PrefetchRadius, s.LoadRadius, s.UnloadRadius) {
 			wrong(p.Field, p.Message)
@@ -82,9 +79,18 @@ func (c *checker) collectSources() {
 	}
 }
 
-// sourceInCell reports the enabled source i placed in a cell: the runtime
-// samples the sources that exist, and this one exists only while its cell
-// is loaded, so the world stops streaming around it when the cell unloads.
+// sourcesInCells reports the enabled sources placed in a cell: the
+// runtime samples the sources that exist, and such a one exists only
+// while its cell is loaded, so the world stops streaming around it when
+// the cell unloads.
+func (c *checker) sourcesInCells() {
+	for k, i := range c.sources {
+		if c.plan.Sources[k].Enabled && c.doc[i] >= 0 {
+			c.sourceInCell(i)
+		}
+	}
+}
+
 func (c *checker) sourceInCell(i int32) {
 	cell := c.plan.Cells[c.doc[i]].Name
 	hint := "mark it WorldPersistent"
@@ -102,14 +108,26 @@ func (c *checker) sourceInCell(i int32) {
 	}})
 }
 
-// sourceRules are the rules this file checks, for reports (rules.go).
-var sourceRules = []Rule{
-	{CodeBadSourceRadii, "Streaming source radii are inconsistent",
-		"A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
-		"Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start.",
-		SeverityError},
-	{CodeSourceInCell, "Streaming source placed in a cell",
-		"An enabled WorldStreamingSource on an entity that goes to a cell (it is not under a WorldPersistent root). The runtime samples the sources that exist: this one vanishes with its cell, and nothing streams around it from then on.",
-		"Mark it (or its root) WorldPersistent.",
-		SeverityError},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodeBadSourceRadii = "bad-source-radii"
+	CodeSourceInCell   = "source-in-cell"
+)
+
+var ruleBadSourceRadii = rule{
+	Rule: Rule{ID: CodeBadSourceRadii, Level: SeverityError,
+		Short: "Streaming source radii are inconsistent",
+		Full:  "A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
+		Help:  "Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start."},
+	phase: phaseSources,
+}
+
+var ruleSourceInCell = rule{
+	Rule: Rule{ID: CodeSourceInCell, Level: SeverityError,
+		Short: "Streaming source placed in a cell",
+		Full:  "An enabled WorldStreamingSource on an entity that goes to a cell (it is not under a WorldPersistent root). The runtime samples the sources that exist: this one vanishes with its cell, and nothing streams around it from then on.",
+		Help:  "Mark it (or its root) WorldPersistent."},
+	phase: phaseWorld,
+	check: (*checker).sourcesInCells,
 }

@@ -46,9 +46,8 @@ func (c *checker) hierarchy() {
 		if !ok {
 			c.plan.cut[i] = true
 			c.add(int32(i), Finding{Diagnostic: diag.Diagnostic{
-				Code:     CodeMissingParent,
-				Severity: SeverityWarning,
-				Message:  fmt.Sprintf("%s names parent %d, which is not in the scene; it is loaded and placed as a top-level entity", c.who(int32(i)), e.Parent),
+				Code:    CodeMissingParent,
+				Message: fmt.Sprintf("%s names parent %d, which is not in the scene; it is loaded and placed as a top-level entity", c.who(int32(i)), e.Parent),
 				Subject: diag.Subject{
 					Field: "parent",
 				},
@@ -209,22 +208,43 @@ func (c *checker) cycle(m int32) {
 // classifyBlock is how many entities componentFlags claims at a time.
 const classifyBlock = 4096
 
-// structureRules are the rules this file checks, for reports (rules.go).
-var structureRules = []Rule{
-	{CodeDuplicateID, "Two entities share an id",
-		"Entity ids are document-local and must be unique; the engine refuses to load a scene with duplicates.",
-		"Give every entity a unique id (re-saving the scene from the editor renumbers them).",
-		SeverityError},
-	{CodeParentCycle, "An entity is its own ancestor",
-		"Following parent links from an entity leads back to it; the engine refuses to load such a scene.",
-		"Set the parent of one entity of the cycle to null or to an entity outside the cycle.",
-		SeverityError},
-	{CodeMissingParent, "Parent id names no entity",
-		"An entity's parent is not in the scene. The loader keeps it as a top-level entity, and worldcook places it as one, writing its parent as null.",
-		"Set the parent to null or to the id of an existing entity.",
-		SeverityWarning},
-	{CodeInconsistentTopology, "children lists disagree with parent links",
-		"The hierarchy comes from each entity's parent; each parent's children list must name exactly the entities whose parent it is.",
-		"Make the children list match the parent links, or re-save the scene from the editor.",
-		SeverityError},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodeDuplicateID          = "duplicate-id"
+	CodeParentCycle          = "parent-cycle"
+	CodeMissingParent        = "missing-parent"
+	CodeInconsistentTopology = "inconsistent-topology"
+)
+
+var ruleDuplicateID = rule{
+	Rule: Rule{ID: CodeDuplicateID, Level: SeverityError,
+		Short: "Two entities share an id",
+		Full:  "Entity ids are document-local and must be unique; the engine refuses to load a scene with duplicates.",
+		Help:  "Give every entity a unique id (re-saving the scene from the editor renumbers them)."},
+	phase: phaseStructure,
+}
+
+var ruleParentCycle = rule{
+	Rule: Rule{ID: CodeParentCycle, Level: SeverityError,
+		Short: "An entity is its own ancestor",
+		Full:  "Following parent links from an entity leads back to it; the engine refuses to load such a scene.",
+		Help:  "Set the parent of one entity of the cycle to null or to an entity outside the cycle."},
+	phase: phaseStructure,
+}
+
+var ruleMissingParent = rule{
+	Rule: Rule{ID: CodeMissingParent, Level: SeverityWarning,
+		Short: "Parent id names no entity",
+		Full:  "An entity's parent is not in the scene. The loader keeps it as a top-level entity, and worldcook places it as one, writing its parent as null.",
+		Help:  "Set the parent to null or to the id of an existing entity."},
+	phase: phaseStructure,
+}
+
+var ruleInconsistentTopology = rule{
+	Rule: Rule{ID: CodeInconsistentTopology, Level: SeverityError,
+		Short: "children lists disagree with parent links",
+		Full:  "The hierarchy comes from each entity's parent; each parent's children list must name exactly the entities whose parent it is.",
+		Help:  "Make the children list match the parent links, or re-save the scene from the editor."},
+	phase: phaseStructure,
 }

@@ -163,10 +163,17 @@ func (c *checker) checkTypos() {
 	}
 }
 
-// typoRules are the rules this file checks, for reports (rules.go).
-var typoRules = []Rule{
-	{CodeMisspeltComponent, "Misspelt streaming component",
-		"A component whose name is within two edits of StreamedWorld, WorldPersistent or WorldStreamingSource is data no engine system reads: a misspelt StreamedWorld leaves the scene unstreamed (cook would copy it whole), a misspelt WorldPersistent sends the entity into a cell, a misspelt WorldStreamingSource streams nothing.",
-		"Rename the component to the streaming component it was meant to be.",
-		SeverityError},
+// Finding codes of this file's rules. They are stable: CI configurations,
+// SARIF baselines and suppressions refer to them.
+const (
+	CodeMisspeltComponent = "misspelt-streaming-component"
+)
+
+var ruleMisspeltComponent = rule{
+	Rule: Rule{ID: CodeMisspeltComponent, Level: SeverityError,
+		Short: "Misspelt streaming component",
+		Full:  "A component whose name is within two edits of StreamedWorld, WorldPersistent or WorldStreamingSource is data no engine system reads: a misspelt StreamedWorld leaves the scene unstreamed (cook would copy it whole), a misspelt WorldPersistent sends the entity into a cell, a misspelt WorldStreamingSource streams nothing.",
+		Help:  "Rename the component to the streaming component it was meant to be."},
+	phase: phaseScene,
+	check: (*checker).checkTypos,
 }
