@@ -62,12 +62,9 @@ type Component struct {
 
 // Cook holds the cook and partition settings (validate shares the partition ones).
 type Cook struct {
-	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
-	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
-	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
-	Levels      int           `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
-	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	Out   string `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
+	Check bool   `flag:"check" help:"write nothing; exit 1 if the output would change"`
+	SceneInput
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
 	Timings     bool          `flag:"timings" help:"print how long each phase took"`
 	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
@@ -88,14 +85,11 @@ type Cook struct {
 
 // Validate holds the validate command's settings.
 type Validate struct {
-	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
-	Strict     bool     `flag:"strict" help:"treat warnings as errors"`
-	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
-	Verbose    bool     `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
-	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
-	Levels     int      `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
-	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	Format  string `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
+	Strict  bool   `flag:"strict" help:"treat warnings as errors"`
+	Map     string `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
+	Verbose bool   `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
+	SceneInput
 
 	from map[string]Origin
 }
@@ -135,17 +129,16 @@ type Simulate struct {
 	// Policy is the scheduler: budgeted (seed, its former name, is an
 	// alias) or estella (a model of Estella's runtime); Compare runs both.
 	// PublishFrames and UnloadFrames time the runtime's host operations.
-	Policy        string   `flag:"policy" default:"budgeted" enum:"budgeted|seed,estella" help:"budgeted or estella (Estella's runtime)"`
-	Compare       bool     `flag:"compare" help:"run both policies and print them side by side"`
-	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
-	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
-	Plot          string   `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
-	Map           string   `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
-	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: plane cells are cut on"`
-	Levels        int      `flag:"levels" unit:"count" max:"30" help:"scene input: coarser grid levels for large roots (0: none)"`
-	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`
-	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
-	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
+	Policy        string `flag:"policy" default:"budgeted" enum:"budgeted|seed,estella" help:"budgeted or estella (Estella's runtime)"`
+	Compare       bool   `flag:"compare" help:"run both policies and print them side by side"`
+	PublishFrames int    `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
+	UnloadFrames  int    `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
+	Plot          string `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
+	Map           string `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
+	// SceneInput reads a WORLD that is a scene (cooked in memory); the
+	// assets also price a cooked world's cells.
+	SceneInput
+	AssetCosts string `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
 
 	// DefaultWorld is the WORLD to simulate when none is given: what cook
 	// writes, cook.out of the settings file (or its default, cooked). It
@@ -160,7 +153,22 @@ type Init struct {
 	CellSize *float64 `flag:"cell-size" unit:"distance" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
 	Plane    string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
-	Assets   []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	AssetFolders
+}
+
+// SceneInput is how a scene is read and cut: the settings cook, validate
+// and simulate (for a scene WORLD) share, declared once here.
+type SceneInput struct {
+	Plane      string `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
+	Levels     int    `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
+	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	AssetFolders
+}
+
+// AssetFolders is where a scene's assets are found, for every command that
+// reads assets (in SceneInput, and init's).
+type AssetFolders struct {
+	Assets []string `flag:"assets" unit:"dir" help:"asset folders (default: the input's Estella project)"`
 }
 
 // Tune holds the settings search's own settings (worldcook tune,
@@ -213,15 +221,12 @@ func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
 func nameOf(section, field any, from map[string]Origin) string {
 	sv := reflect.ValueOf(section).Elem()
 	name := sectionTypes[sv.Type()]
-	p := reflect.ValueOf(field).Pointer()
-	for i := 0; i < sv.NumField(); i++ {
-		if sv.Field(i).Addr().Pointer() != p {
-			continue
-		}
-		for _, s := range Declared(name) {
-			if s.index[1] == i {
-				return s.subject(from[s.Path()])
-			}
+	fv := reflect.ValueOf(field)
+	for _, s := range Declared(name) {
+		// A group's first field shares its address with the group: the
+		// type tells them apart.
+		if f := sv.FieldByIndex(s.index[1:]); f.Addr().Pointer() == fv.Pointer() && f.Type() == fv.Type().Elem() {
+			return s.subject(from[s.Path()])
 		}
 	}
 	panic(fmt.Sprintf("config: Name of a field that is not a setting of %s", name))

@@ -134,14 +134,30 @@ func declare() []*Setting {
 		f := configType.Field(i)
 		if name := f.Tag.Get("section"); name != "" {
 			sectionTypes[f.Type] = name
-			for j := 0; j < f.Type.NumField(); j++ {
-				if s := declareField(name, f.Type.Field(j), []int{i, j}); s != nil {
-					out = append(out, s)
-				}
-			}
+			out = append(out, declareStruct(name, f.Type, []int{i})...)
 			continue
 		}
 		if s := declareField("", f, []int{i}); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// declareStruct reads the settings of a section's struct, in field order.
+// An embedded struct is a group of settings several sections share
+// (SceneInput): its settings are the section's own, in its place, declared
+// once for every section that embeds it.
+func declareStruct(section string, t reflect.Type, index []int) []*Setting {
+	var out []*Setting
+	for j := 0; j < t.NumField(); j++ {
+		f := t.Field(j)
+		at := append(slices.Clip(index), j)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			out = append(out, declareStruct(section, f.Type, at)...)
+			continue
+		}
+		if s := declareField(section, f, at); s != nil {
 			out = append(out, s)
 		}
 	}
