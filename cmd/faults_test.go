@@ -112,7 +112,7 @@ func cookThrough(t testing.TB, fsys cook.FS, scene, out string) (int, string) {
 	opts := &cookOptions{
 		IO:          IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr},
 		Scenes:      []string{scene},
-		Cfg:         config.Cook{Out: out, Plane: "xz"},
+		Cfg:         config.Cook{Out: out, SceneInput: config.SceneInput{Plane: "xz"}},
 		Components:  map[string]config.Component{"FollowTarget": {EntityFields: []string{"target"}}},
 		LockTimeout: 10 * time.Second,
 		FS:          fsys,

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +17,6 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/golden"
-	"github.com/worldcook/worldcook/manifest"
-	simreport "github.com/worldcook/worldcook/report"
-	"github.com/worldcook/worldcook/simulate"
-	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -289,63 +284,6 @@ func TestEnumCompletion(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if strings.Join(lines[:len(lines)-1], ",") != strings.Join(tc.want, ",") || !strings.HasPrefix(lines[len(lines)-1], ":4") {
 			t.Errorf("%v: completions %q", tc.args, lines)
-		}
-	}
-}
-
-// TestDeclaredFactsMatchTheirOwners: the values and defaults config
-// declares are the ones the owning packages accept and use.
-func TestDeclaredFactsMatchTheirOwners(t *testing.T) {
-	setting := func(path string) *config.Setting {
-		section, key, _ := strings.Cut(path, ".")
-		for _, s := range config.Declared(section) {
-			if s.Key == key {
-				return s
-			}
-		}
-		t.Fatalf("no setting %s", path)
-		return nil
-	}
-	if got := setting("validate.format").Values; strings.Join(got, ",") != strings.Join(validate.Formats, ",") {
-		t.Errorf("validate.format values %v, validate.Formats %v", got, validate.Formats)
-	}
-	if got := setting("simulate.format").Values; strings.Join(got, ",") != strings.Join(simreport.Formats, ",") {
-		t.Errorf("simulate.format values %v, report.Formats %v", got, simreport.Formats)
-	}
-	for _, path := range []string{"cook.plane", "validate.plane", "simulate.plane"} {
-		if got := setting(path).Values; strings.Join(got, ",") != manifest.PlaneXZ+","+manifest.PlaneXY {
-			t.Errorf("%s values %v", path, got)
-		}
-	}
-	for _, d := range setting("simulate.distance").Values {
-		if _, err := streaming.ParseDistance(d); err != nil {
-			t.Errorf("simulate.distance %q: %v", d, err)
-		}
-	}
-	// The bounds the scheduler enforces for callers that do not come
-	// through the command line are the ones declared.
-	for path, want := range map[string]float64{
-		"simulate.concurrency":   streaming.MaxConcurrency,
-		"simulate.frameBudgetMs": streaming.MaxFrameBudgetMS,
-		"simulate.latencyFrames": streaming.MaxFrameSetting,
-		"simulate.evictCooldown": streaming.MaxFrameSetting,
-		"simulate.retryBackoff":  streaming.MaxFrameSetting,
-		"simulate.retryTimeout":  streaming.MaxFrameSetting,
-	} {
-		if _, hi := setting(path).Range(); hi == nil || *hi != want {
-			t.Errorf("%s declares max %v, its owner's limit is %v", path, hi, want)
-		}
-	}
-	if got := setting("simulate.failOn").Values; strings.Join(got, ",") != strings.Join(streaming.FailConditions, ",") {
-		t.Errorf("simulate.failOn values %v, streaming.FailConditions %v", got, streaming.FailConditions)
-	}
-	if got := setting("simulate.policy").Values; strings.Join(got, ",") != string(simulate.Budgeted)+","+string(simulate.Estella) {
-		t.Errorf("simulate.policy values %v", got)
-	}
-	r := streaming.DefaultRetry()
-	for path, want := range map[string]int{"simulate.retries": r.Retries, "simulate.retryBackoff": r.BackoffFrames, "simulate.retryTimeout": r.TimeoutFrames} {
-		if got := setting(path).Default; got != strconv.Itoa(want) {
-			t.Errorf("%s default %s, streaming.DefaultRetry has %d", path, got, want)
 		}
 	}
 }

@@ -27,7 +27,7 @@ type Config struct {
 	JSON  bool `flag:"json" help:"machine-readable JSON output where the command supports it"`
 	// Plane is the plane of every command: a section's own plane (cook.plane,
 	// …) set in the same or a higher layer overrides it (see inherit).
-	Plane string `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on, for every command (xy: 2D)"`
+	Plane string `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"plane cells are cut on, for every command (xy: 2D)"`
 
 	Cook     Cook     `section:"cook"`
 	Validate Validate `section:"validate"`
@@ -62,12 +62,9 @@ type Component struct {
 
 // Cook holds the cook and partition settings (validate shares the partition ones).
 type Cook struct {
-	Out         string        `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
-	Check       bool          `flag:"check" help:"write nothing; exit 1 if the output would change"`
-	Plane       string        `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
-	Levels      int           `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot  string        `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
-	Assets      []string      `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	Out   string `flag:"out,o" default:"cooked" unit:"dir" help:"output directory"`
+	Check bool   `flag:"check" help:"write nothing; exit 1 if the output would change"`
+	SceneInput
 	Jobs        int           `flag:"jobs" unit:"count" help:"scenes and cells cooked in parallel (default: number of CPUs)"`
 	Timings     bool          `flag:"timings" help:"print how long each phase took"`
 	Strict      bool          `flag:"strict" help:"treat validation warnings as errors"`
@@ -88,14 +85,11 @@ type Cook struct {
 
 // Validate holds the validate command's settings.
 type Validate struct {
-	Format     string   `flag:"format" default:"text" values:"text,json,sarif,github" help:"report format"`
-	Strict     bool     `flag:"strict" help:"treat warnings as errors"`
-	Map        string   `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
-	Verbose    bool     `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
-	Plane      string   `flag:"plane" default:"xz" enum:"xz,xy" help:"plane cells are cut on; xy for 2D worlds"`
-	Levels     int      `flag:"levels" unit:"count" max:"30" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot string   `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
-	Assets     []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	Format  string `flag:"format" default:"validate.FormatText" values:"validate.Formats" help:"report format"`
+	Strict  bool   `flag:"strict" help:"treat warnings as errors"`
+	Map     string `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
+	Verbose bool   `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
+	SceneInput
 
 	from map[string]Origin
 }
@@ -110,23 +104,23 @@ type Simulate struct {
 	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
 	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes a frame may start loading (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
-	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"2147483647" help:"modelled IO: frames from dispatch to completion"`
+	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"streaming.MaxFrameSetting" help:"modelled IO: frames from dispatch to completion"`
 	IOBytesPerFrame  *int64   `flag:"io-bytes-per-frame" unit:"bytes" help:"modelled IO: bytes read per frame (default: unlimited)"`
 	LODRadius        *float64 `flag:"lod-radius" unit:"distance" help:"cells beyond it load their proxyBytes (default: no LOD)"`
 	MaxResidentBytes *int64   `flag:"max-resident-bytes" unit:"bytes" help:"cap on resident bytes (default: none)"`
 	PinnedRadius     *float64 `flag:"pinned-radius" unit:"distance" help:"cells this close to a source are never evicted"`
-	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"2147483647" help:"frames before an evicted cell may load again"`
-	Distance         string   `flag:"distance" default:"bounds" enum:"bounds,center|centre" help:"measure to grown bounds or grid centre"`
+	EvictCooldown    int      `flag:"evict-cooldown" unit:"frames" max:"streaming.MaxFrameSetting" help:"frames before an evicted cell may load again"`
+	Distance         string   `flag:"distance" default:"streaming.DistanceBounds" enum:"streaming.DistanceModes" help:"measure to grown bounds or grid centre"`
 	IO               string   `flag:"io" default:"model" enum:"model,disk" help:"model (deterministic) or disk (real reads)"`
-	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"256" help:"disk IO: read and decode workers (1 to 256)"`
-	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"3600000" help:"disk IO: time a frame may apply loads for"`
+	Concurrency      int      `flag:"concurrency" default:"4" unit:"count" min:"1" max:"streaming.MaxConcurrency" help:"disk IO: read and decode workers ({min} to {max})"`
+	FrameBudgetMS    float64  `flag:"frame-budget-ms" default:"4" unit:"ms" max:"streaming.MaxFrameBudgetMS" help:"disk IO: time a frame may apply loads for"`
 	FailRate         float64  `flag:"fail-rate" unit:"probability" help:"probability that a load attempt fails, for testing retries"`
 	Seed             uint64   `flag:"seed" default:"1" unit:"seed" help:"seed of --fail-rate failures"`
-	Retries          int      `flag:"retries" default:"3" unit:"count" help:"retries before a failed load is given up"`
-	RetryBackoff     int      `flag:"retry-backoff" default:"2" unit:"frames" max:"2147483647" help:"first retry's delay in frames, then doubling"`
-	RetryTimeout     int      `flag:"retry-timeout" default:"300" unit:"frames" max:"2147483647" help:"frames until a pending load fails; 0: never"`
-	Format           string   `flag:"format" default:"table" values:"table,jsonl,csv" help:"per-frame report format"`
-	FailOn           []string `flag:"fail-on" enum:"holes,over-budget,over-cap,failures" help:"exit 1 on: holes, over-budget, over-cap, failures"`
+	Retries          int      `flag:"retries" default:"streaming.DefaultRetry.Retries" unit:"count" help:"retries before a failed load is given up"`
+	RetryBackoff     int      `flag:"retry-backoff" default:"streaming.DefaultRetry.BackoffFrames" unit:"frames" max:"streaming.MaxFrameSetting" help:"first retry's delay in frames, then doubling"`
+	RetryTimeout     int      `flag:"retry-timeout" default:"streaming.DefaultRetry.TimeoutFrames" unit:"frames" max:"streaming.MaxFrameSetting" help:"frames until a pending load fails; 0: never"`
+	Format           string   `flag:"format" default:"report.FormatTable" values:"report.Formats" help:"per-frame report format"`
+	FailOn           []string `flag:"fail-on" enum:"streaming.FailConditions" help:"exit 1 on: {values}"`
 	Warmup           *int     `flag:"warmup" unit:"frames" help:"frames --fail-on holes excuses (default: the warm-up)"`
 	SummaryOnly      bool     `flag:"summary-only" help:"print warnings and the summary, not the per-frame rows"`
 	Rows             bool     `flag:"rows" help:"on a terminal, print the per-frame rows too"`
@@ -135,18 +129,17 @@ type Simulate struct {
 	// Policy is the scheduler: budgeted (seed, its former name, is an
 	// alias) or estella (a model of Estella's runtime); Compare runs both.
 	// PublishFrames and UnloadFrames time the runtime's host operations.
-	Policy        string   `flag:"policy" default:"budgeted" enum:"budgeted|seed,estella" help:"budgeted or estella (Estella's runtime)"`
-	Compare       bool     `flag:"compare" help:"run both policies and print them side by side"`
-	PublishFrames int      `flag:"publish-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames a publish (loadAdditive) takes"`
-	UnloadFrames  int      `flag:"unload-frames" unit:"frames" max:"2147483647" help:"--policy estella: frames an unload takes"`
-	Plot          string   `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
-	Map           string   `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
-	HTML          string   `flag:"html" unit:"path" help:"write the run over time to this HTML page: map, chart, holes"`
-	Plane         string   `flag:"plane" default:"xz" enum:"xz,xy" help:"scene input: plane cells are cut on"`
-	Levels        int      `flag:"levels" unit:"count" max:"30" help:"scene input: coarser grid levels for large roots (0: none)"`
-	ScenesRoot    string   `flag:"scenes-root" unit:"dir" help:"scene input: root of scene names"`
-	Assets        []string `flag:"assets" unit:"dir" help:"asset folders (default: the world's Estella project)"`
-	AssetCosts    string   `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
+	Policy        string `flag:"policy" default:"simulate.Budgeted" enum:"simulate.Policies" help:"budgeted or estella (Estella's runtime)"`
+	Compare       bool   `flag:"compare" help:"run both policies and print them side by side"`
+	PublishFrames int    `flag:"publish-frames" unit:"frames" max:"streaming.MaxFrameSetting" help:"--policy estella: frames a publish (loadAdditive) takes"`
+	UnloadFrames  int    `flag:"unload-frames" unit:"frames" max:"streaming.MaxFrameSetting" help:"--policy estella: frames an unload takes"`
+	Plot          string `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
+	Map           string `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
+	HTML          string `flag:"html" unit:"path" help:"write the run over time to this HTML page: map, chart, holes"`
+	// SceneInput reads a WORLD that is a scene (cooked in memory); the
+	// assets also price a cooked world's cells.
+	SceneInput
+	AssetCosts string `flag:"asset-costs" default:"on" enum:"on,off" help:"off: count cell documents only, not assets"`
 
 	// DefaultWorld is the WORLD to simulate when none is given: what cook
 	// writes, cook.out of the settings file (or its default, cooked). It
@@ -159,9 +152,24 @@ type Simulate struct {
 // Init holds the init command's settings.
 type Init struct {
 	CellSize *float64 `flag:"cell-size" unit:"distance" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
-	Plane    string   `flag:"plane" default:"xz" enum:"xz,xy" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
+	Plane    string   `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
-	Assets   []string `flag:"assets" unit:"dir" help:"asset folders (default: the scene's Estella project)"`
+	AssetFolders
+}
+
+// SceneInput is how a scene is read and cut: the settings cook, validate
+// and simulate (for a scene WORLD) share, declared once here.
+type SceneInput struct {
+	Plane      string `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"plane cells are cut on; xy for 2D worlds"`
+	Levels     int    `flag:"levels" unit:"count" max:"grid.MaxLevel" help:"coarser grid levels for roots larger than a cell (0: none)"`
+	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	AssetFolders
+}
+
+// AssetFolders is where a scene's assets are found, for every command that
+// reads assets (in SceneInput, and init's).
+type AssetFolders struct {
+	Assets []string `flag:"assets" unit:"dir" help:"asset folders (default: the input's Estella project)"`
 }
 
 // Tune holds the settings search's own settings (worldcook tune,
@@ -176,7 +184,7 @@ type Tune struct {
 	PrefetchRadius   string   `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
 	Budget           string   `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
 	MaxResidentBytes string   `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
-	Require          []string `flag:"require" default:"holes" enum:"holes,over-budget,over-cap,failures" help:"conditions no route may show (as --fail-on)"`
+	Require          []string `flag:"require" default:"streaming.FailHoles" enum:"streaming.FailConditions" help:"conditions no route may show (as --fail-on)"`
 	Minimize         string   `flag:"minimize" help:"peak-resident (default), mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
@@ -214,15 +222,12 @@ func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
 func nameOf(section, field any, from map[string]Origin) string {
 	sv := reflect.ValueOf(section).Elem()
 	name := sectionTypes[sv.Type()]
-	p := reflect.ValueOf(field).Pointer()
-	for i := 0; i < sv.NumField(); i++ {
-		if sv.Field(i).Addr().Pointer() != p {
-			continue
-		}
-		for _, s := range Declared(name) {
-			if s.index[1] == i {
-				return s.subject(from[s.Path()])
-			}
+	fv := reflect.ValueOf(field)
+	for _, s := range Declared(name) {
+		// A group's first field shares its address with the group: the
+		// type tells them apart.
+		if f := sv.FieldByIndex(s.index[1:]); f.Addr().Pointer() == fv.Pointer() && f.Type() == fv.Type().Elem() {
+			return s.subject(from[s.Path()])
 		}
 	}
 	panic(fmt.Sprintf("config: Name of a field that is not a setting of %s", name))

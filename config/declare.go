@@ -22,7 +22,17 @@ import (
 //	values:"table,jsonl,csv"       values offered to completion; the package
 //	                               that owns them checks them
 //	min:"1" max:"1024"             a range beyond the unit's own rule
-//	help:"…"                       the help line
+//	help:"…"                       the help line; {min}, {max} and {values}
+//	                               in it read as the declared bounds and
+//	                               values
+//
+// A fact that a package below config owns (a limit it enforces, the values
+// it accepts, its default) is not repeated in a tag: default, enum, values,
+// min and max name it instead, max:"streaming.MaxFrameBudgetMS", and the
+// value comes from the owner (owners.go).
+//
+// A group of settings several sections share is a struct embedded in each
+// (SceneInput): its settings are declared once, and are each section's own.
 //
 // From the flag name come the worldcook.yaml key (camelCase under the
 // section: simulate.maxResidentBytes; the flag spelling is accepted as
@@ -134,11 +144,7 @@ func declare() []*Setting {
 		f := configType.Field(i)
 		if name := f.Tag.Get("section"); name != "" {
 			sectionTypes[f.Type] = name
-			for j := 0; j < f.Type.NumField(); j++ {
-				if s := declareField(name, f.Type.Field(j), []int{i, j}); s != nil {
-					out = append(out, s)
-				}
-			}
+			out = append(out, declareStruct(name, f.Type, []int{i})...)
 			continue
 		}
 		if s := declareField("", f, []int{i}); s != nil {
@@ -148,9 +154,25 @@ func declare() []*Setting {
 	return out
 }
 
-// Range returns the bounds a setting's min and max tags declare (nil where
-// a bound is not declared), so that owners can be tested to agree.
-func (s *Setting) Range() (min, max *float64) { return s.min, s.max }
+// declareStruct reads the settings of a section's struct, in field order.
+// An embedded struct is a group of settings several sections share
+// (SceneInput): its settings are the section's own, in its place, declared
+// once for every section that embeds it.
+func declareStruct(section string, t reflect.Type, index []int) []*Setting {
+	var out []*Setting
+	for j := 0; j < t.NumField(); j++ {
+		f := t.Field(j)
+		at := append(slices.Clip(index), j)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			out = append(out, declareStruct(section, f.Type, at)...)
+			continue
+		}
+		if s := declareField(section, f, at); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 func declareField(section string, f reflect.StructField, index []int) *Setting {
 	tag := f.Tag.Get("flag")
@@ -159,8 +181,9 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 	}
 	name, short, _ := strings.Cut(tag, ",")
 	s := &Setting{Section: section, Flag: name, Short: short, Key: camel(name),
-		Default: f.Tag.Get("default"), Unit: f.Tag.Get("unit"), Help: f.Tag.Get("help"),
-		index: index, typ: f.Type}
+		Unit: f.Tag.Get("unit"), Help: f.Tag.Get("help"), index: index, typ: f.Type}
+	get := func(key string) string { return ownedTag(s.Path(), key, f.Tag.Get(key)) }
+	s.Default = get("default")
 	s.Env = "WORLDCOOK_"
 	if section != "" {
 		s.Env += strings.ToUpper(section) + "_"
@@ -172,7 +195,7 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 	if _, ok := units[s.Unit]; !ok {
 		panic(fmt.Sprintf("config: %s: unknown unit %q", s.Path(), s.Unit))
 	}
-	if e := f.Tag.Get("enum"); e != "" {
+	if e := get("enum"); e != "" {
 		s.Closed = true
 		s.aliases = map[string]string{}
 		for _, v := range strings.Split(e, ",") {
@@ -182,11 +205,11 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 				s.aliases[a] = names[0]
 			}
 		}
-	} else if v := f.Tag.Get("values"); v != "" {
+	} else if v := get("values"); v != "" {
 		s.Values = strings.Split(v, ",")
 	}
 	for tag, dst := range map[string]**float64{"min": &s.min, "max": &s.max} {
-		if v := f.Tag.Get(tag); v != "" {
+		if v := get(tag); v != "" {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {
 				panic(fmt.Sprintf("config: %s: %s %q", s.Path(), tag, v))
@@ -194,6 +217,18 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 			*dst = &x
 		}
 	}
+	// A help text that states the range says it from the declaration:
+	// "(1 to {max})" reads "(1 to 256)" when max names streaming's 256.
+	for name, bound := range map[string]*float64{"{min}": s.min, "{max}": s.max} {
+		if bound != nil {
+			s.Help = strings.ReplaceAll(s.Help, name, strconv.FormatFloat(*bound, 'f', -1, 64))
+		}
+	}
+	if strings.Contains(s.Help, "{min}") || strings.Contains(s.Help, "{max}") {
+		panic(fmt.Sprintf("config: %s: help %q names a bound it does not declare", s.Path(), s.Help))
+	}
+	// "exit 1 on: {values}" lists an enum's values, where they are many.
+	s.Help = strings.ReplaceAll(s.Help, "{values}", strings.Join(s.Values, ", "))
 	if s.Default != "" {
 		v, err := s.parse([]string{s.Default})
 		if err == nil {

@@ -1,31 +1,33 @@
 package config
 
 import (
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/worldcook/worldcook/simulate"
 )
 
 // TestPolicyEnum: --policy accepts exactly the policies simulate runs, so
-// that a policy added there is one the command line can ask for.
+// that a policy added there is one the command line can ask for, and
+// seed still means budgeted.
 func TestPolicyEnum(t *testing.T) {
-	f, ok := reflect.TypeFor[Simulate]().FieldByName("Policy")
-	if !ok {
-		t.Fatal("Simulate has no Policy setting")
+	var policy *Setting
+	for _, s := range Declared("simulate") {
+		if s.Flag == "policy" {
+			policy = s
+		}
 	}
-	var names []string
-	for _, v := range strings.Split(f.Tag.Get("enum"), ",") {
-		name, _, _ := strings.Cut(v, "|") // the rest are aliases
-		names = append(names, name)
+	if policy == nil {
+		t.Fatal("simulate has no --policy setting")
 	}
 	var want []string
 	for _, p := range simulate.Policies() {
 		want = append(want, string(p))
 	}
-	if !slices.Equal(names, want) {
-		t.Errorf("--policy enum %q, simulate runs %q: update the enum tag of Simulate.Policy in config/config.go", names, want)
+	if !slices.Equal(policy.Values, want) {
+		t.Errorf("--policy accepts %q, simulate runs %q", policy.Values, want)
+	}
+	if got := policy.aliases["seed"]; got != string(simulate.Budgeted) {
+		t.Errorf("--policy seed means %q, want %q", got, simulate.Budgeted)
 	}
 }
