@@ -64,6 +64,9 @@ type Result struct {
 	// zero) when nothing streams or what does is one point.
 	Extent validate.Rect
 	Empty  bool
+	// Plane is the plane the cells are cut on (manifest.PlaneXZ or
+	// PlaneXY).
+	Plane string
 	// World is the id of the settings entity added.
 	World int64
 	// Persistent are the roots marked WorldPersistent, in authored order.
@@ -113,7 +116,7 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{File: file, Before: src, After: src}
+	r := &Result{File: file, Before: src, After: src, Plane: plane}
 	for i := range doc.Entities {
 		if doc.Has(i, "StreamedWorld") {
 			r.Streamed = true
@@ -514,5 +517,26 @@ func (r *Result) Summary() []string {
 	if r.Source != nil {
 		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s)", r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.CellSize*loadCells)))
 	}
+	if r.Thin() && r.Plane == manifest.PlaneXZ {
+		out = append(out, fmt.Sprintf("%s: what streams lies along one line of the x-z plane (%s × %s): if the scene is 2D, laid out on x and y, cut it with --plane xy (README, \"2D worlds\")",
+			r.File, strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64)))
+	}
 	return out
+}
+
+// thinRatio is how much longer than wide an extent is before it counts
+// as a line: a 3D level is seldom fifty times longer than it is deep,
+// while a 2D scene measured on x and z is as deep as its sprites.
+const thinRatio = 50
+
+// Thin reports whether the chosen cell size was measured on an extent
+// that is in effect a line: its short side at most 1/thinRatio of its
+// long side. On the x-z plane that is what a 2D scene laid out on x and
+// y looks like, cut into one row of cells.
+func (r *Result) Thin() bool {
+	if !r.Chosen || r.Empty {
+		return false
+	}
+	w, h := r.Extent.MaxX-r.Extent.MinX, r.Extent.MaxZ-r.Extent.MinZ
+	return min(w, h)*thinRatio <= max(w, h)
 }

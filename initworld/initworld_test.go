@@ -230,3 +230,39 @@ func has(tool string) bool {
 	_, err := exec.LookPath(tool)
 	return err == nil
 }
+
+// TestThinExtentSuggestsXY: a 2D scene measured on the x-z plane is one
+// row of cells, and init says how to cut it on x and y instead; measured
+// on x and y, or for a 3D scene, it says nothing of the kind.
+func TestThinExtentSuggestsXY(t *testing.T) {
+	scene := func(pos [][3]float64) []byte {
+		var ents []string
+		for i, p := range pos {
+			ents = append(ents, fmt.Sprintf(`{ "id": %d, "name": "E%d", "parent": null, "children": [], "components": [ { "type": "Transform", "data": { "position": { "x": %g, "y": %g, "z": %g } } } ] }`, i+1, i+1, p[0], p[1], p[2]))
+		}
+		return []byte(`{ "version": 1, "name": "s", "entities": [` + strings.Join(ents, ",\n") + "] }")
+	}
+	flat := [][3]float64{{0, 0, 0}, {500, 300, 0}, {1000, 600, 0}}
+	deep := [][3]float64{{0, 0, 0}, {500, 0, 300}, {1000, 0, 600}}
+	for _, tc := range []struct {
+		name  string
+		pos   [][3]float64
+		plane string
+		hint  bool
+	}{
+		{"2D scene on xz", flat, "xz", true},
+		{"2D scene on xy", flat, "xy", false},
+		{"3D scene on xz", deep, "xz", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Make("s.esscene", scene(tc.pos), Options{Plane: tc.plane})
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := strings.Contains(strings.Join(r.Summary(), "\n"), "--plane xy")
+			if said != tc.hint || r.Thin() != tc.hint {
+				t.Errorf("extent %+v: Thin %v, summary suggests --plane xy %v; want %v", r.Extent, r.Thin(), said, tc.hint)
+			}
+		})
+	}
+}
