@@ -392,6 +392,7 @@ func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options)
 		t.Abort()
 		return nil, nil, err
 	}
+	m.Project = projectOf(m, plan, c.Dir)
 	mf, err := manifestFile(w.ManifestPath, m)
 	if err == nil {
 		err = t.Put(mf)
