@@ -74,8 +74,10 @@ func TestSimulateDiskReadsAssets(t *testing.T) {
 	old := diskFramePeriod
 	diskFramePeriod = 100 * time.Microsecond
 	defer func() { diskFramePeriod = old }()
+	// Cooked outside its project: the manifest records where the project
+	// is, so --io disk finds the assets without --assets.
 	proj := copyDemo(t)
-	out := filepath.Join(proj, "build")
+	out := filepath.Join(t.TempDir(), "build")
 	cfg := filepath.Join(proj, "worldcook.yaml")
 	if code, _, errs := run(t, "--config", cfg, "cook", filepath.Join(proj, "main.esscene"), "--out", out); code != 0 {
 		t.Fatalf("cook: exit %d: %s", code, errs)
@@ -111,17 +113,24 @@ func TestSimulateDiskReadsAssets(t *testing.T) {
 		t.Fatal("simulate hung on a FIFO asset")
 	}
 
-	// The cooked world away from its project: --io disk cannot read the
-	// assets and says how to proceed; --assets names the project.
-	away := t.TempDir()
+	// The cooked world moved alone, away from its project: the folder
+	// its manifest names holds none of the assets, and --io disk says so,
+	// naming the manifest and the field, and how to proceed; --assets
+	// names the project.
+	// (One level deeper: at the same depth beside it, the relative path
+	// would still reach the project.)
+	away := filepath.Join(t.TempDir(), "elsewhere")
+	os.Mkdir(away, 0o755)
 	if err := os.Rename(out, filepath.Join(away, "build")); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(tex)
 	os.WriteFile(tex, []byte("png"), 0o644)
 	code, _, errs = run(t, "--config", cfg, "simulate", "--path", route, "--io", "disk", filepath.Join(away, "build"))
-	if code != ExitInput || !strings.Contains(errs, "pass --assets with the project folder") {
-		t.Errorf("world away from its project: exit %d, %q", code, errs)
+	for _, want := range []string{"main.world.json", "project", "pass --assets with the project folder"} {
+		if code != ExitInput || !strings.Contains(errs, want) {
+			t.Errorf("world away from its project: exit %d, %q lacks %q", code, errs, want)
+		}
 	}
 	if code, _, errs = run(t, "--config", cfg, "simulate", "--path", route, "--io", "disk", "--assets", proj, filepath.Join(away, "build")); code != 0 {
 		t.Errorf("--assets PROJECT: exit %d, %s", code, errs)

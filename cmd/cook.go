@@ -167,6 +167,7 @@ func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, si
 		GC:            gcpause.Job,
 		Events:        bar.events(),
 		PackageConfig: opts.Cfg.PackageConfig,
+		PersistentAt:  opts.Cfg.PersistentAt,
 	})
 	bar.finish()
 	if err != nil {

@@ -33,7 +33,7 @@ func writePackageConfig(opts *cookOptions, reports []*cook.Report, side *sideout
 		return nil
 	}
 	if !opts.Quiet {
-		for _, n := range cook.PackageNotes(file, worlds) {
+		for _, n := range cook.PackageNotes(file, worlds, opts.Cfg.PersistentAt == cook.PersistentAtRegistered) {
 			printDiagnostic(opts.IO, n)
 		}
 	}

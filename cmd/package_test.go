@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,3 +107,136 @@ func TestCookPackageConfigSeveralScenes(t *testing.T) {
 		t.Errorf("a failed run wrote the configuration: %s", got)
 	}
 }
+
+// TestCookPersistAtRegistered cooks into the layout Estella's exporter
+// writes: the build folder holds game.config.json, which registers scene
+// "main" at assets/scenes/main.esscene, and the staged scene there. With
+// --persist-at registered the persistent world replaces the staged scene,
+// as the engine's own export does, and nothing warns; a re-cook touches
+// nothing and --check agrees. Without it the warning names the setting.
+func TestCookPersistAtRegistered(t *testing.T) {
+	src, err := os.ReadFile(demoScene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const registered = "assets/scenes/main.esscene"
+	conf := `{"entryScene": "` + registered + `", "scenes": [{"name": "main", "path": "` + registered + `"}]}`
+	exporter := func(t *testing.T) (build, cfg string) {
+		build = t.TempDir()
+		cfg = filepath.Join(build, "game.config.json")
+		os.WriteFile(cfg, []byte(conf), 0o644)
+		os.MkdirAll(filepath.Join(build, "assets", "scenes"), 0o755)
+		os.WriteFile(filepath.Join(build, filepath.FromSlash(registered)), src, 0o644)
+		return build, cfg
+	}
+
+	build, cfg := exporter(t)
+	_, _, errs := run(t, "--config", demoYAML, "cook", demoScene, "--out", build, "--package-config", cfg)
+	if !strings.Contains(errs, "cook with --persist-at registered (cook.persistAt in worldcook.yaml) to write it at "+registered) {
+		t.Errorf("the default's warning does not name the setting: %q", errs)
+	}
+	build, cfg = exporter(t)
+	args := []string{"--config", demoYAML, "cook", demoScene, "--out", build, "--package-config", cfg, "--persist-at", "registered"}
+	if code, _, errs := run(t, args...); code != 0 || errs != "" {
+		t.Fatalf("exit %d: %q", code, errs)
+	}
+	persistent, _ := os.ReadFile(filepath.Join(build, filepath.FromSlash(registered)))
+	if len(persistent) == 0 || len(persistent) >= len(src) {
+		t.Errorf("%s holds %d bytes, the scene %d: not its persistent world", registered, len(persistent), len(src))
+	}
+	if _, err := os.Stat(filepath.Join(build, "main.esscene")); err == nil {
+		t.Error("main.esscene written at the package root too")
+	}
+	if m, _ := os.ReadFile(filepath.Join(build, "world", "main.world.json")); !strings.Contains(string(m), `"path": "`+registered+`"`) {
+		t.Errorf("the manifest's persistent path is not %s", registered)
+	}
+	if in, _ := os.ReadFile(demoScene); string(in) != string(src) {
+		t.Fatal("the input scene was written")
+	}
+	before := snapshot(t, build)
+	if code, out, errs := run(t, args...); code != 0 || errs != "" || strings.Contains(out, "listed") {
+		t.Errorf("re-cook: exit %d, %s %q", code, out, errs)
+	}
+	if code, _, errs := run(t, append(args, "--check")...); code != 0 || errs != "" {
+		t.Errorf("--check of an up-to-date package: exit %d: %q", code, errs)
+	}
+	for p, v := range snapshot(t, build) {
+		if before[p] != v {
+			t.Errorf("%s was touched by an unchanged re-cook", p)
+		}
+	}
+	// The persistent world edited by hand: --check sees it.
+	os.WriteFile(filepath.Join(build, filepath.FromSlash(registered)), src, 0o644)
+	if code, _, _ := run(t, append(args, "--check")...); code != 1 {
+		t.Errorf("--check after the persistent world was replaced: exit %d", code)
+	}
+
+	// Registered paths that would put the world outside the build folder,
+	// or among its own files, are refused before anything is written.
+	outside := t.TempDir()
+	for _, tc := range []struct{ name, path, want string }{
+		{"dot-dot", "../main.esscene", "leaves the cooked directory"},
+		{"dot-dot inside", "assets/../../main.esscene", "leaves the cooked directory"},
+		{"absolute", filepath.ToSlash(filepath.Join(outside, "main.esscene")), "leaves the cooked directory"},
+		{"backslash", `assets\main.esscene`, "is not a path inside the package"},
+		{"not a scene", "assets/main.json", "is not a .esscene file"},
+		{"among the cells", "world/main.esscene", "lies among the world's cells"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			build := t.TempDir()
+			cfg := filepath.Join(build, "game.config.json")
+			os.WriteFile(cfg, []byte(`{"scenes": [{"name": "main", "path": `+strconvQuote(tc.path)+`}]}`), 0o644)
+			code, _, errs := run(t, "--config", demoYAML, "cook", demoScene, "--out", build, "--package-config", cfg, "--persist-at", "registered")
+			if code != ExitInput || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "--persist-at name") {
+				t.Errorf("exit %d, %q; want %q", code, errs, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(build, "world")); err == nil {
+				t.Error("a refused cook wrote its world")
+			}
+		})
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("something was written outside the build folder: %v", ents)
+	}
+
+	// A symbolic link in the build folder on the way to the registered
+	// path: the world is not written through it.
+	t.Run("symlink", func(t *testing.T) {
+		build, cfg := exporter(t)
+		os.RemoveAll(filepath.Join(build, "assets"))
+		target := t.TempDir()
+		if err := os.Symlink(target, filepath.Join(build, "assets")); err != nil {
+			t.Skip("no symbolic links here")
+		}
+		code, _, errs := run(t, "--config", demoYAML, "cook", demoScene, "--out", build, "--package-config", cfg, "--persist-at", "registered")
+		if code == 0 {
+			t.Errorf("cooked through a symbolic link: %q", errs)
+		}
+		if ents, _ := os.ReadDir(target); len(ents) != 0 {
+			t.Errorf("written through the link: %v", ents)
+		}
+	})
+
+	// The registered path is the scene being cooked (the build folder is
+	// the project): refused, the scene untouched.
+	t.Run("input", func(t *testing.T) {
+		build, cfg := exporter(t)
+		scene := filepath.Join(build, filepath.FromSlash(registered))
+		code, _, errs := run(t, "--config", demoYAML, "cook", scene, "--out", build, "--package-config", cfg, "--persist-at", "registered")
+		if code == 0 || !strings.Contains(errs, "scene") {
+			t.Errorf("cooked over its own input: exit %d, %q", code, errs)
+		}
+		if got, _ := os.ReadFile(scene); string(got) != string(src) {
+			t.Error("the input scene was written")
+		}
+	})
+
+	t.Run("without --package-config", func(t *testing.T) {
+		code, _, errs := run(t, "--config", demoYAML, "cook", demoScene, "--out", t.TempDir(), "--persist-at", "registered")
+		if code != ExitInput || !strings.Contains(errs, "pass --package-config") {
+			t.Errorf("exit %d, %q", code, errs)
+		}
+	})
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -74,6 +74,9 @@ type Cook struct {
 	// PackageConfig is the game configuration (game.config.json) whose
 	// worlds list the cook writes the cooked worlds into.
 	PackageConfig string `flag:"package-config" unit:"path" help:"add each cooked world to this game.config.json's worlds list"`
+	// PersistentAt is where each persistent world goes: at its scene's name
+	// in OUT, or where --package-config's scenes list registers the scene.
+	PersistentAt string `flag:"persist-at" default:"name" enum:"name,registered" help:"registered: persistent world at scenes[].path"`
 	// Depfile, Metafile and Watch serve the build around the cook
 	// (docs/build.md).
 	Depfile  string `flag:"depfile" unit:"path" help:"write a Make/Ninja depfile: manifests and every file read"`

@@ -1,6 +1,8 @@
 package cook
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/worldcook/worldcook/assets"
@@ -28,6 +30,34 @@ func addAssets(m *manifest.Manifest, plan *validate.Plan) {
 	}
 }
 
+// projectOf is the manifest's project field for a world cooked into out:
+// its project folder relative to the manifest's folder (out/world), so
+// that simulate --io disk finds the asset files wherever the world was
+// cooked. "" for a world without assets, or when no relative path joins
+// the two (another drive).
+func projectOf(m *manifest.Manifest, plan *validate.Plan, out string) string {
+	if len(m.Assets) == 0 || plan.Assets == nil || plan.Assets.Root == "" {
+		return ""
+	}
+	root, err := filepath.Abs(plan.Assets.Root)
+	if err != nil {
+		return ""
+	}
+	dir, err := filepath.Abs(filepath.Join(out, manifest.WorldDir))
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(dir, root)
+	if err != nil {
+		return ""
+	}
+	rel = filepath.ToSlash(rel)
+	if manifest.CheckProject(rel) != nil {
+		return ""
+	}
+	return rel
+}
+
 // dependsOnAssets reports whether the cooked world may depend on files
 // besides the scene: a scene cooked inside a project, whose assets (and
 // their .meta files) the cook record does not cover. Such a world gets no
@@ -48,12 +78,29 @@ func inProject(file string, opts validate.Options) bool {
 }
 
 // openAssets gives a world with assets the project files they are read
-// from with disk IO: the project given, else the one above near (a
-// folder holding project.esproject). A world with assets but no project
+// from with disk IO: the project given, else the one the manifest file
+// records (its project field), else the one above near (a folder holding
+// project.esproject). A world with assets but no project
 // simply has none; the caller decides whether it needs them.
-func openAssets(w *streaming.World, m *manifest.Manifest, project, near string) error {
+func openAssets(w *streaming.World, m *manifest.Manifest, project, near, file string) error {
 	if len(m.Assets) == 0 {
 		return nil
+	}
+	if project == "" && file != "" && m.Project != "" {
+		// The folder the cook recorded, relative to the manifest's: reading
+		// assets there is all that is done with it, from inside that folder
+		// only (OpenAssets).
+		dir := filepath.Join(filepath.Dir(file), filepath.FromSlash(m.Project))
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: project %q names %s, which is not a folder (was the cooked folder moved without its project?); pass --assets with the project folder, or cook the world again", file, m.Project, dir)
+		}
+		// A relative path always names some folder: one that holds none
+		// of the world's assets is not its project but wherever a cooked
+		// folder moved alone happens to sit.
+		if !holdsAny(dir, m.Assets) {
+			return fmt.Errorf("%s: project %q names %s, which holds none of the world's assets (was the cooked folder moved without its project?); pass --assets with the project folder, or cook the world again", file, m.Project, dir)
+		}
+		project = dir
 	}
 	if project == "" && near != "" {
 		if p, ok := assets.FindProject(filepath.Join(near, "x")); ok {
@@ -69,4 +116,20 @@ func openAssets(w *streaming.World, m *manifest.Manifest, project, near string) 
 	}
 	w.AssetFiles = files
 	return nil
+}
+
+// holdsAny reports whether the folder dir holds a file at one of the
+// assets' paths, looked up inside it only.
+func holdsAny(dir string, list []manifest.Asset) bool {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	for _, a := range list {
+		if st, err := r.Stat(filepath.FromSlash(a.Path)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }

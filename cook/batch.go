@@ -103,7 +103,10 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 // "town_x"), or one whose files would land among another's bookkeeping.
 // Cooked together they would replace each other's files, or corrupt each
 // other's commit when cooked in parallel.
-func Collisions(scenes []Scene) error {
+func Collisions(scenes []Scene) error { return collisions(scenes, nil) }
+
+// collisions is Collisions with persistent worlds where persist puts them.
+func collisions(scenes []Scene, persist map[string]string) error {
 	bySafe := map[string]int{}
 	for i, s := range scenes {
 		// Folded: where file names ignore case (macOS, Windows) "Main"
@@ -122,7 +125,7 @@ func Collisions(scenes []Scene) error {
 	// bookkeeping; the pairwise test is cheap next to a cook.
 	for i := range scenes {
 		for j := i + 1; j < len(scenes); j++ {
-			if p, bad := clash(layoutOf(scenes[i].Name), layoutOf(scenes[j].Name)); bad {
+			if p, bad := clash(layoutAt(scenes[i].Name, persist[scenes[i].Name]), layoutAt(scenes[j].Name, persist[scenes[j].Name])); bad {
 				return collision(scenes[i], scenes[j], p)
 			}
 		}
@@ -164,7 +167,22 @@ type Batch struct {
 	// checked before anything is cooked, so that a run that could not list
 	// its worlds where the runtime looks for them cooks nothing.
 	PackageConfig string
+	// PersistentAt is where each persistent world goes: PersistentAtName
+	// ("" too) or PersistentAtRegistered.
+	PersistentAt string
+
+	persist map[string]string // scene name → registered path
 }
+
+// The values of Batch.PersistentAt (--persist-at).
+const (
+	// PersistentAtName writes a scene's persistent world at PersistentPath.
+	PersistentAtName = "name"
+	// PersistentAtRegistered writes it at the path PackageConfig's scenes
+	// list registers for the scene, as the engine's own export does, so
+	// that the packaged runtime loads it (see RegisteredPaths).
+	PersistentAtRegistered = "registered"
+)
 
 // Events are the callbacks of a batch. Each may be nil; Phase and
 // Progress are called from several goroutines.
@@ -198,13 +216,31 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Collisions(scenes); err != nil {
-		return nil, err
-	}
 	if err := checkOutDir(b.Out); err != nil {
 		return nil, err
 	}
 	if err := checkPackageTarget(b.PackageConfig, b.Out, scenes); err != nil {
+		return nil, err
+	}
+	var persist map[string]string
+	switch b.PersistentAt {
+	case "", PersistentAtName:
+	case PersistentAtRegistered:
+		if b.PackageConfig == "" {
+			return nil, fmt.Errorf("--persist-at %s writes each persistent world where the game configuration registers its scene; pass --package-config with the game.config.json", PersistentAtRegistered)
+		}
+		names := make([]string, len(scenes))
+		for i, s := range scenes {
+			names[i] = s.Name
+		}
+		if persist, err = RegisteredPaths(b.PackageConfig, b.Out, names); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("--persist-at %q: want %s or %s", b.PersistentAt, PersistentAtName, PersistentAtRegistered)
+	}
+	b.persist = persist
+	if err := collisions(scenes, persist); err != nil {
 		return nil, err
 	}
 	// Nothing the cooks would write, rename or remove may be one of their
@@ -235,7 +271,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	// Under the lock, so that no cook of another scene is putting its
 	// world in place meanwhile, and before any scene is cooked.
-	if err := (&Committer{FS: fsys, Dir: b.Out}).checkOwners(scenes); err != nil {
+	if err := (&Committer{FS: fsys, Dir: b.Out, Persist: persist}).checkOwners(scenes); err != nil {
 		return nil, err
 	}
 	if b.Events.Found != nil {
@@ -252,6 +288,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		job := Job{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
 			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true,
+			Persistent: persist[s.Name],
 		}
 		job.Validate.SceneName = s.Name
 		if f := b.Events.Progress; f != nil {
@@ -298,7 +335,7 @@ func batchClaims(b Batch, scenes []Scene) (*claims, error) {
 	}
 	ls := make([]layout, len(scenes))
 	for i, s := range scenes {
-		ls[i] = layoutOf(s.Name)
+		ls[i] = layoutAt(s.Name, b.persist[s.Name])
 	}
 	guard, err := claimed(&Committer{FS: fsys, Dir: b.Out}, ls)
 	if err != nil {

@@ -41,6 +41,9 @@ type Committer struct {
 	Dir string
 	// Check computes the Result without writing anything.
 	Check bool
+	// Persist maps a scene's name to where its persistent world goes
+	// instead of PersistentPath (see layout.persist).
+	Persist map[string]string
 }
 
 // journal is the commit record: once it is in place, the commit is
@@ -62,6 +65,10 @@ const (
 
 // abs is rel's path for messages.
 func (c *Committer) abs(rel string) string { return filepath.Join(c.Dir, filepath.FromSlash(rel)) }
+
+// layout is the scene's layout in this directory: its persistent world
+// where Persist puts it.
+func (c *Committer) layout(scene string) layout { return layoutAt(scene, c.Persist[scene]) }
 
 func (c *Committer) stagingDir(scene string) string { return c.abs(layoutOf(scene).staging()) }
 
@@ -102,7 +109,7 @@ func (c *Committer) Prepare(scene string) error {
 		}
 		c.FS = fsys
 	}
-	l := layoutOf(scene)
+	l := c.layout(scene)
 	if st, err := c.FS.Lstat(worldDir); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.IsDir()) {
 		return fmt.Errorf("%s is not a real directory; remove it so that cells stay inside the output directory", c.abs(worldDir))
 	}
@@ -214,7 +221,7 @@ type Txn struct {
 
 // Begin starts a commit of scene, whose manifest lives at manifestPath.
 func (c *Committer) Begin(scene, manifestPath string) *Txn {
-	t := &Txn{c: c, l: layoutOf(scene), manifestPath: manifestPath, keep: map[string]bool{}}
+	t := &Txn{c: c, l: c.layout(scene), manifestPath: manifestPath, keep: map[string]bool{}}
 	t.loadPrevious()
 	return t
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// Progress, if set, is called as cells finish with the bytes done and
 	// the bytes in all. It may be called from several goroutines.
 	Progress func(done, total int64)
+	// Persistent, if set, is the persistent world's path in the output
+	// directory instead of PersistentPath.
+	Persistent string
 }
 
 // Build renders plan into memory: the files a cook would write, for
@@ -106,7 +109,7 @@ func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k i
 		CellSize:       plan.CellSize,
 		Plane:          plan.Plane,
 		PersistentRefs: nonNil(plan.PersistentRefs),
-		Persistent:     manifest.Persistent{Path: PersistentPath(plan.SceneName), EntityCount: len(plan.Persistent)},
+		Persistent:     manifest.Persistent{Path: layoutAt(plan.SceneName, opts.Persistent).persistent(), EntityCount: len(plan.Persistent)},
 		Sources:        plan.Sources,
 		Cells:          make([]manifest.Cell, n),
 	}

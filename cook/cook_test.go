@@ -30,8 +30,14 @@ func demoOptions() validate.Options {
 }
 
 func TestDemoGolden(t *testing.T) {
-	out := t.TempDir()
-	cookTo(t, demoScene, out, demoOptions(), 0)
+	// The demo project and the output are laid out as the repository
+	// holds them (testdata/demo, cook/testdata/demo), so that the
+	// manifest's project, relative to it, is the same wherever the test
+	// runs and names the demo project from the golden too.
+	dir := t.TempDir()
+	proj, out := filepath.Join(dir, "testdata", "demo"), filepath.Join(dir, "cook", "testdata", "demo")
+	copyTree(t, filepath.Dir(demoScene), proj)
+	cookTo(t, filepath.Join(proj, filepath.Base(demoScene)), out, demoOptions(), 0)
 	got := readTree(t, out)
 	golden := filepath.Join("testdata", "demo")
 	if goldenfile.Updating() {

@@ -27,9 +27,21 @@ const (
 type layout struct {
 	scene string // the scene's runtime name ("levels/boss")
 	safe  string // grid.FileSafe(scene)
+	// persist, if set, is where the persistent world goes instead of
+	// PersistentPath (--persist-at registered: the path the game
+	// configuration registers for the scene, checked by RegisteredPaths).
+	persist string
 }
 
 func layoutOf(scene string) layout { return layout{scene: scene, safe: grid.FileSafe(scene)} }
+
+// layoutAt is the scene's layout with its persistent world at persist
+// ("" = PersistentPath).
+func layoutAt(scene, persist string) layout {
+	l := layoutOf(scene)
+	l.persist = persist
+	return l
+}
 
 // PersistentPath is where a scene's persistent world goes inside the output
 // directory: its runtime name plus ".esscene".
@@ -38,11 +50,16 @@ func PersistentPath(sceneName string) string { return sceneName + validate.Scene
 // ManifestPath is where a scene's world manifest goes.
 func ManifestPath(sceneName string) string { return layoutOf(sceneName).manifest() }
 
-func (l layout) persistent() string { return PersistentPath(l.scene) }
-func (l layout) manifest() string   { return worldDir + "/" + l.safe + ".world.json" }
-func (l layout) staging() string    { return stagingPrefix + l.safe }
-func (l layout) journal() string    { return "." + l.safe + journalSuffix }
-func (l layout) record() string     { return "." + l.safe + recordSuffix }
+func (l layout) persistent() string {
+	if l.persist != "" {
+		return l.persist
+	}
+	return PersistentPath(l.scene)
+}
+func (l layout) manifest() string { return worldDir + "/" + l.safe + ".world.json" }
+func (l layout) staging() string  { return stagingPrefix + l.safe }
+func (l layout) journal() string  { return "." + l.safe + journalSuffix }
+func (l layout) record() string   { return "." + l.safe + recordSuffix }
 
 // fixed lists the scene's paths that have one name each, the staging
 // folder included (its files are inside it).

@@ -24,8 +24,9 @@ type OpenOptions struct {
 	// pass a cooked directory, a world manifest or a scene).
 	Missing string
 	// Project is the folder whose asset files a world with assets loads
-	// (disk IO); "" means the project above the cooked directory, or the
-	// scene's project.
+	// (disk IO); "" means the one the manifest records (its project
+	// field), else the project above the cooked directory, or the scene's
+	// project.
 	Project string
 }
 
@@ -85,7 +86,7 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 		return nil, err
 	}
 	w := streaming.WorldFromManifest(m, files)
-	return w, openAssets(w, m, opts.Project, filepath.Join(root, manifest.WorldDir))
+	return w, openAssets(w, m, opts.Project, filepath.Join(root, manifest.WorldDir), file)
 }
 
 // findManifest finds the one world manifest of a cooked directory (or of
@@ -142,5 +143,5 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 	if project == "" && plan.Assets != nil {
 		project = plan.Assets.Root
 	}
-	return w, openAssets(w, cooked.Manifest, project, "")
+	return w, openAssets(w, cooked.Manifest, project, "", "")
 }

@@ -83,3 +83,60 @@ func TestOpenRefuses(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// TestOpenRecordedProject: a world cooked outside its project records
+// where the project is, relative to the manifest, so that Open finds the
+// asset files without being told: wherever the cooked folder and the
+// project move together, and with a clear refusal naming the manifest and
+// the field when the cooked folder moved alone. A project given wins.
+func TestOpenRecordedProject(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	proj, out := filepath.Join(base, "game"), filepath.Join(base, "build", "web")
+	copyTree(t, filepath.Dir(demoScene), proj)
+	rep := cookTo(t, filepath.Join(proj, filepath.Base(demoScene)), out, demoOptions(), 0)
+	if got, want := rep.World.Manifest.Project, "../../../game"; got != want {
+		t.Fatalf("manifest project %q, want %q", got, want)
+	}
+	opened := func(dir string, opts OpenOptions) error {
+		w, err := Open(ctx, dir, opts)
+		if err == nil && w.AssetFiles == nil {
+			t.Errorf("%s: opened without its asset files", dir)
+		}
+		return err
+	}
+	if err := opened(out, OpenOptions{}); err != nil {
+		t.Fatalf("cooked beside its project: %v", err)
+	}
+	// Moved together: the relative path still joins them.
+	moved := filepath.Join(t.TempDir(), "release")
+	if err := os.Rename(base, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := opened(filepath.Join(moved, "build", "web"), OpenOptions{}); err != nil {
+		t.Fatalf("moved with its project: %v", err)
+	}
+	// Moved alone, one level deeper: what the path names is no project.
+	alone := filepath.Join(t.TempDir(), "a", "web")
+	os.MkdirAll(filepath.Dir(alone), 0o755)
+	if err := os.Rename(filepath.Join(moved, "build", "web"), alone); err != nil {
+		t.Fatal(err)
+	}
+	err := opened(alone, OpenOptions{})
+	for _, want := range []string{filepath.Join(alone, "world", "main.world.json"), `project "../../../game"`, "pass --assets"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("moved alone: %v; want it to say %q", err, want)
+		}
+	}
+	// Moved alone so that the path names no folder at all.
+	if err := os.Rename(filepath.Dir(alone), filepath.Join(filepath.Dir(filepath.Dir(alone)), "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := opened(filepath.Join(filepath.Dir(filepath.Dir(alone)), "b", "web"), OpenOptions{}); err == nil || !strings.Contains(err.Error(), "not a folder") {
+		t.Errorf("project path naming nothing: %v", err)
+	}
+	// The project given overrides the recorded one.
+	if err := opened(filepath.Join(filepath.Dir(filepath.Dir(alone)), "b", "web"), OpenOptions{Project: filepath.Join(moved, "game")}); err != nil {
+		t.Errorf("with the project given: %v", err)
+	}
+}

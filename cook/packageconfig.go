@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/validate"
 )
 
 // The packaged Estella runtime learns of a cooked world from its game
@@ -386,24 +388,84 @@ func (s style) list(kept []string, add []PackageWorld) string {
 	return "[" + in + strings.Join(items, ","+in) + s.nl + s.indent + "]"
 }
 
+// packageScenes is the configuration's scenes list and entry scene, as
+// the runtime reads them.
+type packageScenes struct {
+	EntryScene string `json:"entryScene"`
+	Scenes     []struct {
+		Name string `json:"name"`
+		Path string `json:"path"`
+	} `json:"scenes"`
+}
+
+// RegisteredPaths returns, for each of the scenes named that the game
+// configuration at file registers, the path its scenes list gives: where
+// the packaged runtime loads the scene from, relative to the package root
+// (out, the configuration's folder; see PackageEntry), and where the
+// engine's own export writes the persistent world. A scene not registered
+// keeps PersistentPath. A path that would leave out (absolute, "..", a
+// backslash or a drive), is not a scene file, or lies among the world's
+// own files (world/, worldcook's bookkeeping) is refused: the persistent
+// world is written only inside out. Inputs are refused later, as for
+// every path a cook writes (batchClaims).
+func RegisteredPaths(file, out string, names []string) (map[string]string, error) {
+	src, err := readPackageConfig(file)
+	if err != nil {
+		return nil, err
+	}
+	var cfg packageScenes
+	if len(bytes.TrimSpace(src)) > 0 {
+		if err := json.Unmarshal(src, &cfg); err != nil {
+			return nil, fmt.Errorf("--persist-at %s: %s: %v; fix the game configuration's scenes list", PersistentAtRegistered, file, err)
+		}
+	}
+	paths := map[string]string{}
+	for _, name := range names {
+		for _, s := range cfg.Scenes {
+			if s.Name != name {
+				continue
+			}
+			if err := checkRegistered(name, s.Path); err != nil {
+				return nil, fmt.Errorf("--persist-at %s: %s registers scene %q at %q, which %v; the persistent world is written only inside %s (the package root): fix the scenes entry, or cook with --persist-at %s", PersistentAtRegistered, file, name, s.Path, err, out, PersistentAtName)
+			}
+			paths[name] = s.Path
+			break
+		}
+	}
+	return paths, nil
+}
+
+// checkRegistered says why p cannot hold scene's persistent world.
+func checkRegistered(scene, p string) error {
+	if err := manifest.CheckPath(p); err != nil {
+		return errors.New("is not a path inside the package (" + err.Error() + ")")
+	}
+	if !strings.HasSuffix(p, validate.SceneExt) {
+		return fmt.Errorf("is not a %s file", validate.SceneExt)
+	}
+	first, _, _ := strings.Cut(p, "/")
+	if first == worldDir || strings.HasPrefix(path.Base(p), ".") || strings.Contains(p, "/.") || strings.HasPrefix(p, ".") {
+		return errors.New("lies among the world's cells or worldcook's bookkeeping")
+	}
+	if l := layoutOf(scene); l.owns(p) && p != l.persistent() {
+		return errors.New("is one of worldcook's own files")
+	}
+	return nil
+}
+
 // PackageNotes reads what the game configuration says about the scenes of
 // worlds and returns what would keep the packaged runtime from adopting
 // them as cooked: it adopts only the entry scene's world, and loads each
 // scene from the path its scenes list gives, which must be the persistent
-// world the cook wrote into out. Each is a warning whose message starts
-// with the configuration file's name.
-func PackageNotes(file string, worlds []PackageWorld) []diag.Diagnostic {
+// world the cook wrote into out. With registered (--persist-at
+// registered) the cook wrote it there. Each is a warning whose message
+// starts with the configuration file's name.
+func PackageNotes(file string, worlds []PackageWorld, registered bool) []diag.Diagnostic {
 	src, err := readPackageConfig(file)
 	if err != nil || len(src) == 0 {
 		return nil
 	}
-	var cfg struct {
-		EntryScene string `json:"entryScene"`
-		Scenes     []struct {
-			Name string `json:"name"`
-			Path string `json:"path"`
-		} `json:"scenes"`
-	}
+	var cfg packageScenes
 	if json.Unmarshal(src, &cfg) != nil {
 		return nil
 	}
@@ -421,11 +483,14 @@ func PackageNotes(file string, worlds []PackageWorld) []diag.Diagnostic {
 		if entry != "" && entry != w.Scene {
 			note("%s boots into scene %q, and the runtime adopts only the entry scene's world: %q will not stream until it is the entry scene", file, entry, w.Scene)
 		}
+		if registered {
+			continue // written at the registered path (RegisteredPaths)
+		}
 		// The persistent world sits at the package root (see PackageEntry).
 		want := PersistentPath(w.Scene)
 		for _, s := range cfg.Scenes {
 			if s.Name == w.Scene && s.Path != want {
-				note("%s registers scene %q at %s, but its persistent world was cooked to %s: point the scenes entry at %s, or the runtime loads the uncut scene and streams its cells on top", file, w.Scene, s.Path, want, want)
+				note("%s registers scene %q at %s, but its persistent world was cooked to %s, so the runtime loads the uncut scene and streams its cells on top: cook with --persist-at %s (cook.persistAt in worldcook.yaml) to write it at %s, or point the scenes entry at %s", file, w.Scene, s.Path, want, PersistentAtRegistered, s.Path, want)
 			}
 		}
 	}

@@ -78,7 +78,7 @@ func decodeCookRecord(l layout, data []byte) (*record, error) {
 // settingsKey digests everything besides the scene's bytes that decides
 // the cooked output: the worldcook binary itself (a new build may cook
 // differently) and the partition settings.
-func settingsKey(opts validate.Options) string {
+func settingsKey(opts validate.Options, persistent string) string {
 	comps := make([]string, 0, len(opts.Components))
 	for name, f := range opts.Components {
 		ent, soft := append([]string(nil), f.Entity...), append([]string(nil), f.Soft...)
@@ -91,6 +91,10 @@ func settingsKey(opts validate.Options) string {
 	settings := map[string]any{
 		"binary": binaryDigest(), "scene": opts.SceneName, "plane": opts.Plane,
 		"strict": opts.Strict, "assets": opts.Assets, "components": comps,
+	}
+	if persistent != "" {
+		// Absent by default, as levels below.
+		settings["persistent"] = persistent
 	}
 	if opts.Levels != 0 {
 		// Absent at 0, so a record written before levels existed still
@@ -135,7 +139,7 @@ func (c *Committer) unchanged(scene string, input func() string, key string) (*r
 	if binaryDigest() == "" {
 		return nil, false
 	}
-	l := layoutOf(scene)
+	l := c.layout(scene)
 	st, err := c.FS.Lstat(l.record())
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, false
@@ -192,7 +196,7 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 		r.Sizes = append(r.Sizes, size)
 	}
 	if !plan.Streamed {
-		add(PersistentPath(scene), int64(len(plan.Doc.Src)))
+		add(c.layout(scene).persistent(), int64(len(plan.Doc.Src)))
 	} else {
 		m := w.Manifest
 		add(m.Persistent.Path, m.Persistent.Bytes)

@@ -51,6 +51,10 @@ type Job struct {
 	// and used (nil leaves it alone).
 	GC GCPolicy
 
+	// Persistent, if set, is where the scene's persistent world goes in
+	// Out instead of PersistentPath: a path RegisteredPaths accepted.
+	Persistent string
+
 	// inputs, set by a batch, are the files in Out that the batch's cooks
 	// may write, to check the prefabs this scene reads against.
 	inputs *claims
@@ -250,6 +254,9 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	timer.done("read")
 
 	c := &Committer{FS: job.FS, Dir: job.Out, Check: job.Check}
+	if job.Persistent != "" {
+		c.Persist = map[string]string{opts.SceneName: job.Persistent}
+	}
 	if c.FS == nil {
 		if c.FS, err = openOut(job.Out, job.Check); err != nil {
 			in.Close()
@@ -263,7 +270,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	// batch checked every scene against every scene already.
 	guard := job.inputs
 	if guard == nil && !job.Check {
-		if guard, err = claimed(c, []layout{layoutOf(opts.SceneName)}); err == nil {
+		if guard, err = claimed(c, []layout{c.layout(opts.SceneName)}); err == nil {
 			err = guard.check(job.File, "scene")
 		}
 		if err != nil {
@@ -281,7 +288,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		in.Close()
 		return rep, err
 	}
-	key := settingsKey(opts)
+	key := settingsKey(opts, job.Persistent)
 	if inProject(job.File, opts) {
 		key = "" // matches no record: see dependsOnAssets
 	}
@@ -301,7 +308,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	}()
 	timer.start("check")
 	// A check trusts the record only once every file's bytes are hashed.
-	if rec, ok := c.unchanged(opts.SceneName, input, key); ok && (!job.Check || c.confirm(ctx, layoutOf(opts.SceneName), rec, src, job.Workers)) {
+	if rec, ok := c.unchanged(opts.SceneName, input, key); ok && (!job.Check || c.confirm(ctx, c.layout(opts.SceneName), rec, src, job.Workers)) {
 		// The same bytes, settings and worldcook made the world that is
 		// there, and no file of it changed since: nothing to do.
 		timer.done("check")
@@ -346,7 +353,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		}
 	}
 	timer.start("write")
-	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress})
+	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress, Persistent: job.Persistent})
 	if err == nil && !job.Check && !in.Changed() {
 		// The world is complete; the record only saves the next cook
 		// work. Without it that cook does the full job, so a failure to
@@ -378,7 +385,7 @@ func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options)
 	if !plan.Streamed {
 		src := plan.Doc.Src
 		err := mapped.Guard(func() error {
-			return t.Put(Output{Path: PersistentPath(plan.SceneName), Bytes: src, Digest: digest(src)})
+			return t.Put(Output{Path: c.layout(plan.SceneName).persistent(), Bytes: src, Digest: digest(src)})
 		})
 		if err != nil {
 			t.Abort()
@@ -392,6 +399,7 @@ func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options)
 		t.Abort()
 		return nil, nil, err
 	}
+	m.Project = projectOf(m, plan, c.Dir)
 	mf, err := manifestFile(w.ManifestPath, m)
 	if err == nil {
 		err = t.Put(mf)

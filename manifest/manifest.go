@@ -158,6 +158,11 @@ type Manifest struct {
 	// cooked outside a project), which simulates exactly as before assets
 	// were counted.
 	Assets []Asset `json:"assets,omitempty"`
+	// Project is the folder the asset paths are relative to, as a slash
+	// path relative to the manifest's own folder, so that a cooked folder
+	// moved together with its project still finds it. Absent in a world
+	// without assets (its manifest is as it was before the field).
+	Project string `json:"project,omitempty"`
 }
 
 // Asset is one file a streamed world loads besides its entity documents.
@@ -323,6 +328,11 @@ func (m *Manifest) Check() error {
 			return fmt.Errorf("persistent scene: %w", err)
 		}
 	}
+	if m.Project != "" {
+		if err := CheckProject(m.Project); err != nil {
+			return err
+		}
+	}
 	if strings.ContainsFunc(m.Scene, isControl) {
 		return fmt.Errorf("manifest scene %q holds a control character; re-cook the world", m.Scene)
 	}
@@ -477,6 +487,26 @@ func CheckPath(p string) error {
 	}
 	if !fs.ValidPath(p) {
 		return fmt.Errorf("path %q is not clean (an empty, \".\" or trailing-slash element); re-cook the world", p)
+	}
+	return nil
+}
+
+// CheckProject checks a manifest's project: a relative slash path, which
+// unlike the world's own paths may climb out of the cooked directory (the
+// project usually holds it, or sits beside it), but names a folder
+// relative to the manifest wherever the manifest is: no root, drive or
+// backslash, no control character, no empty or "." element.
+func CheckProject(p string) error {
+	if strings.HasPrefix(p, "/") {
+		return fmt.Errorf("manifest project %q is absolute; it must be relative to the manifest's folder, re-cook the world", p)
+	}
+	if i := strings.IndexFunc(p, func(r rune) bool { return r == '\\' || r == ':' || isControl(r) }); i >= 0 {
+		return fmt.Errorf("manifest project %q holds %q at byte %d; it must be a relative slash path, re-cook the world", p, p[i], i)
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == "" || e == "." {
+			return fmt.Errorf("manifest project %q is not clean (an empty or \".\" element); re-cook the world", p)
+		}
 	}
 	return nil
 }

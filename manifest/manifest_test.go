@@ -85,6 +85,12 @@ func TestCheckRejects(t *testing.T) {
 		{"persistent bytes", func(m *Manifest) { m.Persistent.Bytes = MaxWorldBytes + 1 }, "persistent scene: 4398046511105 bytes"},
 		{"negative entity count", func(m *Manifest) { m.Cells[0].EntityCount = -1 }, "cell main.cell_-1_0: entityCount -1 must be from 0 to"},
 		{"huge root count", func(m *Manifest) { m.Cells[0].RootCount = 1 << 40 }, "rootCount"},
+		{"absolute project", func(m *Manifest) { m.Project = "/home/me/game" }, `manifest project "/home/me/game" is absolute`},
+		{"project with a drive", func(m *Manifest) { m.Project = "C:/game" }, `holds ':'`},
+		{"project with a backslash", func(m *Manifest) { m.Project = `..\game` }, `holds '\\'`},
+		{"project with a newline", func(m *Manifest) { m.Project = "../ga\nme" }, `holds '\n'`},
+		{"project not clean", func(m *Manifest) { m.Project = "../game/" }, "not clean"},
+		{"project dot", func(m *Manifest) { m.Project = "./game" }, "not clean"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := sample()
@@ -105,6 +111,13 @@ func TestCheckAccepts(t *testing.T) {
 	m.Persistent.Bytes = MaxWorldBytes - 150 - 992
 	if err := m.Check(); err != nil {
 		t.Fatal(err)
+	}
+	// A project may lie above the cooked directory: it is only read.
+	for _, p := range []string{"../..", "../../game", "../../../../testdata/demo", "assets"} {
+		m.Project = p
+		if err := m.Check(); err != nil {
+			t.Errorf("project %q: %v", p, err)
+		}
 	}
 	if err := checkCells(MaxCells); err != nil {
 		t.Fatal(err)
