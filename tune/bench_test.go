@@ -93,6 +93,9 @@ func BenchmarkTuneDemo(b *testing.B) {
 		b.Fatal(err)
 	}
 	e.parsed = []*streaming.Route{rt}
+	if err := freeze(e.worlds); err != nil {
+		b.Fatal(err)
+	}
 	benchSearch(b, plan, e, s.Routes)
 	// The whole command's library call, the worlds cooked included.
 	t0 := time.Now()
@@ -143,5 +146,8 @@ func BenchmarkTuneLarge(b *testing.B) {
 	}
 	e := &evaluator{base: simulate.Options{Model: streaming.ModelIO{LatencyFrames: 2}}, routes: routes, parsed: parsed,
 		gate: holes, worlds: map[float64]*streaming.World{1: w}}
+	if err := freeze(e.worlds); err != nil {
+		b.Fatal(err)
+	}
 	benchSearch(b, plan, e, routes)
 }

@@ -83,11 +83,27 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := freeze(worlds); err != nil {
+		return nil, err
+	}
 	e := &evaluator{base: s.Base, routes: s.Routes, parsed: routes, gate: o.Require, worlds: worlds}
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
 	return Search(ctx, plan, e.eval, o)
+}
+
+// freeze freezes the worlds every candidate runs on, so that the runs
+// share each world's check, geometry and index (streaming.World.Freeze)
+// rather than each building them: for a large world that setup costs
+// more than the run.
+func freeze(worlds map[float64]*streaming.World) error {
+	for _, w := range worlds {
+		if err := w.Freeze(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isScene says whether path is a scene, as cook.Open tells one from a
