@@ -245,6 +245,8 @@ type Result struct {
 // top ones nor be on the Pareto front, judged against the candidates of
 // the batches already finished, which makes the answer the exhaustive
 // search's, and the output the same on every run and any GOMAXPROCS.
+// Candidates run in evalOrder, batch after batch; the result lists them
+// in the plan's order.
 //
 // When ctx is cancelled the search stops and returns the result so far
 // with Partial set (and no error).
