@@ -30,9 +30,10 @@ func cpuTime() time.Duration {
 // on every core, and the search as the command runs it (pruned). It
 // reports the exhaustive search's wall time against the floor divided by
 // the cores (docs/benchmarks.md: at most 1.2), and the runs pruning saved.
-// Beside them: the floor's wall time and the exhaustive search's CPU time,
-// which tell a machine busy with other work (wall above CPU in the floor
-// too) from a search that costs more than its runs (CPU above the floor).
+// Beside them: the floor's wall time and the exhaustive search's CPU time
+// and the cores it used, which tell a machine busy with other work (wall
+// above CPU in the floor too, fewer cores used than GOMAXPROCS) from a
+// search that costs more than its runs (CPU above the floor).
 func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 	ctx := context.Background()
 	var floor, floorWall, exhaustive, exhaustiveCPU, pruned time.Duration
@@ -70,6 +71,9 @@ func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 	b.ReportMetric(exhaustiveCPU.Seconds()/n, "s-cpu-exhaustive")
 	b.ReportMetric(pruned.Seconds()/n, "s-wall-pruned")
 	b.ReportMetric(exhaustive.Seconds()/(floor.Seconds()/float64(cores)), "ratio")
+	// The cores the machine gave the search (its CPU time over its wall
+	// time), against GOMAXPROCS: below it, other work held the cores.
+	b.ReportMetric(exhaustiveCPU.Seconds()/exhaustive.Seconds(), "cores-used")
 	b.ReportMetric(float64(saved), "runs-saved")
 	b.ReportMetric(float64(total), "runs")
 }
