@@ -20,7 +20,9 @@ import (
 // Once frozen, w's cells, cell size and assets must not be changed in
 // place. A world whose Cells, CellSize or Assets were replaced afterwards
 // (or a copy of w that did so) is recognised and set up afresh, as an
-// unfrozen one is.
+// unfrozen one is. Freeze before making schedulers, not while they run.
+// The budgeted schedulers' per-cell records handed back by Close stay
+// with w for the next ones, as long as w does.
 func (w *World) Freeze() error {
 	f := &frozen{cells: w.Cells, size: w.CellSize, assets: w.Assets, err: w.check()}
 	w.frozen = f
