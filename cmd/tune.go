@@ -75,8 +75,15 @@ func tuneSettings(sub *cobra.Command) {
 // constraints and the objective.
 func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, error) {
 	t := cfg.Tune
-	sp, err := tune.ParseSpace(tune.Spec{CellSize: t.CellSize, Load: t.LoadRadius, Unload: t.UnloadRadius,
-		Prefetch: t.PrefetchRadius, Budget: t.Budget, MaxResidentBytes: t.MaxResidentBytes})
+	// A dimension not set is "": tune's default.
+	dim := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	sp, err := tune.ParseSpace(tune.Spec{CellSize: dim(t.CellSize), Load: dim(t.LoadRadius), Unload: dim(t.UnloadRadius),
+		Prefetch: dim(t.PrefetchRadius), Budget: dim(t.Budget), MaxResidentBytes: dim(t.MaxResidentBytes)})
 	if err != nil {
 		return tune.Setup{}, tune.Options{}, err
 	}

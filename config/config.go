@@ -177,18 +177,19 @@ type AssetFolders struct {
 
 // Tune holds the settings search's own settings (worldcook tune,
 // docs/tune.md). Each dimension is text, a list of values and ranges that
-// package tune reads; the simulate settings tune does not search are the
+// package tune reads, nil when not set (tune's default from the cell
+// size, or none); the simulate settings tune does not search are the
 // simulate section's (TuneFixed), fixed for the whole search.
 type Tune struct {
 	Path             []string `flag:"path" unit:"path" help:"route CSV to tune against; repeat for several routes"`
-	CellSize         string   `flag:"cell-size" help:"cell sizes to try: list, A..B/STEP or A..BxF (scene only)"`
-	LoadRadius       string   `flag:"load-radius" help:"load radii to try (default: {0.5,1,1.5,2,3}·cell size)"`
-	UnloadRadius     string   `flag:"unload-radius" help:"unload radii to try (default: load + {0.5,1,2}·cell size)"`
-	PrefetchRadius   string   `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
-	Budget           string   `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
-	MaxResidentBytes string   `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
+	CellSize         *string  `flag:"cell-size" help:"cell sizes to try: list, A..B/STEP or A..BxF (scene only)"`
+	LoadRadius       *string  `flag:"load-radius" help:"load radii to try (default: {0.5,1,1.5,2,3}·cell size)"`
+	UnloadRadius     *string  `flag:"unload-radius" help:"unload radii to try (default: load + {0.5,1,2}·cell size)"`
+	PrefetchRadius   *string  `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
+	Budget           *string  `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
+	MaxResidentBytes *string  `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
 	Require          []string `flag:"require" default:"streaming.FailHoles" enum:"streaming.FailConditions" help:"conditions no route may show (as --fail-on)"`
-	Minimize         string   `flag:"minimize" help:"peak-resident (default), mean-resident, loads, max-frame-bytes"`
+	Minimize         string   `flag:"minimize" default:"peak-resident" help:"mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
 	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`

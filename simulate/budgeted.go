@@ -74,7 +74,7 @@ func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.R
 	if f := o.Watch.Frame; f != nil {
 		each = func(r *streaming.FrameReport) error { return f(run, r, nil) }
 	}
-	if run.Frames, err = streaming.Run(ctx, b.sched, run.Route, b.pace, each); err != nil {
+	if run.Frames, err = streaming.RunInto(ctx, o.Frames, b.sched, run.Route, b.pace, each); err != nil {
 		return nil, err
 	}
 	run.Stepping = time.Since(stepping)

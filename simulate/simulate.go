@@ -112,6 +112,11 @@ type Options struct {
 	CellStates bool
 	// Watch, when set, sees the run as it goes.
 	Watch Watch
+	// Frames, when its capacity holds the route's frames, is the array
+	// the budgeted policy's frame reports are written into
+	// (PolicyRun.Frames shares it): a caller running many short routes
+	// and done with each run's frames before the next reuses one.
+	Frames []streaming.FrameReport
 }
 
 // begin marks the end of a policy's setup and calls the Watch's Begin.

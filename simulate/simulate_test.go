@@ -270,3 +270,36 @@ func TestRunCancelled(t *testing.T) {
 		cancel()
 	}
 }
+
+// TestRunIntoLentFrames: a run given an array for its frames writes them
+// there, and gives what it gives without one, even when the array holds
+// an earlier run's frames; an array too small is not used.
+func TestRunIntoLentFrames(t *testing.T) {
+	world := demoWorld(t)
+	budget := int64(16 << 10)
+	o := Options{Route: demoRoute, Model: streaming.ModelIO{LatencyFrames: 2}, Settings: streaming.Settings{Budget: &budget},
+		Gate: streaming.Gate{FailOn: []string{streaming.FailHoles}}}
+	want := run(t, world, o).Runs[0]
+	other := o
+	other.Settings.Budget = nil
+	buf := run(t, world, other).Runs[0].Frames
+	o.Frames = buf[:0]
+	got := run(t, world, o).Runs[0]
+	if &got.Frames[0] != &buf[0] {
+		t.Error("the run did not write its frames into the lent array")
+	}
+	noCost := func(fs []streaming.FrameReport) {
+		for i := range fs {
+			fs[i].Cost = 0
+		}
+	}
+	noCost(got.Frames)
+	noCost(want.Frames)
+	if !reflect.DeepEqual(got.Frames, want.Frames) || !reflect.DeepEqual(got.Summary, want.Summary) {
+		t.Error("a run into a lent array differs from one without")
+	}
+	o.Frames = make([]streaming.FrameReport, 0, 3)
+	if got := run(t, world, o).Runs[0]; len(got.Frames) != len(want.Frames) || &got.Frames[0] == &o.Frames[:1][0] {
+		t.Errorf("a lent array too small: %d frames, want %d in an array of their own", len(got.Frames), len(want.Frames))
+	}
+}

@@ -55,7 +55,7 @@ func assetsFromManifest(m *manifest.Manifest, w *World) {
 // each adds resident to its own resident bytes.
 type assetBook struct {
 	assets []Asset
-	cells  [][]int32
+	cells  []Cell // the world's: each lists its assets
 	refs   []int32
 	loaded []bool
 	loads  []int32 // times each asset became resident
@@ -76,14 +76,11 @@ func newAssetBook(w *World, ignore bool) *assetBook {
 	}
 	b := &assetBook{
 		assets: w.Assets,
-		cells:  make([][]int32, len(w.Cells)),
+		cells:  w.Cells,
 		refs:   make([]int32, len(w.Assets)),
 		loaded: make([]bool, len(w.Assets)),
 		loads:  make([]int32, len(w.Assets)),
 		holds:  make([]bool, len(w.Cells)),
-	}
-	for i, c := range w.Cells {
-		b.cells[i] = c.Assets
 	}
 	b.sum.Distinct = len(w.Assets)
 	for _, k := range w.PersistentAssets {
@@ -124,7 +121,7 @@ func (w *World) checkAssets() bool {
 func (b *assetBook) fresh(i int32) (int64, []string) {
 	var n int64
 	var paths []string
-	for _, k := range b.cells[i] {
+	for _, k := range b.cells[i].Assets {
 		if b.refs[k] == 0 {
 			n += b.assets[k].Bytes
 			paths = append(paths, b.assets[k].Path)
@@ -139,7 +136,7 @@ func (b *assetBook) acquire(i int32) {
 		return
 	}
 	b.holds[i] = true
-	for _, k := range b.cells[i] {
+	for _, k := range b.cells[i].Assets {
 		b.refs[k]++
 	}
 }
@@ -149,7 +146,7 @@ func (b *assetBook) complete(i int32) {
 	if !b.holds[i] {
 		return
 	}
-	for _, k := range b.cells[i] {
+	for _, k := range b.cells[i].Assets {
 		b.arrive(k)
 	}
 }
@@ -172,7 +169,7 @@ func (b *assetBook) release(i int32) {
 		return
 	}
 	b.holds[i] = false
-	for _, k := range b.cells[i] {
+	for _, k := range b.cells[i].Assets {
 		b.refs[k]--
 		if b.refs[k] > 0 {
 			continue
@@ -192,7 +189,7 @@ func (b *assetBook) scope(i int32) int {
 	if !b.holds[i] {
 		return 0
 	}
-	return len(b.cells[i])
+	return len(b.cells[i].Assets)
 }
 
 // report moves the frame's asset counts into its report.

@@ -292,7 +292,8 @@ type Estella struct {
 // sources (positions before the first frame) and host. Only enabled sources
 // are handed to the update, as the runtime's residency system does.
 func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) {
-	if err := w.check(); err != nil {
+	f, err := w.checked()
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckSources(sources); err != nil {
@@ -307,17 +308,13 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 	e := &Estella{
 		cells:    w.Cells,
 		cellSize: w.CellSize,
-		geo:      make([]geom, len(w.Cells)),
 		sources:  slices.Clone(sources),
 		host:     host,
 		st:       make([]estCell, len(w.Cells)),
 		prepOps:  map[uint64]op{},
 	}
-	for i, c := range w.Cells {
-		b := c.Bounds
-		e.geo[i] = geom{minX: b.MinX, minZ: b.MinZ, maxX: b.MaxX, maxZ: b.MaxZ}
-	}
-	e.index = newGridIndex(e.geo, w.CellSize)
+	lay := f.layout(w, func(f *frozen) *lazyLayout { return &f.runtime }, runtimeLayout)
+	e.geo, e.index = lay.geo, lay.index
 	e.book = newAssetBook(w, host.IgnoreAssets)
 	if host.Prepare.BytesPerFrame != nil || host.Prepare.LatencyFrames > 0 {
 		e.prepIO = NewModelLoader(host.Prepare)

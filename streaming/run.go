@@ -14,7 +14,17 @@ import (
 // time: without pacing the frames of a route would pass in microseconds and
 // no read could finish in time to matter.
 func Run(ctx context.Context, s *Scheduler, frames [][]Point, pace time.Duration, each func(*FrameReport) error) ([]FrameReport, error) {
-	reports := make([]FrameReport, 0, len(frames))
+	return RunInto(ctx, nil, s, frames, pace, each)
+}
+
+// RunInto is Run with the reports written into buf's array when it holds
+// them all (its length is ignored), so that a caller running many short
+// routes reuses one array instead of allocating one a run.
+func RunInto(ctx context.Context, buf []FrameReport, s *Scheduler, frames [][]Point, pace time.Duration, each func(*FrameReport) error) ([]FrameReport, error) {
+	reports := buf[:0]
+	if cap(reports) < len(frames) {
+		reports = make([]FrameReport, 0, len(frames))
+	}
 	next := time.Now()
 	for _, pos := range frames {
 		if err := ctx.Err(); err != nil {

@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/worldcook/worldcook/grid"
 )
 
 // CellState is where a cell is in its life.
@@ -93,7 +91,7 @@ type cellRT struct {
 	dispatched     int32 // frame of the current attempt's dispatch
 	due            int32 // Retrying: first frame the retry may go
 	cooldown       int32 // first frame an evicted cell may be dispatched
-	entities       int32
+	entities       int32 // as the IO layer counted them, when counted is set
 	loads          int32 // requests dispatched for the cell, for the map
 	// wantStamp is the last frame the cell was within some source's
 	// prefetch radius; a gap starts a new stretch of being wanted.
@@ -102,6 +100,7 @@ type cellRT struct {
 	flags     uint8
 	failures  uint8 // failed attempts since the cell was last settled
 	prefetch  bool  // the current attempt is a prefetch
+	counted   bool  // entities holds the IO layer's count (else the cell's own)
 	// why is the strongest reason seen, in the current stretch of being
 	// wanted, that the cell was kept from becoming resident (see holeCause).
 	why HoleCause
@@ -158,6 +157,13 @@ type Scheduler struct {
 	residentBytes, preparedBytes int64
 
 	near, cand []int32 // per-frame scratch
+	// touched lists every cell whose record rt has changed from zero
+	// (each at least once): a cell's record changes first when the index
+	// offers it to gatherNear or when it is measured. Loads reads only
+	// them, and Close clears only them when the records go back to the
+	// frozen world (frozen non-nil).
+	touched []int32
+	frozen  *frozen
 
 	// Arenas of the reports' small slices (see carve).
 	posArena   []SourcePosition
@@ -182,7 +188,8 @@ type Scheduler struct {
 // (their positions are the positions before the first frame), settings and
 // IO layer.
 func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Scheduler, error) {
-	if err := w.check(); err != nil {
+	f, err := w.checked()
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckSources(sources); err != nil {
@@ -197,33 +204,17 @@ func NewScheduler(w *World, sources []Source, set Settings, loader Loader) (*Sch
 	if len(w.Cells) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d cells is more than the scheduler indexes", len(w.Cells))
 	}
+	lay := f.layout(w, func(f *frozen) *lazyLayout { return &f.budgeted }, budgetedLayout)
 	s := &Scheduler{
 		cells:   w.Cells,
-		geo:     make([]geom, len(w.Cells)),
-		rt:      make([]cellRT, len(w.Cells)),
+		geo:     lay.geo,
+		index:   lay.index,
+		rt:      f.records(len(w.Cells)),
+		frozen:  f,
 		sources: slices.Clone(sources),
 		set:     set,
 		center:  set.Distance == DistanceCenter,
 		loader:  loader,
-	}
-	for i, c := range w.Cells {
-		ctr := grid.Center(grid.Key{Level: c.Level, X: c.X, Z: c.Z}, w.CellSize)
-		cx, cz := ctr.X, ctr.Z
-		b := c.Bounds
-		// File the cell under its bounds and its grid square both, so a
-		// centre distance never falls outside what the index covers.
-		s.geo[i] = geom{
-			minX: math.Min(b.MinX, cx), minZ: math.Min(b.MinZ, cz),
-			maxX: math.Max(b.MaxX, cx), maxZ: math.Max(b.MaxZ, cz),
-			cx: cx, cz: cz,
-		}
-		s.rt[i].entities = int32(min(c.EntityCount, math.MaxInt32))
-	}
-	s.index = newGridIndex(s.geo, w.CellSize)
-	// Distances to bounds use the grown bounds proper, not the union.
-	for i, c := range w.Cells {
-		s.geo[i].minX, s.geo[i].minZ = c.Bounds.MinX, c.Bounds.MinZ
-		s.geo[i].maxX, s.geo[i].maxZ = c.Bounds.MaxX, c.Bounds.MaxZ
 	}
 	s.stats.init(set)
 	s.book = newAssetBook(w, set.IgnoreAssets)
@@ -237,7 +228,16 @@ func (s *Scheduler) Sources() []Source { return slices.Clone(s.sources) }
 func (s *Scheduler) Frame() int { return s.frame }
 
 // Close closes the IO layer.
-func (s *Scheduler) Close() error { return s.loader.Close() }
+//
+// Over a frozen world (World.Freeze) Close also hands the per-cell
+// records to the next scheduler: the scheduler is not to be used after.
+func (s *Scheduler) Close() error {
+	if s.frozen != nil && s.rt != nil {
+		s.frozen.recycle(s.rt, s.touched)
+		s.rt, s.touched = nil, nil
+	}
+	return s.loader.Close()
+}
 
 // State returns the state of the named cell. It looks the name up among
 // all cells: for tests and inspection, not for every frame.
@@ -386,6 +386,9 @@ func (s *Scheduler) measure(i int32) *cellRT {
 	if r.mstamp == s.stamp() {
 		return r
 	}
+	if r.mstamp == 0 && r.nstamp == 0 {
+		s.touched = append(s.touched, i)
+	}
 	s.measured++
 	r.mstamp = s.stamp()
 	g := &s.geo[i]
@@ -461,7 +464,7 @@ func (s *Scheduler) finish(rep *FrameReport) {
 			continue
 		}
 		if res.Entities >= 0 {
-			r.entities = int32(min(res.Entities, math.MaxInt32))
+			r.entities, r.counted = int32(min(res.Entities, math.MaxInt32)), true
 		}
 		rep.Completed = append(rep.Completed, s.name(i))
 		if s.book != nil {
@@ -663,6 +666,9 @@ func (s *Scheduler) gatherNear() {
 			if r.nstamp == st {
 				return
 			}
+			if r.mstamp == 0 && r.nstamp == 0 {
+				s.touched = append(s.touched, i)
+			}
 			r.nstamp = st
 			if s.measure(i).flags&inPrefetch != 0 {
 				if r.wantStamp == 0 || r.wantStamp != st-1 {
@@ -846,7 +852,11 @@ func (s *Scheduler) Residency() ResidencyReport {
 		if s.valid(e, Resident) {
 			name := s.name(e.cell)
 			rr.ResidentCells = append(rr.ResidentCells, name)
-			rr.CellEntityCounts[name] = int(s.rt[e.cell].entities)
+			n := min(s.cells[e.cell].EntityCount, math.MaxInt32)
+			if r := &s.rt[e.cell]; r.counted {
+				n = int(r.entities)
+			}
+			rr.CellEntityCounts[name] = n
 		}
 	}
 	return rr
@@ -856,7 +866,7 @@ func (s *Scheduler) Residency() ResidencyReport {
 // cells.
 func (s *Scheduler) Loads() []int {
 	out := make([]int, len(s.rt))
-	for i := range s.rt {
+	for _, i := range s.touched {
 		out[i] = int(s.rt[i].loads)
 	}
 	return out

@@ -93,6 +93,9 @@ type World struct {
 	// AssetFiles holds the asset files, addressed by Asset.Path (the
 	// project's folder; disk IO only).
 	AssetFiles fs.FS
+
+	// frozen is what Freeze shares between schedulers (nil: not frozen).
+	frozen *frozen
 }
 
 // CellsFromManifest returns the manifest's cells, in manifest order.

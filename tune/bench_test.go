@@ -30,12 +30,16 @@ func cpuTime() time.Duration {
 // on every core, and the search as the command runs it (pruned). It
 // reports the exhaustive search's wall time against the floor divided by
 // the cores (docs/benchmarks.md: at most 1.2), and the runs pruning saved.
+// Beside them: the floor's wall time and the exhaustive search's CPU time
+// and the cores it used, which tell a machine busy with other work (wall
+// above CPU in the floor too, fewer cores used than GOMAXPROCS) from a
+// search that costs more than its runs (CPU above the floor).
 func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 	ctx := context.Background()
-	var floor, exhaustive, pruned time.Duration
+	var floor, floorWall, exhaustive, exhaustiveCPU, pruned time.Duration
 	var saved, total int
 	for b.Loop() {
-		c0 := cpuTime()
+		c0, t0 := cpuTime(), time.Now()
 		for _, c := range plan.Candidates {
 			for r := range routes {
 				if _, err := e.eval(ctx, c, r, nil); err != nil {
@@ -44,11 +48,13 @@ func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 			}
 		}
 		floor += cpuTime() - c0
-		t0 := time.Now()
+		floorWall += time.Since(t0)
+		c0, t0 = cpuTime(), time.Now()
 		if _, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
 			b.Fatal(err)
 		}
 		exhaustive += time.Since(t0)
+		exhaustiveCPU += cpuTime() - c0
 		t0 = time.Now()
 		res, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
 		if err != nil {
@@ -60,9 +66,14 @@ func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 	}
 	n, cores := float64(b.N), runtime.GOMAXPROCS(0)
 	b.ReportMetric(floor.Seconds()/n, "s-cpu-sequential")
+	b.ReportMetric(floorWall.Seconds()/n, "s-wall-sequential")
 	b.ReportMetric(exhaustive.Seconds()/n, "s-wall-exhaustive")
+	b.ReportMetric(exhaustiveCPU.Seconds()/n, "s-cpu-exhaustive")
 	b.ReportMetric(pruned.Seconds()/n, "s-wall-pruned")
 	b.ReportMetric(exhaustive.Seconds()/(floor.Seconds()/float64(cores)), "ratio")
+	// The cores the machine gave the search (its CPU time over its wall
+	// time), against GOMAXPROCS: below it, other work held the cores.
+	b.ReportMetric(exhaustiveCPU.Seconds()/exhaustive.Seconds(), "cores-used")
 	b.ReportMetric(float64(saved), "runs-saved")
 	b.ReportMetric(float64(total), "runs")
 }
@@ -93,6 +104,9 @@ func BenchmarkTuneDemo(b *testing.B) {
 		b.Fatal(err)
 	}
 	e.parsed = []*streaming.Route{rt}
+	if err := freeze(e.worlds); err != nil {
+		b.Fatal(err)
+	}
 	benchSearch(b, plan, e, s.Routes)
 	// The whole command's library call, the worlds cooked included.
 	t0 := time.Now()
@@ -143,5 +157,8 @@ func BenchmarkTuneLarge(b *testing.B) {
 	}
 	e := &evaluator{base: simulate.Options{Model: streaming.ModelIO{LatencyFrames: 2}}, routes: routes, parsed: parsed,
 		gate: holes, worlds: map[float64]*streaming.World{1: w}}
+	if err := freeze(e.worlds); err != nil {
+		b.Fatal(err)
+	}
 	benchSearch(b, plan, e, routes)
 }

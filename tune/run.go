@@ -83,11 +83,27 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := freeze(worlds); err != nil {
+		return nil, err
+	}
 	e := &evaluator{base: s.Base, routes: s.Routes, parsed: routes, gate: o.Require, worlds: worlds}
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
 	return Search(ctx, plan, e.eval, o)
+}
+
+// freeze freezes the worlds every candidate runs on, so that the runs
+// share each world's check, geometry and index (streaming.World.Freeze)
+// rather than each building them: for a large world that setup costs
+// more than the run.
+func freeze(worlds map[float64]*streaming.World) error {
+	for _, w := range worlds {
+		if err := w.Freeze(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isScene says whether path is a scene, as cook.Open tells one from a
@@ -186,6 +202,12 @@ type evaluator struct {
 	parsed []*streaming.Route
 	gate   streaming.Gate
 	worlds map[float64]*streaming.World
+	// frames are frame-report arrays for the runs to write into, each
+	// used by one run at a time: a run's frames are read into its figures
+	// and dropped, and on a small world allocating them anew for every
+	// run is most of what a run allocates (and so of the collector's
+	// work).
+	frames sync.Pool
 }
 
 // Options are the simulate options of candidate c on route r: the fixed
@@ -206,6 +228,9 @@ func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Fi
 		return Figures{}, fmt.Errorf("no world of cell size %s was opened", num(c.CellSize))
 	}
 	o := e.options(&c, r)
+	if buf, ok := e.frames.Get().(*[]streaming.FrameReport); ok {
+		o.Frames = *buf
+	}
 	m := NewMeter(stop)
 	o.Watch = simulate.Watch{Frame: func(_ *simulate.PolicyRun, f *streaming.FrameReport, _ *streaming.RuntimeFrame) error {
 		return m.Frame(f)
@@ -218,5 +243,8 @@ func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Fi
 		return Figures{}, err
 	}
 	run := res.Runs[0]
-	return FiguresOf(&run.Summary, run.Frames), nil
+	f := FiguresOf(&run.Summary, run.Frames)
+	frames := run.Frames[:0]
+	e.frames.Put(&frames)
+	return f, nil
 }

@@ -7,6 +7,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,6 +50,10 @@ type Options struct {
 	// Events, when set, is told of the progress after each candidate, one
 	// call at a time.
 	Events func(Event)
+
+	// order, when set, replaces evalOrder (tests: any order gives the
+	// same answer).
+	order func([]Candidate) []int
 }
 
 // Event is the progress of a search.
@@ -240,6 +245,8 @@ type Result struct {
 // top ones nor be on the Pareto front, judged against the candidates of
 // the batches already finished, which makes the answer the exhaustive
 // search's, and the output the same on every run and any GOMAXPROCS.
+// Candidates run in evalOrder, batch after batch; the result lists them
+// in the plan's order.
 //
 // When ctx is cancelled the search stops and returns the result so far
 // with Partial set (and no error).
@@ -259,45 +266,62 @@ func Search(ctx context.Context, plan *Plan, eval Evaluate, o Options) (*Result,
 		Outcomes: make([]Outcome, len(plan.Candidates)), Best: -1}
 	s := &searcher{eval: eval, o: o, res: res}
 	s.total = len(plan.Candidates)
+	// The authored baseline runs to the end beside the first batch, one
+	// more job for its workers (the first taken): judged against nothing,
+	// it needs no batch before it, and a world whose runs are long does
+	// not wait for it alone.
+	var authored *Candidate
 	if o.Authored != nil {
 		s.total++
 		a := *o.Authored
 		a.Authored = true
-		out, err := s.run(ctx, a, nil)
-		if err != nil {
-			if ctx.Err() != nil {
-				res.Partial = true
-				res.conclude(o.Top)
-				return res, nil
-			}
-			return nil, fmt.Errorf("the authored settings: %v", err)
-		}
-		res.Authored = &out
-		s.event(&out)
+		authored = &a
 	}
 	known := bar{top: o.Top}
-	for start := 0; start < len(plan.Candidates) && !res.Partial; start += batchSize {
-		batch := plan.Candidates[start:min(start+batchSize, len(plan.Candidates))]
+	orderOf := evalOrder
+	if o.order != nil {
+		orderOf = o.order
+	}
+	order := orderOf(plan.Candidates)
+	for start := 0; !res.Partial && (start < len(order) || start == 0 && authored != nil); start += batchSize {
+		batch := order[start:min(start+batchSize, len(order))]
 		var snap *bar
 		if !o.Exhaustive {
 			snap = &known
 		}
+		extra := 0
+		if start == 0 && authored != nil {
+			extra = 1
+		}
 		errs := make([]error, len(batch))
+		var authoredErr error
+		jobs := extra + len(batch)
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		for range min(workers, len(batch)) {
+		for range min(workers, jobs) {
 			wg.Go(func() {
 				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(batch) || ctx.Err() != nil {
+					j := int(next.Add(1)) - 1
+					if j >= jobs || ctx.Err() != nil {
 						return
 					}
-					out, err := s.run(ctx, batch[i], snap)
+					if j < extra {
+						out, err := s.run(ctx, *authored, nil)
+						if err != nil {
+							authoredErr = err
+							continue
+						}
+						res.Authored = &out
+						s.event(&out)
+						continue
+					}
+					i := j - extra
+					out, err := s.run(ctx, plan.Candidates[batch[i]], snap)
 					if err != nil {
 						errs[i] = err
 						continue
 					}
-					res.Outcomes[start+i] = out
+					res.Outcomes[batch[i]] = out
 					s.event(&out)
 				}
 			})
@@ -305,21 +329,51 @@ func Search(ctx context.Context, plan *Plan, eval Evaluate, o Options) (*Result,
 		wg.Wait()
 		if ctx.Err() != nil {
 			res.Partial = true
+			break
+		}
+		if authoredErr != nil {
+			return nil, fmt.Errorf("the authored settings: %v", authoredErr)
 		}
 		for i, err := range errs {
-			if err != nil && ctx.Err() == nil {
-				c := batch[i]
+			if err != nil {
+				c := plan.Candidates[batch[i]]
 				return nil, fmt.Errorf("candidate %d (%s): %v", c.Index, c.Describe(), err)
 			}
 		}
-		for i := range batch {
-			if out := &res.Outcomes[start+i]; out.Run && out.Feasible {
+		for _, k := range batch {
+			if out := &res.Outcomes[k]; out.Run && out.Feasible {
 				known.add(o.Objective, out)
 			}
 		}
 	}
 	res.conclude(o.Top)
 	return res, nil
+}
+
+// evalOrder is the order candidates run in, as indices into cands: the
+// smallest radii in cells first (load, then prefetch, then unload, each
+// divided by the cell size), then the smallest budget and cap, then the
+// plan's order. Small radii hold few cells, so those candidates tend to
+// have the smallest peaks and loads; run first, they make the bar the
+// later, larger ones are stopped against. The order decides only which
+// runs stop early, never the answer (every comparison is total), and it
+// is fixed, so the output is the same on every run.
+func evalOrder(cands []Candidate) []int {
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := &cands[i], &cands[j]
+		return cmp.Or(
+			cmp.Compare(a.Load/a.CellSize, b.Load/b.CellSize),
+			cmp.Compare(a.Prefetch/a.CellSize, b.Prefetch/b.CellSize),
+			cmp.Compare(a.Unload/a.CellSize, b.Unload/b.CellSize),
+			cmpSize(a.Budget, b.Budget),
+			cmpSize(a.MaxResidentBytes, b.MaxResidentBytes),
+		)
+	})
+	return order
 }
 
 // searcher is a search under way.

@@ -101,10 +101,11 @@ func randomSpace(rng *rand.Rand) (Space, *synthEval, Options) {
 
 // TestPrunedEqualsExhaustive: on many random spaces, the search that stops
 // runs early gives the exhaustive search's best, top and front, and the
-// same figures for every candidate it ran to the end.
+// same figures for every candidate it ran to the end; and so does one that
+// runs the candidates in a random order (which stops other runs).
 func TestPrunedEqualsExhaustive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	pruned, savedFrames := 0, 0
+	pruned, savedFrames, inOrder := 0, 0, 0
 	for trial := range 300 {
 		sp, e, o := randomSpace(rng)
 		plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
@@ -147,12 +148,22 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		}
 		pruned += got.Pruned
 		savedFrames += got.PrunedFrames
+		o.order = func(cands []Candidate) []int { return rng.Perm(len(cands)) }
+		shuffled, err := Search(context.Background(), plan, e.eval, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shuffled.Best != want.Best || !slices.Equal(shuffled.Top, want.Top) || !slices.Equal(shuffled.Pareto, want.Pareto) {
+			t.Fatalf("trial %d (%s, top %d), random order: best %d top %v front %v, exhaustive best %d top %v front %v",
+				trial, o.Objective, o.Top, shuffled.Best, shuffled.Top, shuffled.Pareto, want.Best, want.Top, want.Pareto)
+		}
+		inOrder += shuffled.Pruned
 	}
 	// The test proves nothing unless pruning happened.
 	if pruned == 0 || savedFrames == 0 {
 		t.Fatalf("no candidate was pruned in any space")
 	}
-	t.Logf("pruned %d candidates, %d frames not run", pruned, savedFrames)
+	t.Logf("pruned %d candidates, %d frames not run (%d in random orders)", pruned, savedFrames, inOrder)
 }
 
 // countFeasiblePruned counts the candidates pruned in got that the
@@ -298,5 +309,23 @@ func TestStoppingWithoutCauseIsAnError(t *testing.T) {
 	}, Options{Routes: []string{"a.csv"}})
 	if err == nil || !strings.Contains(err.Error(), "could still win") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestEvalOrder: candidates run smallest radii in cells first, then the
+// smaller budget and cap (none last), then in the plan's order.
+func TestEvalOrder(t *testing.T) {
+	b := func(n int64) *int64 { return &n }
+	cands := []Candidate{
+		{Index: 0, CellSize: 10, Load: 20, Prefetch: 20, Unload: 30},
+		{Index: 1, CellSize: 20, Load: 20, Prefetch: 20, Unload: 30},
+		{Index: 2, CellSize: 10, Load: 10, Prefetch: 20, Unload: 15},
+		{Index: 3, CellSize: 10, Load: 10, Prefetch: 10, Unload: 15, Budget: nil},
+		{Index: 4, CellSize: 10, Load: 10, Prefetch: 10, Unload: 15, Budget: b(512)},
+		{Index: 5, CellSize: 20, Load: 20, Prefetch: 20, Unload: 30},
+		{Index: 6, CellSize: 10, Load: 10, Prefetch: 10, Unload: 12, MaxResidentBytes: b(4096)},
+	}
+	if got, want := evalOrder(cands), []int{6, 4, 1, 3, 5, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
 	}
 }
