@@ -1,7 +1,7 @@
 package assets
 
 import (
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // This file holds what the engine's components say about their own assets

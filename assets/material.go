@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // materialExt is the extension of the engine's material documents, the

@@ -7,7 +7,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Found is one reference in a JSON document: the text and the field that

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/gcpause"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/worldgen"
 )

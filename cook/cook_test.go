@@ -16,8 +16,8 @@ import (
 
 	"github.com/worldcook/worldcook/internal/corpus"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/worldgen"
 )

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 

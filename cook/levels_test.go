@@ -13,8 +13,8 @@ import (
 
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/corpus"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/worldgen"

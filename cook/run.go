@@ -12,7 +12,7 @@ import (
 	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/diag"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Every edit init makes is an insertion into the authored text: a

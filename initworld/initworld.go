@@ -21,8 +21,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/golden"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 

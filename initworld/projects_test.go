@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/corpus"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 

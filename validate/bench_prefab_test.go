@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/worldgen"
 )
 

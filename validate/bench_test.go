@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/worldgen"
 )
 

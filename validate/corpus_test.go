@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/corpus"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // TestCorpus validates every scene of the Estella corpus as authored (none

@@ -12,7 +12,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Asset extents: what a mesh, a tile map or a light covers, read cheaply

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/corpus"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 func TestMeshHeaderOnRealAssets(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/worldcook/worldcook/assets"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // maxPrefabBytes bounds a prefab document read while expanding instances:

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 const coinUUID = "57ad3eb0-4a0c-49b5-bfba-c98418989915"

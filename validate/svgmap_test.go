@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/worldgen"
 )
 

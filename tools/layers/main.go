@@ -5,7 +5,7 @@
 //
 //   - a package imports one of its own layer or of a higher one,
 //   - cmd imports a package outside cmdImports and cmdExceptions (the
-//     library's helpers, internal/… and scene, belong behind cook,
+//     library's helpers belong behind cook,
 //     validate and streaming), or an exception is no longer used,
 //   - a package is in no layer (add it to layers).
 //
@@ -39,7 +39,7 @@ var layers = [][]string{
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
-	{"scene"},
+	{"internal/scene"},
 	{"assets"},
 	{"validate", "streaming"},
 	{"cook", "initworld"},
