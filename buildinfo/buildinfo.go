@@ -18,8 +18,8 @@ import (
 
 	"github.com/zeebo/blake3"
 
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/manifest"
 )

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/assets"
 )
 
 // AssetSet is what one cell, or the persistent world, loads besides its

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 

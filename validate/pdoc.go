@@ -10,7 +10,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 )
 

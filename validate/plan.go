@@ -5,9 +5,9 @@
 package validate
 
 import (
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 )

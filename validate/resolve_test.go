@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 )
 

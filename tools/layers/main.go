@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "worldmap", "worldgen", "sideout"},
 	{"internal/scene"},
-	{"assets"},
+	{"internal/assets"},
 	{"validate", "streaming"},
 	{"cook", "initworld"},
 	{"simulate", "buildinfo"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
+var cmdImports = []string{"internal/assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
