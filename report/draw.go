@@ -5,19 +5,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/simulate"
-	"github.com/worldcook/worldcook/worldmap"
 )
 
 // PlotRun draws a policy's run over time (--plot); o are the options it
 // ran with, which the subtitle names.
-func PlotRun(p *simulate.PolicyRun, o simulate.Options) *worldmap.Chart {
+func PlotRun(p *simulate.PolicyRun, o simulate.Options) *drawing.Chart {
 	return Chart(title(p, o), subtitle(p, o), p.Frames, &p.Summary, p.Settings)
 }
 
 // MapRun draws a policy's run on the world (--map), its hole episodes
 // marked.
-func MapRun(p *simulate.PolicyRun, o simulate.Options) *worldmap.Map {
+func MapRun(p *simulate.PolicyRun, o simulate.Options) *drawing.Map {
 	m := Map(title(p, o), subtitle(p, o), p.World, p.Loads, p.Sources, p.Route)
 	MarkHoles(m, p.Summary.HoleEpisodes, p.Route, p.Sources)
 	return m

@@ -5,14 +5,14 @@ import (
 	"math"
 	"slices"
 
+	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/streaming"
-	"github.com/worldcook/worldcook/worldmap"
 )
 
 // Chart draws a run over time: resident bytes against the cap, bytes
 // requested per frame against the budget, in-flight depth, evictions and
 // unloads, and holes.
-func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streaming.Summary, set streaming.Settings) *worldmap.Chart {
+func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streaming.Summary, set streaming.Settings) *drawing.Chart {
 	n := len(frames)
 	col := func(f func(r *streaming.FrameReport) float64) []float64 {
 		out := make([]float64, n)
@@ -21,70 +21,70 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		}
 		return out
 	}
-	resident := worldmap.Panel{
+	resident := drawing.Panel{
 		Title: "Resident bytes", Bytes: true,
-		Series: []worldmap.Series{{Name: "resident", Kind: worldmap.Area, Color: "#1f5fa8",
+		Series: []drawing.Series{{Name: "resident", Kind: drawing.Area, Color: "#1f5fa8",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentBytes) })}},
 		Note: fmt.Sprintf("peak %s at frame %d", streaming.ByteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
 	}
 	if a := sum.Assets; a != nil {
 		// The asset share: drawn over the total, so the gap above it is
 		// the cell documents.
-		resident.Series = append(resident.Series, worldmap.Series{Name: "of which assets", Kind: worldmap.Area, Color: "#e9a23b",
+		resident.Series = append(resident.Series, drawing.Series{Name: "of which assets", Kind: drawing.Area, Color: "#e9a23b",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
 		resident.Note += fmt.Sprintf("; assets peak %s", streaming.ByteSize(a.PeakResidentAssetBytes))
 	}
 	if sum.PeakPreparedBytes > 0 {
-		resident.Series = append(resident.Series, worldmap.Series{Name: "prepared (not in the world)", Kind: worldmap.Line, Color: "#2a9d8f",
+		resident.Series = append(resident.Series, drawing.Series{Name: "prepared (not in the world)", Kind: drawing.Line, Color: "#2a9d8f",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.PreparedBytes) })})
 	}
 	if c := set.MaxResidentBytes; c != nil {
-		resident.Levels = append(resident.Levels, worldmap.Level{Name: "cap " + streaming.ByteSize(*c), Value: float64(*c)})
+		resident.Levels = append(resident.Levels, drawing.Level{Name: "cap " + streaming.ByteSize(*c), Value: float64(*c)})
 	}
-	requested := worldmap.Panel{
+	requested := drawing.Panel{
 		Title: "Bytes requested per frame", Bytes: true,
-		Series: []worldmap.Series{{Name: "requested", Kind: worldmap.Bars, Color: "#e07b00",
+		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#e07b00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
 		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, pluralS(sum.Loads, "load"), streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
 	}
 	if b := set.Budget; b != nil {
-		requested.Levels = append(requested.Levels, worldmap.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
+		requested.Levels = append(requested.Levels, drawing.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
 	}
-	inflight := worldmap.Panel{
+	inflight := drawing.Panel{
 		Title: "In flight", Counts: true,
-		Series: []worldmap.Series{{Name: "requests in flight", Kind: worldmap.Steps, Color: "#7b3fa0",
+		Series: []drawing.Series{{Name: "requests in flight", Kind: drawing.Steps, Color: "#7b3fa0",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.InFlight) })}},
 		Note: fmt.Sprintf("peak %d", sum.PeakInFlight),
 	}
 	if m := set.MaxInFlight; m != nil {
-		inflight.Levels = append(inflight.Levels, worldmap.Level{Name: fmt.Sprintf("max %d", *m), Value: float64(*m)})
+		inflight.Levels = append(inflight.Levels, drawing.Level{Name: fmt.Sprintf("max %d", *m), Value: float64(*m)})
 	}
-	churn := worldmap.Panel{
+	churn := drawing.Panel{
 		Title: "Evictions and unloads", Counts: true,
-		Series: []worldmap.Series{
-			{Name: "evicted", Kind: worldmap.Bars, Color: "#d62728",
+		Series: []drawing.Series{
+			{Name: "evicted", Kind: drawing.Bars, Color: "#d62728",
 				Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Evicted)) })},
-			{Name: "unloaded", Kind: worldmap.Bars, Color: "#9e9e9e",
+			{Name: "unloaded", Kind: drawing.Bars, Color: "#9e9e9e",
 				Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Unloaded)) })},
 		},
 		Note: fmt.Sprintf("%d evictions, %d unloads, %d cancellations", sum.Evictions, sum.Unloads, sum.Cancellations),
 	}
 	if sum.Failures > 0 {
-		churn.Series = append(churn.Series, worldmap.Series{Name: "failed", Kind: worldmap.Bars, Color: "#444444",
+		churn.Series = append(churn.Series, drawing.Series{Name: "failed", Kind: drawing.Bars, Color: "#444444",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Failed)) })})
 	}
-	holes := worldmap.Panel{
+	holes := drawing.Panel{
 		Title: "Holes (cells within a load radius, not resident)", Counts: true,
-		Series: []worldmap.Series{{Name: "holes", Kind: worldmap.Bars, Color: "#c2185b",
+		Series: []drawing.Series{{Name: "holes", Kind: drawing.Bars, Color: "#c2185b",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Holes)) })}},
 		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),
 	}
-	return &worldmap.Chart{Title: title, Subtitle: subtitle, Panels: []worldmap.Panel{resident, requested, inflight, churn, holes}}
+	return &drawing.Chart{Title: title, Subtitle: subtitle, Panels: []drawing.Panel{resident, requested, inflight, churn, holes}}
 }
 
 // jumps finds the steps of a path that are teleports rather than motion:
 // longer than two cells and than eight times the median step.
-func jumps(pts []worldmap.Point, cell float64) []int {
+func jumps(pts []drawing.Point, cell float64) []int {
 	if len(pts) < 3 {
 		return nil
 	}
@@ -127,7 +127,7 @@ const maxMarkLabels = 24
 // the stretch of every enabled source's route it lasted, labelled with
 // its frames and likely cause, and the cells that were missing outlined.
 // frames and sources are those the map was drawn from.
-func MarkHoles(m *worldmap.Map, eps []streaming.HoleEpisode, frames [][]streaming.Point, sources []streaming.Source) {
+func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming.Point, sources []streaming.Source) {
 	if len(eps) == 0 {
 		return
 	}
@@ -147,10 +147,10 @@ func MarkHoles(m *worldmap.Map, eps []streaming.HoleEpisode, frames [][]streamin
 			if !s.Enabled {
 				continue
 			}
-			mk := worldmap.Mark{Title: s.Name + ", " + title, Badge: badge, Label: label}
+			mk := drawing.Mark{Title: s.Name + ", " + title, Badge: badge, Label: label}
 			for f := e.First; f <= e.Last && f <= len(frames); f++ {
 				if pos := frames[f-1]; i < len(pos) {
-					p := worldmap.Point{X: pos[i].X, Z: pos[i].Z}
+					p := drawing.Point{X: pos[i].X, Z: pos[i].Z}
 					if n := len(mk.Points); n == 0 || mk.Points[n-1] != p {
 						mk.Points = append(mk.Points, p)
 					}
@@ -182,8 +182,8 @@ const mapCellLimit = 20000
 // Map draws a run on the world: the cell grid shaded by how often each
 // cell was requested, grown bounds, each enabled source's path (from
 // frames, each frame's source positions) and its load radius at the start.
-func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point) *worldmap.Map {
-	m := &worldmap.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
+func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point) *drawing.Map {
+	m := &drawing.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
 		// As on the validate map: at hundreds of cells, only the largest
 		// growths are outlined.
 		MaxGrown: 40}
@@ -196,37 +196,37 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 			continue
 		}
 		reach = math.Max(reach, math.Max(s.Prefetch, s.Unload))
-		rt := worldmap.Route{Name: s.Name}
+		rt := drawing.Route{Name: s.Name}
 		for _, pos := range frames {
 			if i >= len(pos) {
 				continue
 			}
-			p := worldmap.Point{X: pos[i].X, Z: pos[i].Z}
+			p := drawing.Point{X: pos[i].X, Z: pos[i].Z}
 			if k := len(rt.Points); k == 0 || rt.Points[k-1] != p {
 				rt.Points = append(rt.Points, p)
 			}
 		}
 		if len(rt.Points) == 0 {
-			rt.Points = []worldmap.Point{{X: s.X, Z: s.Z}}
+			rt.Points = []drawing.Point{{X: s.X, Z: s.Z}}
 		}
 		rt.Jumps = jumps(rt.Points, w.CellSize)
 		if step := tickStep(len(frames)); step > 0 && len(rt.Points) > 1 {
 			for f := step; f <= len(frames); f += step {
 				if pos := frames[f-1]; i < len(pos) {
-					rt.Ticks = append(rt.Ticks, worldmap.Tick{At: worldmap.Point{X: pos[i].X, Z: pos[i].Z}, Label: fmt.Sprint(f)})
+					rt.Ticks = append(rt.Ticks, drawing.Tick{At: drawing.Point{X: pos[i].X, Z: pos[i].Z}, Label: fmt.Sprint(f)})
 				}
 			}
 			rt.TickName = fmt.Sprintf("frame every %d", step)
 		}
 		m.Routes = append(m.Routes, rt)
-		m.Rings = append(m.Rings, worldmap.Ring{Center: rt.Points[0], Radius: s.Load, Label: "load radius at start"})
+		m.Rings = append(m.Rings, drawing.Ring{Center: rt.Points[0], Radius: s.Load, Label: "load radius at start"})
 	}
-	var view *worldmap.Rect
+	var view *drawing.Rect
 	if len(w.Cells) > mapCellLimit {
 		// A huge world: frame what the sources reached and what loaded.
-		var r worldmap.Rect
+		var r drawing.Rect
 		first := true
-		add := func(o worldmap.Rect) {
+		add := func(o drawing.Rect) {
 			if first {
 				r, first = o, false
 				return
@@ -235,7 +235,7 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 		}
 		for _, rt := range m.Routes {
 			for _, p := range rt.Points {
-				add(worldmap.Rect{MinX: p.X - reach, MinZ: p.Z - reach, MaxX: p.X + reach, MaxZ: p.Z + reach})
+				add(drawing.Rect{MinX: p.X - reach, MinZ: p.Z - reach, MaxX: p.X + reach, MaxZ: p.Z + reach})
 			}
 		}
 		for i, c := range w.Cells {
@@ -253,7 +253,7 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 		if view != nil && !view.Intersects(b) {
 			continue
 		}
-		cell := worldmap.Cell{Name: c.Name, X: c.X, Z: c.Z, Level: c.Level, Bounds: b}
+		cell := drawing.Cell{Name: c.Name, X: c.X, Z: c.Z, Level: c.Level, Bounds: b}
 		if i < len(loads) {
 			cell.Value = float64(loads[i])
 		}

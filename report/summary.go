@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/streaming"
-	"github.com/worldcook/worldcook/worldmap"
 )
 
 // WriteWarnings writes warnings for a person to read.
@@ -126,10 +126,10 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 		where := make([]string, len(e.Sources))
 		for i, src := range e.Sources {
 			if src.From == src.To {
-				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, worldmap.Short(src.From.X), worldmap.Short(src.From.Z))
+				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, drawing.Short(src.From.X), drawing.Short(src.From.Z))
 			} else {
 				where[i] = fmt.Sprintf("%s (%s, %s) to (%s, %s)", src.Source,
-					worldmap.Short(src.From.X), worldmap.Short(src.From.Z), worldmap.Short(src.To.X), worldmap.Short(src.To.Z))
+					drawing.Short(src.From.X), drawing.Short(src.From.Z), drawing.Short(src.To.X), drawing.Short(src.To.Z))
 			}
 		}
 		span := fmt.Sprintf("%s %s", pluralS(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
-	"github.com/worldcook/worldcook/worldmap"
 )
 
 // tableWriter writes the report as a table for a person: the budgeted
@@ -81,7 +81,7 @@ func (t *tableWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame
 	}
 	pos := make([]string, len(r.Positions))
 	for i, p := range r.Positions {
-		pos[i] = fmt.Sprintf("(%s, %s)", worldmap.Short(p.X), worldmap.Short(p.Z))
+		pos[i] = fmt.Sprintf("(%s, %s)", drawing.Short(p.X), drawing.Short(p.Z))
 	}
 	var assets string
 	if t.assets {

@@ -56,5 +56,5 @@ func TestMapManyCells(t *testing.T) {
 	golden(t, "many-cells.map.svg.golden", buf.Bytes())
 }
 
-// maxArrowLabels mirrors worldmap's limit on arrow texts.
+// maxArrowLabels mirrors drawing's limit on arrow texts.
 const maxArrowLabels = 40

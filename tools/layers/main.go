@@ -38,7 +38,7 @@ var layers = [][]string{
 	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
-	{"manifest", "worldmap", "worldgen", "sideout"},
+	{"manifest", "internal/drawing", "worldgen", "sideout"},
 	{"internal/scene"},
 	{"internal/assets"},
 	{"validate", "streaming"},

@@ -1,8 +1,8 @@
-// Package worldmap draws streamed worlds and their timelines as standalone
+// Package drawing draws streamed worlds and their timelines as standalone
 // SVG: a map of the cell grid (grown bounds, routes, per-cell values,
 // arrows between cells) and a chart of stacked time series. Output depends
 // only on the input, so drawings can be kept as golden files.
-package worldmap
+package drawing
 
 import (
 	"fmt"

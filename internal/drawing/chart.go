@@ -1,4 +1,4 @@
-package worldmap
+package drawing
 
 import (
 	"io"
