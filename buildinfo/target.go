@@ -12,7 +12,7 @@ import (
 // scene given as a file. A build's bookkeeping does not belong among the
 // sources (a directory cook and a watch read those folders), and a name
 // there is one slip from an input. Inputs themselves are refused when the
-// file is written (sideout), once the cook has read them all.
+// file is written (sidefile), once the cook has read them all.
 func CheckTarget(file, flag string, args []string) error {
 	if file == "" {
 		return nil

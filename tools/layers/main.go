@@ -38,7 +38,7 @@ var layers = [][]string{
 	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
-	{"manifest", "internal/drawing", "worldgen", "sideout"},
+	{"manifest", "internal/drawing", "worldgen", "internal/sidefile"},
 	{"internal/scene"},
 	{"internal/assets"},
 	{"validate", "streaming"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"internal/assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
+var cmdImports = []string{"internal/assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

@@ -1,4 +1,4 @@
-package sideout
+package sidefile
 
 import (
 	"errors"

@@ -1,9 +1,9 @@
-// Package sideout writes the files a command produces besides its main
+// Package sidefile writes the files a command produces besides its main
 // output (profiles, plots, maps): atomically, through a temporary file
 // renamed into place, and never over a file the run reads. A plot path
 // mistyped as the route, or a profile named like the scene, would
 // otherwise destroy the input without a word.
-package sideout
+package sidefile
 
 import (
 	"errors"
