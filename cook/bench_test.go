@@ -12,8 +12,8 @@ import (
 
 	"github.com/worldcook/worldcook/internal/gcpause"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 // benchEntities is the size of the world the cook benchmarks render: large
@@ -34,7 +34,7 @@ func benchWorld(b *testing.B) ([]byte, *validate.Plan) {
 	b.Helper()
 	benchOnce.Do(func() {
 		var buf bytes.Buffer
-		if benchErr = worldgen.Write(&buf, worldgen.DefaultOptions(benchEntities, 1)); benchErr != nil {
+		if benchErr = testworld.Write(&buf, testworld.DefaultOptions(benchEntities, 1)); benchErr != nil {
 			return
 		}
 		benchSrc = buf.Bytes()

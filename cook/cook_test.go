@@ -17,9 +17,9 @@ import (
 	"github.com/worldcook/worldcook/internal/corpus"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 const demoScene = "../testdata/demo/main.esscene"
@@ -445,7 +445,7 @@ func TestGeneratedWorldDeterministic(t *testing.T) {
 		t.Skip("generates a 20 MB world")
 	}
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, worldgen.DefaultOptions(20_000, 7)); err != nil {
+	if err := testworld.Write(&buf, testworld.DefaultOptions(20_000, 7)); err != nil {
 		t.Fatal(err)
 	}
 	var first []Output

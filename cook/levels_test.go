@@ -14,22 +14,22 @@ import (
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 // largeWorld is a generated world with large content among its props.
-func largeWorld(entities int) worldgen.Options {
-	return worldgen.Options{Entities: entities, Seed: 5, LargeFraction: 0.005, Extent: 24000, RefFraction: 0.05}
+func largeWorld(entities int) testworld.Options {
+	return testworld.Options{Entities: entities, Seed: 5, LargeFraction: 0.005, Extent: 24000, RefFraction: 0.05}
 }
 
 // cookGenerated cooks a generated world in memory with the given levels.
-func cookGenerated(t testing.TB, o worldgen.Options, levels int) *World {
+func cookGenerated(t testing.TB, o testworld.Options, levels int) *World {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, o); err != nil {
+	if err := testworld.Write(&buf, o); err != nil {
 		t.Fatal(err)
 	}
 	d, err := scene.Parse("main.esscene", buf.Bytes())

@@ -7,7 +7,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 var (
@@ -19,7 +19,7 @@ var (
 func world100k(b *testing.B) []byte {
 	benchOnce.Do(func() {
 		var buf bytes.Buffer
-		if err := worldgen.Write(&buf, worldgen.DefaultOptions(100_000, 1)); err != nil {
+		if err := testworld.Write(&buf, testworld.DefaultOptions(100_000, 1)); err != nil {
 			b.Fatal(err)
 		}
 		benchWorld = buf.Bytes()

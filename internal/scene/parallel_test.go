@@ -15,7 +15,7 @@ import (
 	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/mapped"
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // parseBoth parses src sequentially and in parallel (with windows that
@@ -156,7 +156,7 @@ func parseBothOnce(t *testing.T, src []byte) (*Document, error) {
 
 func TestParallelParseMatchesSequential(t *testing.T) {
 	var gen bytes.Buffer
-	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 3)); err != nil {
+	if err := testworld.Write(&gen, testworld.DefaultOptions(20_000, 3)); err != nil {
 		t.Fatal(err)
 	}
 	// Record-like text inside strings and component data, where a guessed
@@ -200,7 +200,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // that as an error (sequentially and on parallel workers), not crash.
 func TestParseTruncatedMapping(t *testing.T) {
 	var gen bytes.Buffer
-	if err := worldgen.Write(&gen, worldgen.DefaultOptions(3000, 5)); err != nil {
+	if err := testworld.Write(&gen, testworld.DefaultOptions(3000, 5)); err != nil {
 		t.Fatal(err)
 	}
 	defer func(old int) { parallelMin = old }(parallelMin)
@@ -237,7 +237,7 @@ func TestParseTruncatedMapping(t *testing.T) {
 // never has to split the rest again.
 func TestGuessFollowsTheRecordSeparator(t *testing.T) {
 	var gen bytes.Buffer
-	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 7)); err != nil {
+	if err := testworld.Write(&gen, testworld.DefaultOptions(20_000, 7)); err != nil {
 		t.Fatal(err)
 	}
 	b := gen.Bytes()
@@ -269,7 +269,7 @@ func TestGuessFollowsTheRecordSeparator(t *testing.T) {
 // records, and the fingerprint comes out as one pass over the file gives.
 func TestParseCoversFingerprint(t *testing.T) {
 	var gen bytes.Buffer
-	if err := worldgen.Write(&gen, worldgen.DefaultOptions(20_000, 9)); err != nil {
+	if err := testworld.Write(&gen, testworld.DefaultOptions(20_000, 9)); err != nil {
 		t.Fatal(err)
 	}
 	src := gen.Bytes()

@@ -38,7 +38,7 @@ var layers = [][]string{
 	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
-	{"manifest", "internal/drawing", "worldgen", "internal/sidefile"},
+	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
 	{"internal/assets"},
 	{"validate", "streaming"},

@@ -1,4 +1,4 @@
-// Package worldgen generates synthetic Estella streamed-world scenes.
+// Package testworld generates synthetic Estella streamed-world scenes.
 //
 // worldcook needs worlds of every size, from a few hundred entities to
 // millions, to benchmark cook, validate and simulate and to load-test them.
@@ -14,7 +14,7 @@
 // Output is a pure function of Options: every number is derived from a PCG
 // generator by integer arithmetic, so the same options give the same bytes on
 // every machine.
-package worldgen
+package testworld
 
 import (
 	"fmt"

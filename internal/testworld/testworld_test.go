@@ -1,4 +1,4 @@
-package worldgen
+package testworld
 
 import (
 	"bytes"

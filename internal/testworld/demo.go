@@ -1,4 +1,4 @@
-package worldgen
+package testworld
 
 import (
 	"bufio"
@@ -148,7 +148,7 @@ func writeValue(e *emitter, v any) {
 		}
 		e.endArray()
 	default:
-		panic("worldgen: demo value of unsupported type")
+		panic("testworld: demo value of unsupported type")
 	}
 }
 
@@ -283,7 +283,7 @@ func buildDemo() *demoWorld {
 		source(1800, 1200, 1800),
 	)
 	if player != demoPlayer {
-		panic("worldgen: demo player id moved")
+		panic("testworld: demo player id moved")
 	}
 	d.add(0, "Main Camera",
 		demoComp{"Transform", obj{{"position", vec(500, 350, 0)}, {"rotation", quat(cameraPitch)}}},

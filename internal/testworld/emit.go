@@ -1,4 +1,4 @@
-package worldgen
+package testworld
 
 import (
 	"io"
@@ -104,7 +104,7 @@ func (e *emitter) open(c byte) {
 	e.buf = append(e.buf, c)
 	e.depth++
 	if e.depth > maxDepth {
-		panic("worldgen: document nests deeper than the emitter supports")
+		panic("testworld: document nests deeper than the emitter supports")
 	}
 	e.first[e.depth] = true
 }

@@ -1,4 +1,4 @@
-package worldgen
+package testworld
 
 import (
 	"bytes"
@@ -12,12 +12,12 @@ import (
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
 )
 
-const demoDir = "../testdata/demo"
+const demoDir = "../../testdata/demo"
 
 // TestDemoIsUpToDate keeps the committed demo files equal to what the
 // generator writes. After changing the demo, run
 //
-//	go test ./worldgen -run TestDemoIsUpToDate -update
+//	go test ./internal/testworld -run TestDemoIsUpToDate -update
 func TestDemoIsUpToDate(t *testing.T) {
 	for _, f := range []struct {
 		name  string

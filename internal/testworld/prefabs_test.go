@@ -1,4 +1,4 @@
-package worldgen_test
+package testworld_test
 
 import (
 	"bytes"
@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 // TestPrefabHeavyWorld checks that a prefab-heavy world is deterministic,
 // that about the asked share of its props are instances of its library,
 // and that worldcook expands every instance without a finding.
 func TestPrefabHeavyWorld(t *testing.T) {
-	o := worldgen.Options{Entities: 20000, Seed: 3, PrefabFraction: 0.3}
-	gen := func() ([]byte, []worldgen.File) {
+	o := testworld.Options{Entities: 20000, Seed: 3, PrefabFraction: 0.3}
+	gen := func() ([]byte, []testworld.File) {
 		var buf bytes.Buffer
-		if err := worldgen.Write(&buf, o); err != nil {
+		if err := testworld.Write(&buf, o); err != nil {
 			t.Fatal(err)
 		}
-		files, err := worldgen.PrefabLibrary(o)
+		files, err := testworld.PrefabLibrary(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,8 +32,8 @@ func TestPrefabHeavyWorld(t *testing.T) {
 	if !bytes.Equal(src, src2) || len(files) != len(files2) {
 		t.Fatal("two runs differ")
 	}
-	if len(files) != 2*worldgen.DefaultPrefabs {
-		t.Fatalf("%d library files, want a prefab and a .meta for each of %d", len(files), worldgen.DefaultPrefabs)
+	if len(files) != 2*testworld.DefaultPrefabs {
+		t.Fatalf("%d library files, want a prefab and a .meta for each of %d", len(files), testworld.DefaultPrefabs)
 	}
 	dir := t.TempDir()
 	for k, f := range files {
@@ -81,8 +81,8 @@ func TestPrefabHeavyWorld(t *testing.T) {
 	}
 	// Without instances the world does not depend on the library options.
 	var a, b bytes.Buffer
-	worldgen.Write(&a, worldgen.Options{Entities: 3000, Seed: 3})
-	worldgen.Write(&b, worldgen.Options{Entities: 3000, Seed: 3, Prefabs: 7})
+	testworld.Write(&a, testworld.Options{Entities: 3000, Seed: 3})
+	testworld.Write(&b, testworld.Options{Entities: 3000, Seed: 3, Prefabs: 7})
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("a world without instances changed with the library size")
 	}
