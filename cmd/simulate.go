@@ -13,9 +13,9 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/diag"
+	simreport "github.com/worldcook/worldcook/internal/report"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"
-	simreport "github.com/worldcook/worldcook/report"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )

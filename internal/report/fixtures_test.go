@@ -20,7 +20,7 @@ import (
 // rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	goldenfile.Compare(t, filepath.Join("..", "testdata", "simulate", name), got)
+	goldenfile.Compare(t, filepath.Join("..", "..", "testdata", "simulate", name), got)
 }
 
 // seedWorld is the reference demo's island: 4×4 cells of 8 units.
