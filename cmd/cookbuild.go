@@ -7,9 +7,9 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/worldcook/worldcook/buildinfo"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/buildinfo"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/validate"
 	"github.com/worldcook/worldcook/watch"

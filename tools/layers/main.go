@@ -43,7 +43,7 @@ var layers = [][]string{
 	{"internal/assets"},
 	{"validate", "streaming"},
 	{"cook", "initworld"},
-	{"simulate", "buildinfo"},
+	{"simulate", "internal/buildinfo"},
 	{"internal/report"},
 	{"config"},
 	{"tune"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"internal/assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "watch"}
+var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
