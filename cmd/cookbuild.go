@@ -11,8 +11,8 @@ import (
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/buildinfo"
 	"github.com/worldcook/worldcook/internal/sidefile"
+	"github.com/worldcook/worldcook/internal/watch"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/watch"
 )
 
 // checkBuildOptions refuses --depfile, --metafile and --watch where they

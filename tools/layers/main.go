@@ -35,7 +35,7 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "watch"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "watch"}
+var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "internal/watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
