@@ -42,7 +42,7 @@ var layers = [][]string{
 	{"internal/scene"},
 	{"internal/assets"},
 	{"validate", "streaming"},
-	{"cook", "initworld"},
+	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo"},
 	{"internal/report"},
 	{"config"},
@@ -52,7 +52,7 @@ var layers = [][]string{
 }
 
 // cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "internal/watch"}
+var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "internal/initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "internal/watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

@@ -21,7 +21,7 @@ import (
 func projectScenes(t *testing.T) []string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(here), "..", "..", "shared", "estella-projects")
+	root := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "estella-projects")
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		t.Skip("Estella projects not found at ../shared/estella-projects")
 	}
