@@ -51,8 +51,12 @@ var layers = [][]string{
 	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
 }
 
-// cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"internal/assets", "internal/buildinfo", "config", "cook", "diag", "internal/initworld", "manifest", "internal/report", "internal/sidefile", "simulate", "streaming", "tune", "validate", "internal/watch"}
+// cmdImports are the packages cmd is an adapter over: the public library
+// (cook, validate, simulate, tune and the packages of the types they
+// take and return) and the command line's own internal packages (the
+// renderers of simulate's results, the side files, init, watch and the
+// build files).
+var cmdImports = []string{"config", "cook", "diag", "manifest", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
