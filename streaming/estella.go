@@ -325,9 +325,6 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 	return e, nil
 }
 
-// Frame returns the number of the last frame stepped.
-func (e *Estella) Frame() int { return e.frame }
-
 // HasAssets reports whether the model counts the cells' asset scopes: the
 // world lists assets and the host does not ignore them.
 func (e *Estella) HasAssets() bool { return e.book != nil }
