@@ -98,12 +98,12 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 	return out, nil
 }
 
-// Collisions refuses scenes whose outputs would share a path: names that
+// collisions refuses scenes whose outputs would share a path: names that
 // differ but become the same file name ("a b" and "a_b", "town/x" and
 // "town_x"), or one whose files would land among another's bookkeeping.
 // Cooked together they would replace each other's files, or corrupt each
 // other's commit when cooked in parallel.
-func Collisions(scenes []Scene) error {
+func collisions(scenes []Scene) error {
 	bySafe := map[string]int{}
 	for i, s := range scenes {
 		// Folded: where file names ignore case (macOS, Windows) "Main"
@@ -198,7 +198,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Collisions(scenes); err != nil {
+	if err := collisions(scenes); err != nil {
 		return nil, err
 	}
 	if err := checkOutDir(b.Out); err != nil {
@@ -235,7 +235,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	// Under the lock, so that no cook of another scene is putting its
 	// world in place meanwhile, and before any scene is cooked.
-	if err := (&Committer{FS: fsys, Dir: b.Out}).checkOwners(scenes); err != nil {
+	if err := (&committer{FS: fsys, Dir: b.Out}).checkOwners(scenes); err != nil {
 		return nil, err
 	}
 	if b.Events.Found != nil {
@@ -249,7 +249,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, s := range scenes {
-		job := Job{
+		job := sceneJob{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
 			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true,
 		}
@@ -265,7 +265,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			o.Reports[i], o.Errs[i] = Run(ctx, job)
+			o.Reports[i], o.Errs[i] = run(ctx, job)
 		}()
 	}
 	wg.Wait()
@@ -284,7 +284,7 @@ func batchClaims(b Batch, scenes []Scene) (*claims, error) {
 			dir = filepath.Clean(dir)
 		}
 		if _, err := os.Lstat(dir); err != nil {
-			return &claims{c: &Committer{FS: missingFS{}, Dir: b.Out}}, nil
+			return &claims{c: &committer{FS: missingFS{}, Dir: b.Out}}, nil
 		}
 		if err := checkOutDir(dir); err != nil {
 			return nil, err
@@ -300,7 +300,7 @@ func batchClaims(b Batch, scenes []Scene) (*claims, error) {
 	for i, s := range scenes {
 		ls[i] = layoutOf(s.Name)
 	}
-	guard, err := claimed(&Committer{FS: fsys, Dir: b.Out}, ls)
+	guard, err := claimed(&committer{FS: fsys, Dir: b.Out}, ls)
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func BenchmarkBuild(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := Build(ctx, plan, Options{})
+		w, err := buildWorld(ctx, plan, options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func BenchmarkCookToDisk(b *testing.B) {
 	}
 	ctx := context.Background()
 	cook := func(b *testing.B, out string, phases map[string]time.Duration) *Report {
-		rep, err := Run(ctx, Job{File: file, Out: out, GC: gcpause.Job})
+		rep, err := run(ctx, sceneJob{File: file, Out: out, GC: gcpause.Job})
 		if err != nil {
 			b.Fatal(err)
 		}

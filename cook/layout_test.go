@@ -166,7 +166,7 @@ func TestCollisions(t *testing.T) {
 		{"a", "a.cell_1_2", ""},
 		{"Main", "main", "world/Main.world.json and world/main.world.json, one file where names ignore case"},
 	} {
-		err := Collisions([]Scene{{File: tc.a + ".esscene", Name: tc.a}, {File: tc.b + ".esscene", Name: tc.b}})
+		err := collisions([]Scene{{File: tc.a + ".esscene", Name: tc.a}, {File: tc.b + ".esscene", Name: tc.b}})
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%q and %q: %v", tc.a, tc.b, err)
@@ -181,7 +181,7 @@ func TestCollisions(t *testing.T) {
 func TestRunRefusesItsInput(t *testing.T) {
 	in, _, src := demoCopy(t)
 	dir := filepath.Dir(in)
-	_, err := Run(context.Background(), Job{File: in, Out: dir, Validate: demoOptions()})
+	_, err := run(context.Background(), sceneJob{File: in, Out: dir, Validate: demoOptions()})
 	if err == nil || !strings.Contains(err.Error(), "is also "+in) {
 		t.Fatalf("got %v", err)
 	}

@@ -43,7 +43,7 @@ func cookGenerated(t testing.TB, o testworld.Options, levels int) *World {
 	if n := plan.Errors(false); n > 0 {
 		t.Fatalf("%d errors: %+v", n, plan.Findings[0])
 	}
-	w, err := Build(context.Background(), plan, Options{})
+	w, err := buildWorld(context.Background(), plan, options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestRealProjectsLevels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
-			if worlds[k], err = Build(context.Background(), plan, Options{}); err != nil {
+			if worlds[k], err = buildWorld(context.Background(), plan, options{}); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
 		}
