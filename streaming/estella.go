@@ -1001,7 +1001,7 @@ func RunEstella(ctx context.Context, e *Estella, frames, actual [][]Point, each 
 // runtimeSources are a manifest's sources as the runtime samples them: on X
 // and Z, whatever plane the world was cut on.
 func runtimeSources(m *manifest.Manifest) []Source {
-	out := SourcesFromManifest(m)
+	out := sourcesFromManifest(m)
 	if m.Plane == manifest.PlaneXY {
 		for i := range out {
 			out[i].Z = m.Sources[i].Position.Z
