@@ -30,7 +30,7 @@ func cpuTime() time.Duration {
 // on every core, and the search as the command runs it (pruned). It
 // reports the exhaustive search's wall time against the floor divided by
 // the cores (docs/benchmarks.md: at most 1.2), and the runs pruning saved.
-func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
+func benchSearch(b *testing.B, plan *searchPlan, e *evaluator, routes []string) {
 	ctx := context.Background()
 	var floor, exhaustive, pruned time.Duration
 	var saved, total int
@@ -45,12 +45,12 @@ func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 		}
 		floor += cpuTime() - c0
 		t0 := time.Now()
-		if _, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
+		if _, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
 			b.Fatal(err)
 		}
 		exhaustive += time.Since(t0)
 		t0 = time.Now()
-		res, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
+		res, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func BenchmarkTuneDemo(b *testing.B) {
 	}
 	s := demoSetup(b, Spec{})
 	s.Space = sp
-	plan, err := sp.Lay(World{CellSize: 1000}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 1000}, defaultMaxCandidates)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func BenchmarkTuneLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, err := sp.Lay(World{CellSize: 1, Cooked: true}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 1, Cooked: true}, defaultMaxCandidates)
 	if err != nil {
 		b.Fatal(err)
 	}

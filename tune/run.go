@@ -32,13 +32,13 @@ type Setup struct {
 	// Routes are the route CSV files, each read once.
 	Routes []string
 	Space  Space
-	// MaxCandidates bounds the space (0: DefaultMaxCandidates).
+	// MaxCandidates bounds the space (0: defaultMaxCandidates).
 	MaxCandidates int
 }
 
 // Run opens the world once per cell size the space holds (the scene cooked
 // in memory with each), reads every route once, and searches the space
-// (Search) with a simulation of each candidate on each route, the
+// (search) with a simulation of each candidate on each route, the
 // authored settings first as the baseline. o.Routes and o.Authored are
 // set from s. A cancelled ctx returns the result so far, Partial set.
 func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
@@ -61,9 +61,9 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	}
 	max := s.MaxCandidates
 	if max <= 0 {
-		max = DefaultMaxCandidates
+		max = defaultMaxCandidates
 	}
-	plan, err := s.Space.Lay(World{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
+	plan, err := s.Space.Lay(world{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
-	return Search(ctx, plan, e.eval, o)
+	return search(ctx, plan, e.eval, o)
 }
 
 // isScene says whether path is a scene, as cook.Open tells one from a
@@ -200,23 +200,23 @@ func (e *evaluator) options(c *Candidate, r int) simulate.Options {
 	return o
 }
 
-func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Figures, error) {
+func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop stopFunc) (Figures, error) {
 	w := e.worlds[c.CellSize]
 	if w == nil {
 		return Figures{}, fmt.Errorf("no world of cell size %s was opened", num(c.CellSize))
 	}
 	o := e.options(&c, r)
-	m := NewMeter(stop)
+	m := newMeter(stop)
 	o.Watch = simulate.Watch{Frame: func(_ *simulate.PolicyRun, f *streaming.FrameReport, _ *streaming.RuntimeFrame) error {
 		return m.Frame(f)
 	}}
 	res, err := simulate.Run(ctx, w, o)
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, errStopped) {
 		return m.Partial(), nil
 	}
 	if err != nil {
 		return Figures{}, err
 	}
 	run := res.Runs[0]
-	return FiguresOf(&run.Summary, run.Frames), nil
+	return figuresOf(&run.Summary, run.Frames), nil
 }
