@@ -48,7 +48,7 @@ func AssetResolver(file string, opts Options) *assets.Resolver {
 	root, inProject := assets.FindProject(file)
 	dirs := opts.Assets
 	if len(dirs) == 0 {
-		dirs = DefaultAssetDirs(file)
+		dirs = defaultAssetDirs(file)
 	}
 	if !inProject {
 		root = dirs[0]

@@ -22,11 +22,11 @@ const (
 // rejected reference as an arrow from the referencing entity to its target.
 // The drawing depends only on the plan.
 func WriteMap(w io.Writer, p *Plan) error {
-	return Map(p).WriteSVG(w)
+	return planMap(p).WriteSVG(w)
 }
 
-// Map returns the drawing (the map) of a plan, for callers that add to it.
-func Map(p *Plan) *drawing.Map {
+// planMap returns the drawing (the map) of a plan, for callers that add to it.
+func planMap(p *Plan) *drawing.Map {
 	m := &drawing.Map{
 		Title:    p.SceneName + " — worldcook validate",
 		CellSize: p.CellSize,
