@@ -73,7 +73,7 @@ race:
 # The scene parser has an AVX-512 kernel where the CPU has one; -tags
 # purego builds it without, so both paths are tested on any machine.
 purego:
-	$(GO) test -tags purego -count=1 ./scene ./validate ./cook
+	$(GO) test -tags purego -count=1 ./internal/scene ./validate ./cook
 
 # Run each fuzz target for FUZZTIME. A crasher is written under the
 # package's testdata/fuzz and becomes a regression test.

@@ -14,8 +14,8 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -115,7 +115,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	}
 	// Profiles are files besides the world: written to a temporary file
 	// and put in place at the end, never over an input of the run.
-	side := sideout.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
+	side := sidefile.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
 	if opts.CPUProfile != "" {
 		f, err := side.Create(opts.CPUProfile, "--cpuprofile")
 		if err != nil {
@@ -149,7 +149,7 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 // cookOnce runs one cook with its reports and the files it writes
 // besides the world, and returns the inputs it read (nil when the run
 // failed before it cooked).
-func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sideout.Guard) (*cook.Outcome, error) {
+func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sidefile.Guard) (*cook.Outcome, error) {
 	bar := newProgress(opts, func() {
 		if !opts.Quiet {
 			fmt.Fprintf(opts.IO.Err, "worldcook: waiting for another cook writing %s\n", opts.Cfg.Out)

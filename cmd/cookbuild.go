@@ -7,12 +7,12 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/worldcook/worldcook/assets"
-	"github.com/worldcook/worldcook/buildinfo"
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/buildinfo"
+	"github.com/worldcook/worldcook/internal/sidefile"
+	"github.com/worldcook/worldcook/internal/watch"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/watch"
 )
 
 // checkBuildOptions refuses --depfile, --metafile and --watch where they
@@ -30,7 +30,7 @@ func checkBuildOptions(opts *cookOptions) error {
 }
 
 // writeBuildInfo writes the --depfile and --metafile of a good cook.
-func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sideout.Guard) error {
+func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sidefile.Guard) error {
 	if opts.Cfg.Depfile == "" && opts.Cfg.Metafile == "" {
 		return nil
 	}
@@ -54,7 +54,7 @@ func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sideout.Guard) e
 // watchCook cooks, then again on every change of an input, until
 // interrupted: Ctrl-C between cooks exits 0; during one it stops the cook,
 // which leaves the previous world as any interrupted cook does.
-func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sideout.Guard) error {
+func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sidefile.Guard) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	var dirs []string

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/initworld"
+	"github.com/worldcook/worldcook/internal/initworld"
 )
 
 func newInitCmd(a *app) *cobra.Command {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/internal/sidefile"
 )
 
 // writePackageConfig lists every streamed world the run cooked in the
 // game configuration; with --check it only says whether that would change
 // the file.
-func writePackageConfig(opts *cookOptions, reports []*cook.Report, side *sideout.Guard) error {
+func writePackageConfig(opts *cookOptions, reports []*cook.Report, side *sidefile.Guard) error {
 	file := opts.Cfg.PackageConfig
 	if file == "" {
 		return nil

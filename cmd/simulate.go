@@ -13,9 +13,9 @@ import (
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/diag"
+	simreport "github.com/worldcook/worldcook/internal/report"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"
-	simreport "github.com/worldcook/worldcook/report"
-	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -214,8 +214,8 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 
 // drawings is where simulate's pictures are written: never over a file the
 // run read (the configuration, the route, the world's manifests and cells).
-func drawings(opts *simulateOptions, world *streaming.World) *sideout.Guard {
-	side := sideout.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
+	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
 	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
 	side.Inputs(manifests...)
 	for _, cell := range world.Cells {

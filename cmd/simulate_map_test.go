@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // TestSimulateMapManyCells draws a route over a generated world of 400
@@ -19,7 +19,7 @@ import (
 // go test ./cmd -run MapManyCells -update rewrites it.
 func TestSimulateMapManyCells(t *testing.T) {
 	dir := t.TempDir()
-	o := worldgen.DefaultOptions(4000, 7)
+	o := testworld.DefaultOptions(4000, 7)
 	o.Pretty = false
 	o.Sources = -1
 	scene := filepath.Join(dir, "w400.esscene")
@@ -27,7 +27,7 @@ func TestSimulateMapManyCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := worldgen.Write(f, o); err != nil {
+	if err := testworld.Write(f, o); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
-	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/tune"
 )
@@ -156,8 +156,8 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 
 // tuneDrawings guards the plot: never written over the configuration,
 // a route or the world.
-func tuneDrawings(cfg *config.Config, world string) *sideout.Guard {
-	side := sideout.New(append([]string{cfg.File, world}, cfg.Tune.Path...)...)
+func tuneDrawings(cfg *config.Config, world string) *sidefile.Guard {
+	side := sidefile.New(append([]string{cfg.File, world}, cfg.Tune.Path...)...)
 	return side
 }
 

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/gcpause"
-	"github.com/worldcook/worldcook/sideout"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -116,7 +116,7 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 			failing++
 		}
 		if v.Map != "" {
-			side := sideout.New(cfg.File, file)
+			side := sidefile.New(cfg.File, file)
 			side.Inputs(plan.PrefabFiles...)
 			if err := side.WriteFile(v.Map, "--map", func(w io.Writer) error { return validate.WriteMap(w, plan) }); err != nil {
 				return inputErr(err)

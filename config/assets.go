@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/report"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/report"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"

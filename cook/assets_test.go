@@ -95,7 +95,7 @@ func TestAssetsInTheManifest(t *testing.T) {
 	} {
 		os.WriteFile(tex, []byte(change.body), 0o644)
 		// --check sees the stale manifest and writes nothing.
-		chk, err := Run(context.Background(), Job{File: scene, Out: out, Check: true})
+		chk, err := run(context.Background(), sceneJob{File: scene, Out: out, Check: true})
 		if !errors.Is(err, ErrWouldChange) || !chk.Result.Changed() || chk.Reused {
 			t.Fatalf("%s: --check: %v, changed %v", change.name, err, chk.Result.Changed())
 		}
@@ -126,7 +126,7 @@ func TestMissingAssetIsAWarningAndStrictFails(t *testing.T) {
 	if n := len(rep.World.Manifest.Assets); n != 2 {
 		t.Errorf("%d assets listed, want 2 (the missing one counts nothing)", n)
 	}
-	_, err := Run(context.Background(), Job{File: scene, Out: t.TempDir(), Validate: validate.Options{Strict: true}})
+	_, err := run(context.Background(), sceneJob{File: scene, Out: t.TempDir(), Validate: validate.Options{Strict: true}})
 	if !errors.Is(err, ErrFindings) {
 		t.Errorf("strict cook with a missing asset: %v, want ErrFindings", err)
 	}
@@ -152,7 +152,7 @@ func TestAssetThatIsAnOutputIsRefused(t *testing.T) {
 	cookTo(t, scene, out, validate.Options{}, 0)
 	src, _ := os.ReadFile(scene)
 	os.WriteFile(scene, []byte(strings.Replace(string(src), "assets/textures/only.png", "build/world/main.world.json", 1)), 0o644)
-	_, err := Run(context.Background(), Job{File: scene, Out: out})
+	_, err := run(context.Background(), sceneJob{File: scene, Out: out})
 	if err == nil || !strings.Contains(err.Error(), "asset") || !strings.Contains(err.Error(), "main.world.json") {
 		t.Fatalf("cook over its own asset: %v", err)
 	}

@@ -271,7 +271,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	// Under the lock, so that no cook of another scene is putting its
 	// world in place meanwhile, and before any scene is cooked.
-	if err := (&Committer{FS: fsys, Dir: b.Out, Persist: persist}).checkOwners(scenes); err != nil {
+	if err := (&committer{FS: fsys, Dir: b.Out, Persist: persist}).checkOwners(scenes); err != nil {
 		return nil, err
 	}
 	if b.Events.Found != nil {
@@ -285,7 +285,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, s := range scenes {
-		job := Job{
+		job := sceneJob{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
 			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true,
 			Persistent: persist[s.Name],
@@ -302,7 +302,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			o.Reports[i], o.Errs[i] = Run(ctx, job)
+			o.Reports[i], o.Errs[i] = run(ctx, job)
 		}()
 	}
 	wg.Wait()
@@ -321,7 +321,7 @@ func batchClaims(b Batch, scenes []Scene) (*claims, error) {
 			dir = filepath.Clean(dir)
 		}
 		if _, err := os.Lstat(dir); err != nil {
-			return &claims{c: &Committer{FS: missingFS{}, Dir: b.Out}}, nil
+			return &claims{c: &committer{FS: missingFS{}, Dir: b.Out}}, nil
 		}
 		if err := checkOutDir(dir); err != nil {
 			return nil, err
@@ -337,7 +337,7 @@ func batchClaims(b Batch, scenes []Scene) (*claims, error) {
 	for i, s := range scenes {
 		ls[i] = layoutAt(s.Name, b.persist[s.Name])
 	}
-	guard, err := claimed(&Committer{FS: fsys, Dir: b.Out}, ls)
+	guard, err := claimed(&committer{FS: fsys, Dir: b.Out}, ls)
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/gcpause"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 // benchEntities is the size of the world the cook benchmarks render: large
@@ -34,7 +34,7 @@ func benchWorld(b *testing.B) ([]byte, *validate.Plan) {
 	b.Helper()
 	benchOnce.Do(func() {
 		var buf bytes.Buffer
-		if benchErr = worldgen.Write(&buf, worldgen.DefaultOptions(benchEntities, 1)); benchErr != nil {
+		if benchErr = testworld.Write(&buf, testworld.DefaultOptions(benchEntities, 1)); benchErr != nil {
 			return
 		}
 		benchSrc = buf.Bytes()
@@ -71,7 +71,7 @@ func BenchmarkBuild(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := Build(ctx, plan, Options{})
+		w, err := buildWorld(ctx, plan, options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func BenchmarkCookToDisk(b *testing.B) {
 	}
 	ctx := context.Background()
 	cook := func(b *testing.B, out string, phases map[string]time.Duration) *Report {
-		rep, err := Run(ctx, Job{File: file, Out: out, GC: gcpause.Job})
+		rep, err := run(ctx, sceneJob{File: file, Out: out, GC: gcpause.Job})
 		if err != nil {
 			b.Fatal(err)
 		}

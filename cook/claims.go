@@ -14,7 +14,7 @@ import (
 // inode), so that an input reached by another path, through ".", "..", a
 // linked folder or a hard link, is still recognised.
 type claims struct {
-	c    *Committer
+	c    *committer
 	have []claim
 }
 
@@ -27,7 +27,7 @@ type claim struct {
 // claimed finds what the cooks of scenes ls may touch in c's directory:
 // each scene's fixed names, its staging folder's files and its cells in
 // world/ (one listing of world/ for all scenes).
-func claimed(c *Committer, ls []layout) (*claims, error) {
+func claimed(c *committer, ls []layout) (*claims, error) {
 	cl := &claims{c: c}
 	add := func(l layout, rel string) {
 		st, err := c.FS.Lstat(rel)

@@ -33,8 +33,8 @@ type Result struct {
 // Changed reports whether the output directory was (or would be) modified.
 func (r *Result) Changed() bool { return len(r.Written)+len(r.Removed) > 0 }
 
-// Committer writes cooked worlds into one output directory.
-type Committer struct {
+// committer writes cooked worlds into one output directory.
+type committer struct {
 	// FS is the output directory (nil: Prepare opens Dir as a RootFS).
 	FS FS
 	// Dir is the output directory's path, for messages.
@@ -64,19 +64,19 @@ const (
 )
 
 // abs is rel's path for messages.
-func (c *Committer) abs(rel string) string { return filepath.Join(c.Dir, filepath.FromSlash(rel)) }
+func (c *committer) abs(rel string) string { return filepath.Join(c.Dir, filepath.FromSlash(rel)) }
 
 // layout is the scene's layout in this directory: its persistent world
 // where Persist puts it.
-func (c *Committer) layout(scene string) layout { return layoutAt(scene, c.Persist[scene]) }
+func (c *committer) layout(scene string) layout { return layoutAt(scene, c.Persist[scene]) }
 
-func (c *Committer) stagingDir(scene string) string { return c.abs(layoutOf(scene).staging()) }
+func (c *committer) stagingDir(scene string) string { return c.abs(layoutOf(scene).staging()) }
 
-func (c *Committer) journalPath(scene string) string { return c.abs(layoutOf(scene).journal()) }
+func (c *committer) journalPath(scene string) string { return c.abs(layoutOf(scene).journal()) }
 
 // named puts the output directory in front of the relative paths an FS
 // reports, so that every message names the file as the user knows it.
-func (c *Committer) named(err error) error {
+func (c *committer) named(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !filepath.IsAbs(pe.Path) && !strings.HasPrefix(filepath.Clean(pe.Path), filepath.Clean(c.Dir)) {
 		pe.Path = c.abs(pe.Path)
@@ -94,14 +94,14 @@ func (c *Committer) named(err error) error {
 }
 
 // exists reports whether there is anything at rel (a link counts).
-func (c *Committer) exists(rel string) bool {
+func (c *committer) exists(rel string) bool {
 	_, err := c.FS.Lstat(rel)
 	return err == nil
 }
 
 // Prepare makes sure the output directory is usable and finishes or
 // discards whatever a killed cook of the same scene left behind.
-func (c *Committer) Prepare(scene string) error {
+func (c *committer) Prepare(scene string) error {
 	if c.FS == nil {
 		fsys, err := OpenFS(c.Dir)
 		if err != nil {
@@ -147,7 +147,7 @@ func (c *Committer) Prepare(scene string) error {
 // readJournal reads and checks a journal: a regular file of bounded size
 // whose every path is a file of this scene's world or staging, so that
 // no journal, however damaged or planted, moves or removes anything else.
-func (c *Committer) readJournal(l layout) (*journal, error) {
+func (c *committer) readJournal(l layout) (*journal, error) {
 	data, err := c.FS.ReadFile(l.journal(), maxJournalBytes)
 	if err != nil {
 		return nil, cause(err)
@@ -196,10 +196,10 @@ type quiet struct{}
 
 func (quiet) Error() string { return "" }
 
-// Txn is one scene's commit in progress. Put may be called from several
+// txn is one scene's commit in progress. Put may be called from several
 // goroutines; Commit makes the staged files the world, all at once.
-type Txn struct {
-	c            *Committer
+type txn struct {
+	c            *committer
 	l            layout
 	manifestPath string
 
@@ -220,8 +220,8 @@ type Txn struct {
 }
 
 // Begin starts a commit of scene, whose manifest lives at manifestPath.
-func (c *Committer) Begin(scene, manifestPath string) *Txn {
-	t := &Txn{c: c, l: c.layout(scene), manifestPath: manifestPath, keep: map[string]bool{}}
+func (c *committer) Begin(scene, manifestPath string) *txn {
+	t := &txn{c: c, l: c.layout(scene), manifestPath: manifestPath, keep: map[string]bool{}}
 	t.loadPrevious()
 	return t
 }
@@ -239,7 +239,7 @@ type recorded struct {
 // it lists is older than it; a file edited by hand afterwards is newer and
 // is compared byte for byte. A missing or unreadable manifest just means
 // every file is compared.
-func (t *Txn) loadPrevious() {
+func (t *txn) loadPrevious() {
 	st, err := t.c.FS.Lstat(t.manifestPath)
 	if err != nil || !st.Mode().IsRegular() {
 		return
@@ -265,7 +265,7 @@ func (t *Txn) loadPrevious() {
 // Put offers one file of the new world. A file whose bytes are already on
 // disk is left alone (its mtime stays); any other is staged. f.Bytes is not
 // kept after Put returns.
-func (t *Txn) Put(f Output) error {
+func (t *txn) Put(f Output) error {
 	c := t.c
 	if err := manifest.CheckPath(f.Path); err != nil || !t.l.target(f.Path) {
 		return fmt.Errorf("refusing to write %s: not a file of scene %s's world", f.Path, t.l.scene)
@@ -304,7 +304,7 @@ func (t *Txn) Put(f Output) error {
 }
 
 // Abort discards whatever was staged; the previous world stays as it was.
-func (t *Txn) Abort() {
+func (t *txn) Abort() {
 	if t.staged {
 		t.c.FS.RemoveAll(t.l.staging())
 	}
@@ -313,7 +313,7 @@ func (t *Txn) Abort() {
 // Commit writes the journal, the point after which the new world is
 // decided, then moves the staged files into place (the manifest last) and
 // removes the cells the previous manifest listed and this one does not.
-func (t *Txn) Commit() (*Result, error) {
+func (t *txn) Commit() (*Result, error) {
 	c := t.c
 	res := &t.res
 	sort.Strings(res.Written)
@@ -356,7 +356,7 @@ func (t *Txn) Commit() (*Result, error) {
 	// From here on the cook is decided: if applying fails or the process
 	// dies, the next cook of this scene finishes the journal.
 	if err := c.apply(t.l, &j); err != nil {
-		return nil, fmt.Errorf("%w (%w: the next cook into %s finishes it)", c.named(err), ErrCommitPending, c.Dir)
+		return nil, fmt.Errorf("%w (%w: the next cook into %s finishes it)", c.named(err), errCommitPending, c.Dir)
 	}
 	return res, nil
 }
@@ -365,7 +365,7 @@ func (t *Txn) Commit() (*Result, error) {
 // is there (a file left by a killed cook, or a link planted to redirect
 // the write) is removed first, and the file is then created exclusively,
 // so the write never goes through a link.
-func (c *Committer) writeNew(rel string, data []byte) error {
+func (c *committer) writeNew(rel string, data []byte) error {
 	if c.exists(rel) {
 		if err := c.FS.Remove(rel); err != nil {
 			return err
@@ -374,14 +374,14 @@ func (c *Committer) writeNew(rel string, data []byte) error {
 	return c.FS.WriteFile(rel, data, 0o644)
 }
 
-// ErrCommitPending marks a failure after the commit point: the new world
+// errCommitPending marks a failure after the commit point: the new world
 // is decided and the next cook into the directory completes it.
-var ErrCommitPending = errors.New("the commit is decided but not finished")
+var errCommitPending = errors.New("the commit is decided but not finished")
 
 // same reports whether the file on disk already holds f's bytes. A check
 // (cook --check) always compares the bytes: it answers whether the world
 // on disk is exactly what the input gives, so it trusts no size or time.
-func (t *Txn) same(f Output) (bool, error) {
+func (t *txn) same(f Output) (bool, error) {
 	c := t.c
 	// Checked here, before the commit point, so that a link planted as a
 	// folder stops the cook while the previous world stands.
@@ -417,7 +417,7 @@ func (t *Txn) same(f Output) (bool, error) {
 // realParents checks that every folder on the way to p that exists is a
 // real directory: a link there, even one that stays inside the output
 // directory, would put the scene's files among another's.
-func (t *Txn) realParents(p string) error {
+func (t *txn) realParents(p string) error {
 	dir := path.Dir(p)
 	if dir == "." {
 		return nil
@@ -450,7 +450,7 @@ func (t *Txn) realParents(p string) error {
 // scene stopped being streamed. Only the scene's own cells and manifest
 // are candidates, whatever the previous manifest says, so nothing else in
 // the directory is touched.
-func (t *Txn) stale() []string {
+func (t *txn) stale() []string {
 	manifestPath, keep, prev := t.manifestPath, t.keep, t.prev
 	if prev == nil {
 		// A manifest we cannot read lists nothing we could safely delete;
@@ -475,7 +475,7 @@ func (t *Txn) stale() []string {
 
 // apply carries out a journal. It is idempotent: a rename whose source is
 // gone was done by an earlier, interrupted apply.
-func (c *Committer) apply(l layout, j *journal) error {
+func (c *committer) apply(l layout, j *journal) error {
 	for _, r := range j.Renames {
 		if dir := path.Dir(r[1]); dir != "." {
 			if err := c.FS.MkdirAll(dir, 0o755); err != nil {

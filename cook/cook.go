@@ -44,8 +44,8 @@ type World struct {
 	manifestDigest string
 }
 
-// Options tune how a world is rendered.
-type Options struct {
+// options tune how a world is rendered.
+type options struct {
 	// Workers render and hash cells in parallel; 0 means GOMAXPROCS. The
 	// result does not depend on it.
 	Workers int
@@ -57,10 +57,10 @@ type Options struct {
 	Persistent string
 }
 
-// Build renders plan into memory: the files a cook would write, for
+// buildWorld renders plan into memory: the files a cook would write, for
 // callers that use a world without writing it (simulate on a scene, tests).
 // A scene that is not a streamed world becomes a byte-for-byte copy.
-func Build(ctx context.Context, plan *validate.Plan, opts Options) (*World, error) {
+func buildWorld(ctx context.Context, plan *validate.Plan, opts options) (*World, error) {
 	w := &World{Plan: plan, ManifestPath: ManifestPath(plan.SceneName)}
 	if !plan.Streamed {
 		src := plan.Doc.Src
@@ -99,7 +99,7 @@ func manifestFile(p string, m *manifest.Manifest) (Output, error) {
 // never holds more than one document per worker besides its input. It
 // returns the manifest, complete but for nothing: sizes and digests are
 // filled in as documents are rendered.
-func render(ctx context.Context, plan *validate.Plan, opts Options, put func(k int, f Output) error) (*manifest.Manifest, error) {
+func render(ctx context.Context, plan *validate.Plan, opts options, put func(k int, f Output) error) (*manifest.Manifest, error) {
 	doc := plan.Doc
 	writer := doc.NewWriter()
 	n := len(plan.Cells)

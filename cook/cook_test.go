@@ -16,10 +16,10 @@ import (
 
 	"github.com/worldcook/worldcook/internal/corpus"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 const demoScene = "../testdata/demo/main.esscene"
@@ -133,7 +133,7 @@ func TestCorpusStreamedVariantIsLossless(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "out")
-			rep, err := Run(context.Background(), Job{File: in, Out: out, Validate: validate.Options{Plane: manifest.PlaneXY}})
+			rep, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: validate.Options{Plane: manifest.PlaneXY}})
 			if errors.Is(err, ErrFindings) {
 				// Some corpus scenes legitimately break residency rules once
 				// streamed (a UI widget referencing a sibling root that lands
@@ -229,12 +229,12 @@ func TestIncremental(t *testing.T) {
 	}
 
 	// A check run against the up-to-date output reports no change.
-	rep, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), Check: true})
+	rep, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), Check: true})
 	if err != nil || rep.Result.Changed() {
 		t.Fatalf("--check on fresh output: %v", err)
 	}
 	os.WriteFile(in, src, 0o644)
-	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), Check: true}); !errors.Is(err, ErrWouldChange) {
+	if _, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), Check: true}); !errors.Is(err, ErrWouldChange) {
 		t.Fatalf("--check on stale output: got %v, want ErrWouldChange", err)
 	}
 }
@@ -352,7 +352,7 @@ func TestFailedCookLeavesPreviousWorld(t *testing.T) {
 
 	for _, after := range []int{0, 1, 3, 7} {
 		fsys := &faultyFS{FS: openFS(t, out), op: "write", after: after}
-		_, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys})
+		_, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), FS: fsys})
 		if !errors.Is(err, errInjected) {
 			t.Fatalf("write fault after %d: got %v", after, err)
 		}
@@ -366,7 +366,7 @@ func TestInterruptedCommitIsFinishedByTheNextCook(t *testing.T) {
 	// The journal is renamed into place (rename 1), then two renames of
 	// cells succeed and the third fails, as if the process died there.
 	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 3}
-	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
+	if _, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
 		t.Fatalf("got %v", err)
 	}
 	// The next cook finishes the commit before anything else.
@@ -389,7 +389,7 @@ func TestRefusesSymlinkedOutput(t *testing.T) {
 	if err := os.Symlink(elsewhere, link); err != nil {
 		t.Skip(err)
 	}
-	_, err := Run(context.Background(), Job{File: demoScene, Out: link, Validate: demoOptions()})
+	_, err := run(context.Background(), sceneJob{File: demoScene, Out: link, Validate: demoOptions()})
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("got %v", err)
 	}
@@ -404,7 +404,7 @@ func TestRefusesSymlinkedOutput(t *testing.T) {
 func TestJournalFailureLeavesPreviousWorld(t *testing.T) {
 	in, out, before := staleDemo(t)
 	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 0}
-	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
+	if _, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), FS: fsys}); !errors.Is(err, errInjected) {
 		t.Fatalf("got %v", err)
 	}
 	sameTree(t, readTree(t, out), before)
@@ -425,7 +425,7 @@ func TestCorpusDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := Build(context.Background(), plan, Options{Workers: workers})
+		w, err := buildWorld(context.Background(), plan, options{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,7 +451,7 @@ func TestGeneratedWorldDeterministic(t *testing.T) {
 		t.Skip("generates a 20 MB world")
 	}
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, worldgen.DefaultOptions(20_000, 7)); err != nil {
+	if err := testworld.Write(&buf, testworld.DefaultOptions(20_000, 7)); err != nil {
 		t.Fatal(err)
 	}
 	var first []Output
@@ -465,7 +465,7 @@ func TestGeneratedWorldDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := Build(context.Background(), plan, Options{})
+		w, err := buildWorld(context.Background(), plan, options{})
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -488,7 +488,7 @@ func TestPrepareRemovesUnfinishedJournal(t *testing.T) {
 	out := t.TempDir()
 	cookTo(t, demoScene, out, demoOptions(), 0)
 	before := readTree(t, out)
-	c := &Committer{Dir: out}
+	c := &committer{Dir: out}
 	os.MkdirAll(c.stagingDir("main"), 0o755)
 	os.WriteFile(filepath.Join(c.stagingDir("main"), "000000"), []byte("half"), 0o644)
 	os.WriteFile(c.journalPath("main")+".tmp", []byte(`{"renames":[["x","main.esscene"]]`), 0o644)

@@ -13,15 +13,15 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 
 // cookTo cooks file into out and fails the test on any error.
 func cookTo(t testing.TB, file, out string, vopts validate.Options, workers int) *Report {
 	t.Helper()
-	rep, err := Run(context.Background(), Job{File: file, Out: out, Validate: vopts, Workers: workers})
+	rep, err := run(context.Background(), sceneJob{File: file, Out: out, Validate: vopts, Workers: workers})
 	if err != nil {
 		t.Fatalf("cook %s: %v", file, err)
 	}

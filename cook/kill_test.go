@@ -299,7 +299,7 @@ func TestKillDuringCook(t *testing.T) {
 					t.Fatalf("%s: mid-commit, the manifest lists %s, which is not in place", name, c.Path)
 				}
 			}
-			if err := (&Committer{Dir: out}).Prepare(scene); err != nil {
+			if err := (&committer{Dir: out}).Prepare(scene); err != nil {
 				t.Fatalf("%s: Prepare: %v", name, err)
 			}
 			if d := digestDiff(digests(t, out, IsRecord), refs[to]); d != "" {
@@ -382,10 +382,10 @@ func checkManifest(t *testing.T, name, out, file string) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if err := Verify(out, m); err != nil {
+	if err := verify(out, m); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if err := Pending(out, m.Scene); err != nil {
+	if err := pending(out, m.Scene); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 }

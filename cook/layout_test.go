@@ -181,7 +181,7 @@ func TestCollisions(t *testing.T) {
 func TestRunRefusesItsInput(t *testing.T) {
 	in, _, src := demoCopy(t)
 	dir := filepath.Dir(in)
-	_, err := Run(context.Background(), Job{File: in, Out: dir, Validate: demoOptions()})
+	_, err := run(context.Background(), sceneJob{File: in, Out: dir, Validate: demoOptions()})
 	if err == nil || !strings.Contains(err.Error(), "is also "+in) {
 		t.Fatalf("got %v", err)
 	}

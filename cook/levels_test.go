@@ -13,23 +13,23 @@ import (
 
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/corpus"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
-	"github.com/worldcook/worldcook/worldgen"
 )
 
 // largeWorld is a generated world with large content among its props.
-func largeWorld(entities int) worldgen.Options {
-	return worldgen.Options{Entities: entities, Seed: 5, LargeFraction: 0.005, Extent: 24000, RefFraction: 0.05}
+func largeWorld(entities int) testworld.Options {
+	return testworld.Options{Entities: entities, Seed: 5, LargeFraction: 0.005, Extent: 24000, RefFraction: 0.05}
 }
 
 // cookGenerated cooks a generated world in memory with the given levels.
-func cookGenerated(t testing.TB, o worldgen.Options, levels int) *World {
+func cookGenerated(t testing.TB, o testworld.Options, levels int) *World {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, o); err != nil {
+	if err := testworld.Write(&buf, o); err != nil {
 		t.Fatal(err)
 	}
 	d, err := scene.Parse("main.esscene", buf.Bytes())
@@ -43,7 +43,7 @@ func cookGenerated(t testing.TB, o worldgen.Options, levels int) *World {
 	if n := plan.Errors(false); n > 0 {
 		t.Fatalf("%d errors: %+v", n, plan.Findings[0])
 	}
-	w, err := Build(context.Background(), plan, Options{})
+	w, err := buildWorld(context.Background(), plan, options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestRealProjectsLevels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
-			if worlds[k], err = Build(context.Background(), plan, Options{}); err != nil {
+			if worlds[k], err = buildWorld(context.Background(), plan, options{}); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
 		}

@@ -75,10 +75,10 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 	}
 	// Not mid-commit (some files new, the manifest old), and every file
 	// the manifest lists with its size and blake3.
-	if err := Pending(root, m.Scene); err != nil {
+	if err := pending(root, m.Scene); err != nil {
 		return nil, err
 	}
-	if err := Verify(root, m); err != nil {
+	if err := verify(root, m); err != nil {
 		return nil, err
 	}
 	files, err := streaming.OpenDir(root, m)
@@ -103,7 +103,7 @@ func findManifest(dir string) (file, root string, err error) {
 	case 0:
 		// A first cook killed mid-commit leaves its journal before the
 		// manifest is in place.
-		if err := Pending(root, ""); err != nil {
+		if err := pending(root, ""); err != nil {
 			return "", "", err
 		}
 		return "", "", fmt.Errorf("%s holds no world/*.world.json: not a cooked world (cook a scene into it with worldcook cook SCENE --out %s)", dir, dir)
@@ -120,14 +120,14 @@ func findManifest(dir string) (file, root string, err error) {
 // openScene cooks a scene in memory (nothing is written) and returns its
 // world, served to disk IO from memory.
 func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.World, error) {
-	plan, err := Load(file, opts.Validate, opts.ScenesRoot, nil)
+	plan, err := load(file, opts.Validate, opts.ScenesRoot, nil)
 	if err != nil {
 		return nil, err
 	}
 	if n := plan.Errors(false); n > 0 {
 		return nil, fmt.Errorf("%s has %d validation errors and cannot be cooked; run worldcook validate %s", file, n, file)
 	}
-	cooked, err := Build(ctx, plan, Options{})
+	cooked, err := buildWorld(ctx, plan, options{})
 	if err != nil {
 		return nil, err
 	}

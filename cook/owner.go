@@ -34,7 +34,7 @@ import (
 // world manifest there at its manifest path, or at one that differs only
 // in case (one file where names ignore case), belongs to another scene.
 // world/ is listed once for all of them.
-func (c *Committer) checkOwners(scenes []Scene) error {
+func (c *committer) checkOwners(scenes []Scene) error {
 	if st, err := c.FS.Lstat(worldDir); err != nil || !st.IsDir() {
 		return nil // nothing there, or not a folder: Prepare says so
 	}
@@ -66,7 +66,7 @@ func (c *Committer) checkOwners(scenes []Scene) error {
 // manifestScene reads the "scene" member of the manifest at p, or
 // reports that it has none: a missing or unreadable file, a document
 // that is not JSON, a scene that is not a non-empty string.
-func (c *Committer) manifestScene(p string) (string, bool) {
+func (c *committer) manifestScene(p string) (string, bool) {
 	data, err := c.FS.ReadFile(p, maxManifestBytes)
 	if err != nil {
 		return "", false
@@ -86,7 +86,7 @@ func (c *Committer) manifestScene(p string) (string, bool) {
 // worldcook does not control: it is quoted, cut short, and its files are
 // named only where a cook of it could have written them, so the advice
 // never points outside the directory.
-func (c *Committer) ownerErr(file, scene, p, other string) error {
+func (c *committer) ownerErr(file, scene, p, other string) error {
 	shown := other
 	if len(shown) > 200 {
 		shown = shown[:200] + "..."

@@ -112,7 +112,7 @@ func TestSeparateCooksThatCollide(t *testing.T) {
 				"cook":  func() error { return cookBatch(root, out, false, b) },
 				"check": func() error { return cookBatch(root, out, true, b) },
 				"job": func() error {
-					_, err := Run(context.Background(), Job{File: b, Out: out, ScenesRoot: root, Validate: demoOptions()})
+					_, err := run(context.Background(), sceneJob{File: b, Out: out, ScenesRoot: root, Validate: demoOptions()})
 					return err
 				},
 			}

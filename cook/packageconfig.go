@@ -15,8 +15,8 @@ import (
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/sideout"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -118,7 +118,7 @@ func CheckPackageConfigTarget(config, out string, inputs, sceneNames []string) e
 // The file is written through side, as every file besides the world is:
 // atomically, and never over an input of the run (nil: a guard that knows
 // no inputs).
-func PackageConfig(file string, worlds []PackageWorld, check bool, side *sideout.Guard) (bool, error) {
+func PackageConfig(file string, worlds []PackageWorld, check bool, side *sidefile.Guard) (bool, error) {
 	src, err := readPackageConfig(file)
 	if err != nil {
 		return false, err
@@ -134,7 +134,7 @@ func PackageConfig(file string, worlds []PackageWorld, check bool, side *sideout
 		return true, nil
 	}
 	if side == nil {
-		side = sideout.New()
+		side = sidefile.New()
 	}
 	if err := side.Check(file, "--package-config"); err != nil {
 		return false, err

@@ -51,7 +51,7 @@ func IsRecord(name string) bool {
 	return strings.HasSuffix(name, recordSuffix) || strings.HasSuffix(name, recordSuffix+tmpSuffix)
 }
 
-func (c *Committer) recordPath(scene string) string { return c.abs(layoutOf(scene).record()) }
+func (c *committer) recordPath(scene string) string { return c.abs(layoutOf(scene).record()) }
 
 // decodeRecord reads a record and checks that every file it names is a
 // file of the scene's world, so that a damaged or planted record can at
@@ -135,7 +135,7 @@ func binaryDigest() string {
 // unchanged reports whether the world in the directory is, by its record,
 // exactly what cooking src with key would write: same input, same key, and
 // every file still there with its size, none modified after the record.
-func (c *Committer) unchanged(scene string, input func() string, key string) (*record, bool) {
+func (c *committer) unchanged(scene string, input func() string, key string) (*record, bool) {
 	if binaryDigest() == "" {
 		return nil, false
 	}
@@ -171,7 +171,7 @@ func (c *Committer) unchanged(scene string, input func() string, key string) (*r
 }
 
 // forget removes the record before the world changes.
-func (c *Committer) forget(l layout) error {
+func (c *committer) forget(l layout) error {
 	if err := c.FS.Remove(l.record()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -179,7 +179,7 @@ func (c *Committer) forget(l layout) error {
 }
 
 // remember writes the record of a complete world.
-func (c *Committer) remember(scene string, w *World, input func() string, key string) error {
+func (c *committer) remember(scene string, w *World, input func() string, key string) error {
 	plan := w.Plan
 	if dependsOnAssets(plan) {
 		return c.forget(layoutOf(scene)) // see dependsOnAssets
@@ -228,7 +228,7 @@ func (c *Committer) remember(scene string, w *World, input func() string, key st
 // scene's bytes). A check (cook --check) asks whether the world on disk
 // is exactly what the input gives, so sizes and times are not enough: a
 // file edited by hand or rotted on disk keeps both.
-func (c *Committer) confirm(ctx context.Context, l layout, r *record, src []byte, workers int) bool {
+func (c *committer) confirm(ctx context.Context, l layout, r *record, src []byte, workers int) bool {
 	if !r.Streamed {
 		if len(r.Files) != 1 || r.Files[0] != l.persistent() {
 			return false

@@ -30,7 +30,7 @@ func TestRecordSkipsUnchangedCook(t *testing.T) {
 	if !again.Streamed || again.Entities != len(first.Plan.Doc.Entities) || again.Cells != len(first.Plan.Cells) {
 		t.Fatalf("reused report lost the scene's shape: %+v", again)
 	}
-	if rep, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), Check: true}); err != nil || !rep.Reused {
+	if rep, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), Check: true}); err != nil || !rep.Reused {
 		t.Fatalf("--check of an up-to-date world: %v, reused %v", err, rep.Reused)
 	}
 
@@ -46,7 +46,7 @@ func TestRecordSkipsUnchangedCook(t *testing.T) {
 	// older): a full cook, which finds the bytes equal and writes nothing.
 	cell := filepath.Join(out, filepath.FromSlash(first.World.Manifest.Cells[0].Path))
 	past := time.Now().Add(-time.Hour)
-	os.Chtimes((&Committer{Dir: out}).recordPath("main"), past, past)
+	os.Chtimes((&committer{Dir: out}).recordPath("main"), past, past)
 	if rep := cookTo(t, in, out, demoOptions(), 0); rep.Reused || rep.Result.Changed() {
 		t.Fatalf("touched cell: reused %v, changed %v", rep.Reused, rep.Result.Changed())
 	}
@@ -87,12 +87,12 @@ func TestRecordNotUsedWithPrefabs(t *testing.T) {
 // record no longer describes the world, so it must be gone by then.
 func TestRecordGoesBeforeTheCommitPoint(t *testing.T) {
 	in, out, _ := staleDemo(t)
-	c := &Committer{Dir: out}
+	c := &committer{Dir: out}
 	if _, err := os.Stat(c.recordPath("main")); err != nil {
 		t.Fatalf("no record after a cook: %v", err)
 	}
 	fsys := &faultyFS{FS: openFS(t, out), op: "rename", after: 1} // the journal goes in place, then the first cell fails
-	if _, err := Run(context.Background(), Job{File: in, Out: out, Validate: demoOptions(), FS: fsys}); err == nil {
+	if _, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: demoOptions(), FS: fsys}); err == nil {
 		t.Fatal("the injected fault did not fail the cook")
 	}
 	if _, err := os.Stat(c.recordPath("main")); err == nil {

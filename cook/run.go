@@ -12,7 +12,7 @@ import (
 	"github.com/worldcook/worldcook/internal/fingerprint"
 	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -24,8 +24,8 @@ var ErrFindings = errors.New("validation failed")
 // what is on disk.
 var ErrWouldChange = errors.New("cooked output is out of date")
 
-// Job is one scene to cook.
-type Job struct {
+// sceneJob is one scene to cook.
+type sceneJob struct {
 	// File is the scene to cook.
 	File string
 	// Out is the output directory.
@@ -89,9 +89,9 @@ type Phase struct {
 	Duration time.Duration
 }
 
-// Timer records the phases of a cook. Its methods do nothing on a nil
+// cookTimer records the phases of a cook. Its methods do nothing on a nil
 // *Timer, so callers that do not care pass nil and pay nothing.
-type Timer struct {
+type cookTimer struct {
 	Phases []Phase
 	// Starting, if set, is told the name of each phase as it begins (for
 	// a progress display).
@@ -99,7 +99,7 @@ type Timer struct {
 	last     time.Time
 }
 
-func (t *Timer) start(phase string) {
+func (t *cookTimer) start(phase string) {
 	if t == nil {
 		return
 	}
@@ -111,7 +111,7 @@ func (t *Timer) start(phase string) {
 	}
 }
 
-func (t *Timer) done(phase string) {
+func (t *cookTimer) done(phase string) {
 	if t == nil {
 		return
 	}
@@ -120,11 +120,11 @@ func (t *Timer) done(phase string) {
 	t.last = now
 }
 
-// Load reads and parses a scene and computes its plan, for callers that
+// load reads and parses a scene and computes its plan, for callers that
 // use a world without cooking it to disk (simulate given a scene). The
 // scene is read, not mapped: the plan's document keeps it. Input
 // problems come back as *scene.Error.
-func Load(file string, opts validate.Options, scenesRoot string, timer *Timer) (*validate.Plan, error) {
+func load(file string, opts validate.Options, scenesRoot string, timer *cookTimer) (*validate.Plan, error) {
 	opts, err := named(file, opts, scenesRoot)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func named(file string, opts validate.Options, scenesRoot string) (validate.Opti
 }
 
 // plan parses a scene's bytes and partitions and checks it.
-func plan(file string, src []byte, read scene.Options, opts validate.Options, timer *Timer) (*validate.Plan, error) {
+func plan(file string, src []byte, read scene.Options, opts validate.Options, timer *cookTimer) (*validate.Plan, error) {
 	timer.start("parse")
 	doc, err := scene.ParseWith(file, src, read)
 	if err != nil {
@@ -213,7 +213,7 @@ func Validate(file, scenesRoot string, opts validate.Options, gc GCPolicy) (*val
 
 // planMapped parses and checks a mapped scene under mapped.Guard, so that
 // a file shrunk meanwhile is an error, not a crash. Errors name the file.
-func planMapped(file string, in *mapped.File, sums *fingerprint.Sums, opts validate.Options, timer *Timer) (*validate.Plan, error) {
+func planMapped(file string, in *mapped.File, sums *fingerprint.Sums, opts validate.Options, timer *cookTimer) (*validate.Plan, error) {
 	var p *validate.Plan
 	err := mapped.Guard(func() (err error) {
 		p, err = plan(file, in.Data, scene.Options{Release: in.Release, Fingerprint: sums}, opts, timer)
@@ -229,12 +229,12 @@ func planMapped(file string, in *mapped.File, sums *fingerprint.Sums, opts valid
 	return nil, fmt.Errorf("%s: %w", file, err)
 }
 
-// Run cooks one scene: load, validate, render, then commit under the
+// run cooks one scene: load, validate, render, then commit under the
 // caller's lock on the output directory. With findings that are errors it
 // writes nothing and returns ErrFindings with the report.
-func Run(ctx context.Context, job Job) (*Report, error) {
+func run(ctx context.Context, job sceneJob) (*Report, error) {
 	rep := &Report{File: job.File, Out: job.Out}
-	timer := &Timer{Starting: job.Starting}
+	timer := &cookTimer{Starting: job.Starting}
 	defer func() { rep.Timings = timer.Phases }()
 	opts, err := named(job.File, job.Validate, job.ScenesRoot)
 	if err != nil {
@@ -253,7 +253,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	src := in.Data
 	timer.done("read")
 
-	c := &Committer{FS: job.FS, Dir: job.Out, Check: job.Check}
+	c := &committer{FS: job.FS, Dir: job.Out, Check: job.Check}
 	if job.Persistent != "" {
 		c.Persist = map[string]string{opts.SceneName: job.Persistent}
 	}
@@ -353,7 +353,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		}
 	}
 	timer.start("write")
-	w, res, err := write(ctx, c, p, Options{Workers: job.Workers, Progress: job.Progress, Persistent: job.Persistent})
+	w, res, err := write(ctx, c, p, options{Workers: job.Workers, Progress: job.Progress, Persistent: job.Persistent})
 	if err == nil && !job.Check && !in.Changed() {
 		// The world is complete; the record only saves the next cook
 		// work. Without it that cook does the full job, so a failure to
@@ -363,7 +363,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 		c.remember(opts.SceneName, w, input, key)
 	}
 	if err != nil {
-		if ctx.Err() == nil && !job.Check && !errors.Is(err, ErrCommitPending) && !errors.Is(err, errAdvised) {
+		if ctx.Err() == nil && !job.Check && !errors.Is(err, errCommitPending) && !errors.Is(err, errAdvised) {
 			err = fmt.Errorf("%w; make sure %s is writable and has free space, then cook again (the previous world is unchanged)", err, job.Out)
 		}
 		return rep, err
@@ -379,7 +379,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 // write renders plan straight into a commit: each document is compared
 // with the disk and staged as soon as it is rendered, so memory holds one
 // document per worker rather than the whole cooked world.
-func write(ctx context.Context, c *Committer, plan *validate.Plan, opts Options) (*World, *Result, error) {
+func write(ctx context.Context, c *committer, plan *validate.Plan, opts options) (*World, *Result, error) {
 	w := &World{Plan: plan, ManifestPath: ManifestPath(plan.SceneName)}
 	t := c.Begin(plan.SceneName, w.ManifestPath)
 	if !plan.Streamed {

@@ -35,7 +35,7 @@ func TestCookRefusesWhatBreaksTheShippedGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "out")
-			rep, err := Run(context.Background(), Job{File: in, Out: out, Validate: validate.Options{}})
+			rep, err := run(context.Background(), sceneJob{File: in, Out: out, Validate: validate.Options{}})
 			if !errors.Is(err, ErrFindings) {
 				t.Fatalf("cook: %v, want ErrFindings", err)
 			}

@@ -18,12 +18,12 @@ import (
 	"github.com/worldcook/worldcook/manifest"
 )
 
-// Pending reports, as an error, a commit of scene into dir that a killed
+// pending reports, as an error, a commit of scene into dir that a killed
 // cook decided (its journal is in place) but did not finish. Until the next
 // cook into dir finishes it, the directory holds a mix of two worlds: some
 // files already new, the manifest still old. With scene "" any scene's
 // journal counts, for a directory whose manifest is not there yet.
-func Pending(dir, scene string) error {
+func pending(dir, scene string) error {
 	var found []string
 	if scene != "" {
 		p := filepath.Join(dir, "."+grid.FileSafe(scene)+journalSuffix)
@@ -39,7 +39,7 @@ func Pending(dir, scene string) error {
 	return fmt.Errorf("%s: an interrupted cook left %s mid-commit; run worldcook cook again to finish it", found[0], dir)
 }
 
-// Verify checks that the files a manifest lists are the ones cook wrote:
+// verify checks that the files a manifest lists are the ones cook wrote:
 // each cell file (and the persistent scene) exists in dir with the
 // manifest's byte size and blake3. Files are hashed in parallel. The error
 // names the first bad file in manifest order and says to re-cook.
@@ -47,7 +47,7 @@ func Pending(dir, scene string) error {
 // An entry without a blake3 is not checked: cook always writes one, so
 // such a manifest was written by hand to model sizes (simulate's modelled
 // IO reads no files), and its files need not exist.
-func Verify(dir string, m *manifest.Manifest) error {
+func verify(dir string, m *manifest.Manifest) error {
 	type entry struct {
 		path, blake3 string
 		bytes        int64

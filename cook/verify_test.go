@@ -13,10 +13,10 @@ func TestVerify(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	rep := cookTo(t, demoScene, out, demoOptions(), 0)
 	m := rep.World.Manifest
-	if err := Verify(out, m); err != nil {
+	if err := verify(out, m); err != nil {
 		t.Fatalf("a fresh cook: %v", err)
 	}
-	if err := Pending(out, m.Scene); err != nil {
+	if err := pending(out, m.Scene); err != nil {
 		t.Fatalf("a fresh cook: %v", err)
 	}
 	cell := func(i int) string { return filepath.Join(out, filepath.FromSlash(m.Cells[i].Path)) }
@@ -24,7 +24,7 @@ func TestVerify(t *testing.T) {
 	// Two damaged files: the first in manifest order is named, the other counted.
 	os.Remove(cell(3))
 	os.WriteFile(cell(1), []byte("{}\n"), 0o644)
-	err := Verify(out, m)
+	err := verify(out, m)
 	if err == nil {
 		t.Fatal("a damaged world verified")
 	}
@@ -41,7 +41,7 @@ func TestVerify(t *testing.T) {
 	for i := range bare.Cells {
 		bare.Cells[i].Blake3 = ""
 	}
-	if err := Verify(out, &bare); err != nil {
+	if err := verify(out, &bare); err != nil {
 		t.Errorf("entries without blake3: %v", err)
 	}
 
@@ -49,11 +49,11 @@ func TestVerify(t *testing.T) {
 	journal := filepath.Join(out, ".main"+journalSuffix)
 	os.WriteFile(journal, []byte(`{"renames":[],"removes":[]}`), 0o644)
 	for _, scene := range []string{"main", ""} {
-		if err := Pending(out, scene); err == nil || !strings.Contains(err.Error(), journal+": an interrupted cook left "+out+" mid-commit") {
+		if err := pending(out, scene); err == nil || !strings.Contains(err.Error(), journal+": an interrupted cook left "+out+" mid-commit") {
 			t.Errorf("Pending(%q): %v", scene, err)
 		}
 	}
-	if err := Pending(out, "other"); err != nil {
+	if err := pending(out, "other"); err != nil {
 		t.Errorf("another scene's commit is not pending: %v", err)
 	}
 }

@@ -26,8 +26,8 @@ import (
 // (16.7 ms at 60 Hz) already means "apply everything".
 const (
 	MaxConcurrency   = 256
-	MaxFrameBudget   = time.Hour
-	MaxFrameBudgetMS = float64(MaxFrameBudget / time.Millisecond)
+	maxFrameBudget   = time.Hour
+	MaxFrameBudgetMS = float64(maxFrameBudget / time.Millisecond)
 )
 
 // DiskIO configures real IO: cooked cell documents read and decoded by a
@@ -59,7 +59,7 @@ type DiskIO struct {
 // game's main thread would.
 type DiskLoader struct {
 	cfg  DiskIO
-	pool *Pool
+	pool *pool
 	done chan diskResult
 	quit chan struct{}
 	once sync.Once
@@ -84,21 +84,21 @@ type diskResult struct {
 }
 
 // Check reports the first setting of cfg out of range: the worker count
-// from 1 to MaxConcurrency, the frame budget from 0 to MaxFrameBudget.
+// from 1 to MaxConcurrency, the frame budget from 0 to maxFrameBudget.
 func (cfg DiskIO) Check() error {
 	if cfg.Concurrency < 1 || cfg.Concurrency > MaxConcurrency {
 		return fmt.Errorf("concurrency %d must be from 1 to %d disk IO workers", cfg.Concurrency, MaxConcurrency)
 	}
-	if cfg.FrameBudget < 0 || cfg.FrameBudget > MaxFrameBudget {
-		return fmt.Errorf("frame budget %v must be from 0 to %v", cfg.FrameBudget, MaxFrameBudget)
+	if cfg.FrameBudget < 0 || cfg.FrameBudget > maxFrameBudget {
+		return fmt.Errorf("frame budget %v must be from 0 to %v", cfg.FrameBudget, maxFrameBudget)
 	}
 	return nil
 }
 
-// CheckFrameBudgetMS reports a frame budget in milliseconds (as simulate
+// checkFrameBudgetMS reports a frame budget in milliseconds (as simulate
 // takes it) that is not a number from 0 to MaxFrameBudgetMS, before it
 // is converted to a duration, which a huge value would wrap around.
-func CheckFrameBudgetMS(ms float64) error {
+func checkFrameBudgetMS(ms float64) error {
 	if !(ms >= 0 && ms <= MaxFrameBudgetMS) {
 		return fmt.Errorf("frame budget %v ms must be from 0 to %v ms", ms, MaxFrameBudgetMS)
 	}
@@ -123,14 +123,14 @@ func NewDiskLoader(cfg DiskIO) (*DiskLoader, error) {
 		cancelled: make(map[uint64]bool),
 		keys:      make(map[uint64]string),
 	}
-	d.pool = NewPool(cfg.Concurrency, d.work)
+	d.pool = newPool(cfg.Concurrency, d.work)
 	return d, nil
 }
 
 // Start implements Loader.
 func (d *DiskLoader) Start(r Request) {
 	d.keys[r.ID] = r.Name
-	d.pool.Submit(Job{ID: r.ID, Key: r.Name, Bytes: r.Bytes, Distance: r.Distance, Payload: r})
+	d.pool.Submit(job{ID: r.ID, Key: r.Name, Bytes: r.Bytes, Distance: r.Distance, Payload: r})
 }
 
 // Cancel implements Loader.
@@ -161,7 +161,7 @@ func (d *DiskLoader) takeCancelled(id uint64) bool {
 }
 
 // work runs on a pool goroutine: read, decode, queue the result.
-func (d *DiskLoader) work(j Job) {
+func (d *DiskLoader) work(j job) {
 	req := j.Payload.(Request)
 	if d.takeCancelled(req.ID) {
 		return
@@ -190,7 +190,7 @@ func (d *DiskLoader) load(req Request, res *Result) (*cellDoc, error) {
 	data, err := readFile(d.cfg.Files, req.Path)
 	res.Read = time.Since(t0)
 	res.BytesRead = int64(len(data))
-	var big *TooLargeError
+	var big *tooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("cell file %s is missing; re-cook the world", req.Path)
@@ -285,14 +285,14 @@ func OpenDir(dir string, m *manifest.Manifest) (*DirFiles, error) {
 // garbage collected.)
 func (d *DirFiles) Close() error { return d.root.Close() }
 
-// TooLargeError is a file larger than its manifest size allows.
-type TooLargeError struct {
+// tooLargeError is a file larger than its manifest size allows.
+type tooLargeError struct {
 	// Size is the file's size, Bytes its manifest size and Limit the
 	// most that is read (manifest.ReadLimit(Bytes)).
 	Size, Bytes, Limit int64
 }
 
-func (e *TooLargeError) Error() string {
+func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("%d bytes, more than the %d bytes its manifest size allows (%d + slack)", e.Size, e.Limit, e.Bytes)
 }
 
@@ -313,7 +313,7 @@ func (d *DirFiles) open(name string) (*os.File, int64, error) {
 	}
 	if limit := manifest.ReadLimit(bytes); st.Size() > limit {
 		f.Close()
-		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: &TooLargeError{Size: st.Size(), Bytes: bytes, Limit: limit}}
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: &tooLargeError{Size: st.Size(), Bytes: bytes, Limit: limit}}
 	}
 	return f, st.Size(), nil
 }
@@ -382,7 +382,7 @@ func (d *DiskLoader) frameTiming() (time.Duration, int, time.Duration) {
 }
 
 // Progress reports the pool's work in jobs and bytes.
-func (d *DiskLoader) Progress() Progress { return d.pool.Progress() }
+func (d *DiskLoader) Progress() progress { return d.pool.Progress() }
 
 // Peak returns the most decoded documents held at once (read, decoded and
 // not yet applied): what the completion queue's backpressure bounds.

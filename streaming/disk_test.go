@@ -224,7 +224,7 @@ func TestPoolOrderMergeAndProgress(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var order []string
-	p := NewPool(1, func(j Job) {
+	p := newPool(1, func(j job) {
 		if j.Key == "blocker" {
 			<-release
 		}
@@ -233,20 +233,20 @@ func TestPoolOrderMergeAndProgress(t *testing.T) {
 		mu.Unlock()
 	})
 	defer p.Close()
-	p.Submit(Job{ID: 1, Key: "blocker", Bytes: 10})
+	p.Submit(job{ID: 1, Key: "blocker", Bytes: 10})
 	for p.Queued() != 0 { // wait for the worker to hold the blocker
 		time.Sleep(time.Millisecond)
 	}
-	p.Submit(Job{ID: 2, Key: "far", Distance: 900, Bytes: 100})
-	p.Submit(Job{ID: 3, Key: "near", Distance: 10, Bytes: 100})
-	p.Submit(Job{ID: 4, Key: "tie-a", Distance: 50, Bytes: 100})
-	p.Submit(Job{ID: 5, Key: "tie-b", Distance: 50, Bytes: 100})
-	p.Submit(Job{ID: 6, Key: "gone", Distance: 1, Bytes: 100})
+	p.Submit(job{ID: 2, Key: "far", Distance: 900, Bytes: 100})
+	p.Submit(job{ID: 3, Key: "near", Distance: 10, Bytes: 100})
+	p.Submit(job{ID: 4, Key: "tie-a", Distance: 50, Bytes: 100})
+	p.Submit(job{ID: 5, Key: "tie-b", Distance: 50, Bytes: 100})
+	p.Submit(job{ID: 6, Key: "gone", Distance: 1, Bytes: 100})
 	// A repeated request merges, keeping the higher priority (nearer).
-	if id, merged := p.Submit(Job{ID: 7, Key: "far", Distance: 5, Bytes: 100}); !merged || id != 2 {
+	if id, merged := p.Submit(job{ID: 7, Key: "far", Distance: 5, Bytes: 100}); !merged || id != 2 {
 		t.Errorf("resubmitting far: id %d merged %v, want 2 true", id, merged)
 	}
-	if _, merged := p.Submit(Job{ID: 8, Key: "near", Distance: 999}); !merged {
+	if _, merged := p.Submit(job{ID: 8, Key: "near", Distance: 999}); !merged {
 		t.Error("resubmitting near did not merge")
 	}
 	if !p.Cancel("gone") || p.Cancel("gone") {

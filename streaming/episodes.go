@@ -142,9 +142,9 @@ type CauseCount struct {
 	CellFrames int       `json:"cellFrames"`
 }
 
-// HoleEpisodes finds the hole episodes of a run from its frame reports,
+// holeEpisodes finds the hole episodes of a run from its frame reports,
 // whatever policy made them.
-func HoleEpisodes(frames []FrameReport) []HoleEpisode {
+func holeEpisodes(frames []FrameReport) []HoleEpisode {
 	var e episodes
 	for i := range frames {
 		e.add(&frames[i])

@@ -94,7 +94,7 @@ func TestHoleEpisodes(t *testing.T) {
 		{Frame: 4, Holes: []string{"c"}, Positions: pos(3)}, // no cause given
 		{Frame: 5, Holes: []string{"c", "d"}, HoleCauses: []HoleCause{CauseLatency, CauseLatency}, Positions: pos(-1)},
 	}
-	got := HoleEpisodes(frames)
+	got := holeEpisodes(frames)
 	if len(got) != 2 {
 		t.Fatalf("%d episodes, want 2: %+v", len(got), got)
 	}
@@ -119,8 +119,8 @@ func TestHoleEpisodes(t *testing.T) {
 	}
 	// Conclude puts them in the summary.
 	reps, sum := runSeed(t)
-	if a, b := fmt.Sprint(HoleEpisodes(reps)), fmt.Sprint(sum.HoleEpisodes); a != b || len(sum.HoleEpisodes) == 0 {
-		t.Errorf("summary's episodes differ from HoleEpisodes:\n%s\n%s", b, a)
+	if a, b := fmt.Sprint(holeEpisodes(reps)), fmt.Sprint(sum.HoleEpisodes); a != b || len(sum.HoleEpisodes) == 0 {
+		t.Errorf("summary's episodes differ from holeEpisodes:\n%s\n%s", b, a)
 	}
 }
 

@@ -322,9 +322,6 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 	return e, nil
 }
 
-// Frame returns the number of the last frame stepped.
-func (e *Estella) Frame() int { return e.frame }
-
 // HasAssets reports whether the model counts the cells' asset scopes: the
 // world lists assets and the host does not ignore them.
 func (e *Estella) HasAssets() bool { return e.book != nil }
@@ -1001,7 +998,7 @@ func RunEstella(ctx context.Context, e *Estella, frames, actual [][]Point, each 
 // runtimeSources are a manifest's sources as the runtime samples them: on X
 // and Z, whatever plane the world was cut on.
 func runtimeSources(m *manifest.Manifest) []Source {
-	out := SourcesFromManifest(m)
+	out := sourcesFromManifest(m)
 	if m.Plane == manifest.PlaneXY {
 		for i := range out {
 			out[i].Z = m.Sources[i].Position.Z

@@ -123,10 +123,10 @@ func (r FrameRange) String() string {
 	return fmt.Sprintf("%d-%d", r.First, r.Last)
 }
 
-// EvaluateGate judges a run by its frame reports and summary (which holds
+// evaluateGate judges a run by its frame reports and summary (which holds
 // the budget, the cap and the cells given up), so that it works for any
 // policy that fills them.
-func EvaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
+func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 	res := GateResult{FailOn: slices.Clone(g.FailOn), Breaches: []Breach{}}
 	if res.FailOn == nil {
 		res.FailOn = []string{}

@@ -97,7 +97,7 @@ func TestEvaluateGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frames, sum := gateFrames()
-			res := EvaluateGate(frames, sum, tc.gate)
+			res := evaluateGate(frames, sum, tc.gate)
 			var got []breach
 			for _, b := range res.Breaches {
 				got = append(got, breach{b.Condition, FrameList(b.Frames, 10), strings.Join(b.Cells, ", ")})
@@ -119,7 +119,7 @@ func TestEvaluateGate(t *testing.T) {
 // no end to its warm-up, and every hole counts.
 func TestGateNeverResident(t *testing.T) {
 	frames := []FrameReport{{Frame: 1, Holes: []string{"a"}}, {Frame: 2, Holes: []string{"a"}}}
-	res := EvaluateGate(frames, &Summary{}, Gate{FailOn: []string{FailHoles}})
+	res := evaluateGate(frames, &Summary{}, Gate{FailOn: []string{FailHoles}})
 	if !res.Failed || res.WarmupEnded || len(res.Breaches) != 1 || res.Breaches[0].FrameCount != 2 ||
 		!strings.Contains(res.Breaches[0].Detail, "never ended") {
 		t.Errorf("%+v", res)
@@ -133,7 +133,7 @@ func TestGateNeverResident(t *testing.T) {
 // cap and gives nothing up, but has holes after its warm-up.
 func TestGateOnTheSeedRun(t *testing.T) {
 	reps, sum := runSeed(t)
-	res := EvaluateGate(reps, &sum, Gate{FailOn: FailConditions})
+	res := evaluateGate(reps, &sum, Gate{FailOn: FailConditions})
 	if len(res.Breaches) != 1 || res.Breaches[0].Condition != FailHoles {
 		t.Fatalf("breaches %+v", res.Breaches)
 	}

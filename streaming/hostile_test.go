@@ -172,7 +172,7 @@ func TestDiskIOLimits(t *testing.T) {
 		{DiskIO{Files: files, Concurrency: math.MaxInt}, fmt.Sprintf("concurrency %d must be from 1 to 256 disk IO workers", math.MaxInt)},
 		{DiskIO{Files: files, Concurrency: 257}, "must be from 1 to 256"},
 		{DiskIO{Files: files, Concurrency: 0}, "must be from 1 to 256"},
-		{DiskIO{Files: files, Concurrency: 1, FrameBudget: MaxFrameBudget + 1}, "frame budget 1h0m0.000000001s must be from 0 to 1h0m0s"},
+		{DiskIO{Files: files, Concurrency: 1, FrameBudget: maxFrameBudget + 1}, "frame budget 1h0m0.000000001s must be from 0 to 1h0m0s"},
 		{DiskIO{Files: files, Concurrency: 1, FrameBudget: -1}, "must be from 0 to"},
 	} {
 		d, err := NewDiskLoader(tc.cfg)
@@ -183,19 +183,19 @@ func TestDiskIOLimits(t *testing.T) {
 			d.Close()
 		}
 	}
-	d, err := NewDiskLoader(DiskIO{Files: files, Concurrency: MaxConcurrency, FrameBudget: MaxFrameBudget})
+	d, err := NewDiskLoader(DiskIO{Files: files, Concurrency: MaxConcurrency, FrameBudget: maxFrameBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Close()
 	for _, ms := range []float64{-1, math.NaN(), math.Inf(1), 1e300, MaxFrameBudgetMS + 1} {
-		if err := CheckFrameBudgetMS(ms); err == nil || !strings.Contains(err.Error(), "must be from 0 to 3.6e+06 ms") {
-			t.Errorf("CheckFrameBudgetMS(%v) = %v", ms, err)
+		if err := checkFrameBudgetMS(ms); err == nil || !strings.Contains(err.Error(), "must be from 0 to 3.6e+06 ms") {
+			t.Errorf("checkFrameBudgetMS(%v) = %v", ms, err)
 		}
 	}
 	for _, ms := range []float64{0, 4, MaxFrameBudgetMS} {
-		if err := CheckFrameBudgetMS(ms); err != nil {
-			t.Errorf("CheckFrameBudgetMS(%v) = %v", ms, err)
+		if err := checkFrameBudgetMS(ms); err != nil {
+			t.Errorf("checkFrameBudgetMS(%v) = %v", ms, err)
 		}
 	}
 }
@@ -257,7 +257,7 @@ func TestRouteLimits(t *testing.T) {
 		{"frame past the span", "frame,x,z\n0,0,0\n1000000,1,1\n", "more than 1000000 frames after the first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rt, err := ParseRoute(strings.NewReader(tc.csv), "route.csv")
+			rt, err := parseRouteOn(strings.NewReader(tc.csv), "route.csv", "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestRouteLimits(t *testing.T) {
 		})
 	}
 	// The most frames a route may span, with one source, still binds.
-	rt, err := ParseRoute(strings.NewReader("frame,x,z\n0,0,0\n999999,1,1\n"), "route.csv")
+	rt, err := parseRouteOn(strings.NewReader("frame,x,z\n0,0,0\n999999,1,1\n"), "route.csv", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,11 +289,11 @@ func TestRouteLimits(t *testing.T) {
 	}
 	// A route of more rows than MaxRoutePoints, and an endless one.
 	rows := "x,z\n" + strings.Repeat("1,2\n", MaxRoutePoints+1)
-	if _, err := ParseRoute(strings.NewReader(rows), "route.csv"); err == nil || !strings.Contains(err.Error(), "route.csv:4194306: the route has more than 4194304 rows (MaxRoutePoints") {
+	if _, err := parseRouteOn(strings.NewReader(rows), "route.csv", ""); err == nil || !strings.Contains(err.Error(), "route.csv:4194306: the route has more than 4194304 rows (MaxRoutePoints") {
 		t.Errorf("rows: %v", err)
 	}
 	within(t, 60*time.Second, func() {
-		_, err = ParseRoute(io.MultiReader(strings.NewReader("x,z\n"), endless("# "+strings.Repeat("-", 1000)+"\n")), "route.csv")
+		_, err = parseRouteOn(io.MultiReader(strings.NewReader("x,z\n"), endless("# "+strings.Repeat("-", 1000)+"\n")), "route.csv", "")
 	})
 	if err == nil || err.Error() != "route.csv: the route is larger than 268435456 bytes (MaxRouteBytes); shorten it" {
 		t.Errorf("endless route: %v", err)

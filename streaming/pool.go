@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// Job is one unit of work for a Pool.
-type Job struct {
+// job is one unit of work for a Pool.
+type job struct {
 	ID uint64
 	// Key identifies what the job loads; a job submitted while another
 	// with the same key is still queued is merged into it.
@@ -20,14 +20,14 @@ type Job struct {
 	Payload any
 }
 
-// Progress is a snapshot of a Pool's work, counted in jobs and in bytes.
-type Progress struct {
+// progress is a snapshot of a Pool's work, counted in jobs and in bytes.
+type progress struct {
 	Done, Total           int
 	BytesDone, BytesTotal int64
 }
 
 // Ratio is the fraction of bytes done, in [0, 1].
-func (p Progress) Ratio() float64 {
+func (p progress) Ratio() float64 {
 	if p.BytesTotal <= 0 {
 		if p.Total == 0 || p.Done >= p.Total {
 			return 1
@@ -37,10 +37,10 @@ func (p Progress) Ratio() float64 {
 	return float64(p.BytesDone) / float64(p.BytesTotal)
 }
 
-// Pool runs jobs on a fixed number of goroutines, nearest first. Submitting
+// pool runs jobs on a fixed number of goroutines, nearest first. Submitting
 // a key that is already queued merges the two, keeping the nearer
 // distance, so a cell asked for twice is read once.
-type Pool struct {
+type pool struct {
 	mu sync.Mutex
 	// more wakes workers when a job arrives; settled wakes Wait when the
 	// pool runs dry. Two conditions, so a Signal meant for a worker is
@@ -51,22 +51,22 @@ type Pool struct {
 	seq           uint64
 	active        int
 	closed        bool
-	prog          Progress
-	work          func(Job)
+	prog          progress
+	work          func(job)
 	wg            sync.WaitGroup
 }
 
 type poolItem struct {
-	job   Job
+	job   job
 	seq   uint64
 	index int
 }
 
-// NewPool starts workers goroutines (at least one) that call work for each
+// newPool starts workers goroutines (at least one) that call work for each
 // job. work may block, for instance on a full completion queue: that is
 // how backpressure reaches the pool.
-func NewPool(workers int, work func(Job)) *Pool {
-	p := &Pool{queued: make(map[string]*poolItem), work: work}
+func newPool(workers int, work func(job)) *pool {
+	p := &pool{queued: make(map[string]*poolItem), work: work}
 	p.more.L, p.settled.L = &p.mu, &p.mu
 	workers = max(workers, 1)
 	p.wg.Add(workers)
@@ -79,7 +79,7 @@ func NewPool(workers int, work func(Job)) *Pool {
 // Submit queues j. If a job with the same key is queued, the two merge:
 // the queued job keeps its ID and takes the nearer distance, and Submit
 // returns that ID with merged set. A closed pool drops the job.
-func (p *Pool) Submit(j Job) (id uint64, merged bool) {
+func (p *pool) Submit(j job) (id uint64, merged bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -104,13 +104,13 @@ func (p *Pool) Submit(j Job) (id uint64, merged bool) {
 
 // Cancel removes the queued job with the given key, reporting whether it
 // was still queued (a running job is not interrupted).
-func (p *Pool) Cancel(key string) bool {
+func (p *pool) Cancel(key string) bool {
 	return p.cancel(key, nil)
 }
 
 // cancel removes the queued job with the given key, and the given ID if id
 // is not nil, so that a stale cancellation never removes a newer job.
-func (p *Pool) cancel(key string, id *uint64) bool {
+func (p *pool) cancel(key string, id *uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	it, ok := p.queued[key]
@@ -128,21 +128,21 @@ func (p *Pool) cancel(key string, id *uint64) bool {
 }
 
 // Progress returns the work done so far against the work submitted.
-func (p *Pool) Progress() Progress {
+func (p *pool) Progress() progress {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.prog
 }
 
 // Queued returns the number of jobs waiting for a worker.
-func (p *Pool) Queued() int {
+func (p *pool) Queued() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.queue)
 }
 
 // Wait blocks until no job is queued or running.
-func (p *Pool) Wait() {
+func (p *pool) Wait() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for !p.idle() {
@@ -151,7 +151,7 @@ func (p *Pool) Wait() {
 }
 
 // Close drops the queued jobs and waits for the running ones to return.
-func (p *Pool) Close() {
+func (p *pool) Close() {
 	p.mu.Lock()
 	if !p.closed {
 		p.closed = true
@@ -168,9 +168,9 @@ func (p *Pool) Close() {
 	p.wg.Wait()
 }
 
-func (p *Pool) idle() bool { return len(p.queue) == 0 && p.active == 0 }
+func (p *pool) idle() bool { return len(p.queue) == 0 && p.active == 0 }
 
-func (p *Pool) run() {
+func (p *pool) run() {
 	defer p.wg.Done()
 	p.mu.Lock()
 	for {

@@ -175,10 +175,10 @@ type Summary struct {
 // Conclude completes a run's summary from its frame reports: the hole
 // episodes, and the gate's verdict when it has conditions.
 func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
-	sum.HoleEpisodes = HoleEpisodes(frames)
+	sum.HoleEpisodes = holeEpisodes(frames)
 	sum.Gate = nil
 	if len(gate.FailOn) > 0 {
-		verdict := EvaluateGate(frames, sum, gate)
+		verdict := evaluateGate(frames, sum, gate)
 		sum.Gate = &verdict
 	}
 }

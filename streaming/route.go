@@ -51,14 +51,14 @@ type RouteRow struct {
 	X, Y, Z float64
 }
 
-// RouteError is a problem with a route file, located by line.
-type RouteError struct {
+// routeError is a problem with a route file, located by line.
+type routeError struct {
 	File string
 	Line int // 0 when the problem is the file as a whole
 	Msg  string
 }
 
-func (e *RouteError) Error() string {
+func (e *routeError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
@@ -68,34 +68,32 @@ func (e *RouteError) Error() string {
 var routeColumns = []string{"x", "y", "z", "frame", "source"}
 
 // ReadRoute reads the route CSV at path: a regular file (a named pipe or
-// a device would block or never end), parsed as ParseRoute does.
-func ReadRoute(path string) (*Route, error) { return ReadRouteOn(path, "") }
+// a device would block or never end), parsed as parseRouteOn does.
+func ReadRoute(path string) (*Route, error) { return readRouteOn(path, "") }
 
-// ReadRouteOn is ReadRoute for a world cut on plane: its messages name the
+// readRouteOn is ReadRoute for a world cut on plane: its messages name the
 // columns that plane needs (x,y on an xy world). "" is a plane not yet
 // known: the messages name both.
-func ReadRouteOn(path, plane string) (*Route, error) {
+func readRouteOn(path, plane string) (*Route, error) {
 	f, _, err := regular.Open(path, "route CSV")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ParseRouteOn(f, path, plane)
+	return parseRouteOn(f, path, plane)
 }
 
-// ParseRoute reads a route CSV of at most MaxRouteBytes and
-// MaxRoutePoints rows. Lines starting with # are comments; blank lines are
-// skipped. Errors name the file and line.
-func ParseRoute(r io.Reader, file string) (*Route, error) { return ParseRouteOn(r, file, "") }
-
-// ParseRouteOn is ParseRoute for a world cut on plane (see ReadRouteOn).
-func ParseRouteOn(r io.Reader, file, plane string) (*Route, error) {
+// parseRouteOn reads a route CSV of at most MaxRouteBytes and
+// MaxRoutePoints rows, for a world cut on plane (see readRouteOn; "" is a
+// plane not yet known). Lines starting with # are comments; blank lines
+// are skipped. Errors name the file and line.
+func parseRouteOn(r io.Reader, file, plane string) (*Route, error) {
 	// The file is parsed as it is read, never held whole, and reading
 	// stops one byte past the limit.
 	lr := &io.LimitedReader{R: r, N: MaxRouteBytes + 1}
 	rt, err := parseRoute(lr, file, plane)
 	if lr.N <= 0 {
-		return nil, &RouteError{File: file, Msg: fmt.Sprintf("the route is larger than %d bytes (MaxRouteBytes); shorten it", MaxRouteBytes)}
+		return nil, &routeError{File: file, Msg: fmt.Sprintf("the route is larger than %d bytes (MaxRouteBytes); shorten it", MaxRouteBytes)}
 	}
 	return rt, err
 }
@@ -115,7 +113,7 @@ func routeAxes(plane string) (header, columns string) {
 func parseRoute(r io.Reader, file, plane string) (*Route, error) {
 	header, columns := routeAxes(plane)
 	fail := func(line int, format string, args ...any) error {
-		return &RouteError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &routeError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	br := bufio.NewReader(r)
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) { // spreadsheet BOM
@@ -241,7 +239,7 @@ func parseRoute(r io.Reader, file, plane string) (*Route, error) {
 // Sources the route does not place stay where they were.
 func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source, [][]Point, error) {
 	fail := func(line int, format string, args ...any) error {
-		return &RouteError{File: rt.File, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &routeError{File: rt.File, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	xy := plane == manifest.PlaneXY
 	if xy && !rt.HasY {
@@ -311,7 +309,7 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	emit := func() { frames = append(frames, slices.Clone(cur)) }
 	// fits reports, before they are made, whether n frames of every
 	// source stay within the limits. Sources are the authored ones (a
-	// manifest bounds them) and at most one per row (ParseRoute bounds
+	// manifest bounds them) and at most one per row (parseRouteOn bounds
 	// the rows), so the product cannot wrap.
 	fits := func(line int, n uint64) error {
 		if n > MaxRouteFrames {

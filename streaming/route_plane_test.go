@@ -20,13 +20,13 @@ func TestRouteMessagesNameThePlanesColumns(t *testing.T) {
 		{manifest.PlaneXZ, "x,frame\n1,0\n", "route.csv:1: the header needs columns x and z (y, frame and source are optional)"},
 		{"", "x,frame\n1,0\n", "route.csv:1: the header needs columns x and z, or x and y for an xy world (frame and source are optional)"},
 	} {
-		_, err := ParseRouteOn(strings.NewReader(tc.csv), "route.csv", tc.plane)
+		_, err := parseRouteOn(strings.NewReader(tc.csv), "route.csv", tc.plane)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("plane %q, %q: got %v, want %s", tc.plane, tc.csv, err, tc.want)
 		}
 	}
 	// Binding an x,z route to an xy world names the missing y.
-	rt, err := ParseRouteOn(strings.NewReader("x,z\n1,2\n"), "route.csv", manifest.PlaneXY)
+	rt, err := parseRouteOn(strings.NewReader("x,z\n1,2\n"), "route.csv", manifest.PlaneXY)
 	if err != nil {
 		t.Fatal(err)
 	}

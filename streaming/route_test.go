@@ -25,7 +25,7 @@ func TestParseRouteErrors(t *testing.T) {
 		{"comments keep line numbers", "# a path\nx,z\n# start\n1,2\n1,?\n", `route.csv:5: z "?" is not a finite number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseRoute(strings.NewReader(tc.csv), "route.csv")
+			_, err := parseRouteOn(strings.NewReader(tc.csv), "route.csv", "")
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error %v, want one starting %q", err, tc.want)
 			}
@@ -35,7 +35,7 @@ func TestParseRouteErrors(t *testing.T) {
 
 func bind(t *testing.T, csv string, sources []Source, plane string) ([]Source, [][]Point, error) {
 	t.Helper()
-	rt, err := ParseRoute(strings.NewReader(csv), "route.csv")
+	rt, err := parseRouteOn(strings.NewReader(csv), "route.csv", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func FuzzParseRoute(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rt, err := ParseRoute(strings.NewReader(string(data)), "fuzz.csv")
+		rt, err := parseRouteOn(strings.NewReader(string(data)), "fuzz.csv", "")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.csv") {
 				t.Fatalf("error without the file name: %v", err)

@@ -98,8 +98,8 @@ type World struct {
 	frozen *frozen
 }
 
-// CellsFromManifest returns the manifest's cells, in manifest order.
-func CellsFromManifest(m *manifest.Manifest) []Cell {
+// cellsFromManifest returns the manifest's cells, in manifest order.
+func cellsFromManifest(m *manifest.Manifest) []Cell {
 	cells := make([]Cell, len(m.Cells))
 	for i, c := range m.Cells {
 		cells[i] = Cell{
@@ -120,10 +120,10 @@ func CellsFromManifest(m *manifest.Manifest) []Cell {
 	return cells
 }
 
-// SourcesFromManifest returns the manifest's authored streaming sources.
+// sourcesFromManifest returns the manifest's authored streaming sources.
 // A source without a name, or whose name another source shares, is named
 // "Name#entity" so that a route can address each one.
-func SourcesFromManifest(m *manifest.Manifest) []Source {
+func sourcesFromManifest(m *manifest.Manifest) []Source {
 	count := make(map[string]int, len(m.Sources))
 	for _, s := range m.Sources {
 		count[s.Name]++
@@ -162,8 +162,8 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Scene:    m.Scene,
 		CellSize: m.CellSize,
 		Plane:    plane,
-		Cells:    CellsFromManifest(m),
-		Sources:  SourcesFromManifest(m),
+		Cells:    cellsFromManifest(m),
+		Sources:  sourcesFromManifest(m),
 		// The runtime's view of the sources, for --policy estella.
 		RuntimeSources: runtimeSources(m),
 		Files:          files,

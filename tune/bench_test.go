@@ -34,7 +34,7 @@ func cpuTime() time.Duration {
 // and the cores it used, which tell a machine busy with other work (wall
 // above CPU in the floor too, fewer cores used than GOMAXPROCS) from a
 // search that costs more than its runs (CPU above the floor).
-func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
+func benchSearch(b *testing.B, plan *searchPlan, e *evaluator, routes []string) {
 	ctx := context.Background()
 	var floor, floorWall, exhaustive, exhaustiveCPU, pruned time.Duration
 	var saved, total int
@@ -50,13 +50,13 @@ func benchSearch(b *testing.B, plan *Plan, e *evaluator, routes []string) {
 		floor += cpuTime() - c0
 		floorWall += time.Since(t0)
 		c0, t0 = cpuTime(), time.Now()
-		if _, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
+		if _, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
 			b.Fatal(err)
 		}
 		exhaustive += time.Since(t0)
 		exhaustiveCPU += cpuTime() - c0
 		t0 = time.Now()
-		res, err := Search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
+		res, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func BenchmarkTuneDemo(b *testing.B) {
 	}
 	s := demoSetup(b, Spec{})
 	s.Space = sp
-	plan, err := sp.Lay(World{CellSize: 1000}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 1000}, defaultMaxCandidates)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func BenchmarkTuneLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, err := sp.Lay(World{CellSize: 1, Cooked: true}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 1, Cooked: true}, defaultMaxCandidates)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func newSchedulerEval(cellSizes ...float64) *schedulerEval {
 	return e
 }
 
-func (e *schedulerEval) eval(ctx context.Context, c Candidate, route int, stop Stop) (Figures, error) {
+func (e *schedulerEval) eval(ctx context.Context, c Candidate, route int, stop stopFunc) (Figures, error) {
 	w := e.worlds[c.CellSize]
 	if w == nil {
 		return Figures{}, fmt.Errorf("no world of cell size %v", c.CellSize)
@@ -76,9 +76,9 @@ func (e *schedulerEval) eval(ctx context.Context, c Candidate, route int, stop S
 		return Figures{}, err
 	}
 	defer sched.Close()
-	m := NewMeter(stop)
+	m := newMeter(stop)
 	frames, err := streaming.Run(ctx, sched, e.routes[route], 0, m.Frame)
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, errStopped) {
 		return m.Partial(), nil
 	}
 	if err != nil {
@@ -86,7 +86,7 @@ func (e *schedulerEval) eval(ctx context.Context, c Candidate, route int, stop S
 	}
 	sum := sched.Summary()
 	streaming.Conclude(&sum, frames, e.gate)
-	return FiguresOf(&sum, frames), nil
+	return figuresOf(&sum, frames), nil
 }
 
 // synthEval is a synthetic evaluator: a route's frames are a fixed
@@ -131,12 +131,12 @@ func (e *synthEval) reports(c Candidate, route int) []streaming.FrameReport {
 	return out
 }
 
-func (e *synthEval) eval(ctx context.Context, c Candidate, route int, stop Stop) (Figures, error) {
+func (e *synthEval) eval(ctx context.Context, c Candidate, route int, stop stopFunc) (Figures, error) {
 	if err := ctx.Err(); err != nil {
 		return Figures{}, err
 	}
 	frames := e.reports(c, route)
-	m := NewMeter(stop)
+	m := newMeter(stop)
 	for i := range frames {
 		if m.Frame(&frames[i]) != nil {
 			return m.Partial(), nil
@@ -153,5 +153,5 @@ func (e *synthEval) eval(ctx context.Context, c Candidate, route int, stop Stop)
 		}
 	}
 	streaming.Conclude(&sum, frames, e.gate)
-	return FiguresOf(&sum, frames), nil
+	return figuresOf(&sum, frames), nil
 }

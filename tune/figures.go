@@ -58,33 +58,33 @@ type Held struct {
 	FirstFrame int    `json:"firstFrame"`
 }
 
-// Progress is a run's figures so far, each a lower bound of the run's
+// progress is a run's figures so far, each a lower bound of the run's
 // final one: what Stop decides on.
-type Progress struct {
+type progress struct {
 	PeakResidentBytes int64
 	Loads             int
 	MaxRequestedBytes int64
 }
 
-// Stop, called by an evaluator after each frame with the run's progress,
+// stopFunc, called by an evaluator after each frame with the run's progress,
 // says whether the candidate can no longer win: the evaluator may then
 // stop the run and return the figures so far with Stopped set. An
 // evaluator may also ignore it and run to the end.
-type Stop func(Progress) bool
+type stopFunc func(progress) bool
 
-// Evaluate runs candidate c on route (an index into Options.Routes) and
+// evaluate runs candidate c on route (an index into Options.Routes) and
 // returns its figures. It is called from several goroutines at once; the
 // world for c's cell size is opened (or cooked) by the caller beforehand,
 // once per cell size, never per candidate. An error other than the
 // context's ends the search.
-type Evaluate func(ctx context.Context, c Candidate, route int, stop Stop) (Figures, error)
+type evaluate func(ctx context.Context, c Candidate, route int, stop stopFunc) (Figures, error)
 
-// FiguresOf reads a complete run's figures from its summary and frame
+// figuresOf reads a complete run's figures from its summary and frame
 // reports, the summary's gate concluded with the --require conditions
 // (streaming.Conclude): the figures simulate prints. The mean resident
 // bytes, which the summary does not keep, is the mean of the frames'
 // ResidentBytes.
-func FiguresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
+func figuresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
 	f := Figures{
 		Frames:            sum.Frames,
 		PeakResidentBytes: sum.PeakResidentBytes,
@@ -112,27 +112,27 @@ func FiguresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
 	return f
 }
 
-// ErrStopped is what Meter.Frame returns when Stop says the run can no
+// errStopped is what Meter.Frame returns when Stop says the run can no
 // longer win: a frame callback returning it ends the run.
-var ErrStopped = errors.New("tune: the run can no longer win")
+var errStopped = errors.New("tune: the run can no longer win")
 
-// Meter follows a run frame by frame for Stop: give Frame as the run's
+// meter follows a run frame by frame for Stop: give Frame as the run's
 // frame callback, and after a run that it stopped, Partial for its
 // figures.
-type Meter struct {
-	stop     Stop
-	progress Progress
+type meter struct {
+	stop     stopFunc
+	progress progress
 	frames   int
 	resident float64
 	holes    int
 }
 
-// NewMeter returns a meter asking stop (which may be nil: never stop).
-func NewMeter(stop Stop) *Meter { return &Meter{stop: stop} }
+// newMeter returns a meter asking stop (which may be nil: never stop).
+func newMeter(stop stopFunc) *meter { return &meter{stop: stop} }
 
 // Frame takes one frame's report: it returns ErrStopped when the run
 // should stop.
-func (m *Meter) Frame(r *streaming.FrameReport) error {
+func (m *meter) Frame(r *streaming.FrameReport) error {
 	p := &m.progress
 	p.PeakResidentBytes = max(p.PeakResidentBytes, r.ResidentBytes)
 	// Every request started is in Requested and counted in Summary.Loads.
@@ -144,7 +144,7 @@ func (m *Meter) Frame(r *streaming.FrameReport) error {
 		m.holes++
 	}
 	if m.stop != nil && m.stop(*p) {
-		return ErrStopped
+		return errStopped
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (m *Meter) Frame(r *streaming.FrameReport) error {
 // Partial returns the figures of the frames seen, Stopped set: the
 // figures of a run the meter stopped. The conditions are not known for a
 // run cut short (Held is empty).
-func (m *Meter) Partial() Figures {
+func (m *meter) Partial() Figures {
 	f := Figures{Frames: m.frames, PeakResidentBytes: m.progress.PeakResidentBytes, Loads: m.progress.Loads,
 		MaxRequestedBytes: m.progress.MaxRequestedBytes, HoleFrames: m.holes, Held: []Held{}, Stopped: true}
 	if m.frames > 0 {

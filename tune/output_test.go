@@ -20,11 +20,11 @@ func goldenSearch(t *testing.T, spec Spec, gate streaming.Gate) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: gate, Top: 5,
+	res, err := search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: gate, Top: 5,
 		Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/worldcook/worldcook/worldmap"
+	"github.com/worldcook/worldcook/internal/drawing"
 )
 
 const (
@@ -19,13 +19,13 @@ const (
 // recommendation ringed and the authored settings marked. Pruned
 // candidates, whose figures are partial, are left out.
 func WritePlot(w io.Writer, r *Result) error {
-	c := worldmap.NewCanvas(plotWidth, plotHeight)
-	c.Text(plotLeft, 26, "worldcook tune: peak resident against loads", worldmap.Font{Size: 16, Weight: "bold"})
+	c := drawing.NewCanvas(plotWidth, plotHeight)
+	c.Text(plotLeft, 26, "worldcook tune: peak resident against loads", drawing.Font{Size: 16, Weight: "bold"})
 	sub := fmt.Sprintf("%d candidates on %d %s, %d feasible; minimize %s", r.Evaluated, len(r.Routes), plural(len(r.Routes), "route"), r.Feasible, r.Objective)
 	if r.Pruned > 0 {
 		sub += fmt.Sprintf(" (%d stopped early, not shown)", r.Pruned)
 	}
-	c.Text(plotLeft, 46, sub, worldmap.Font{Size: 12, Fill: "#555"})
+	c.Text(plotLeft, 46, sub, drawing.Font{Size: 12, Fill: "#555"})
 
 	var outs []*Outcome
 	for i := range r.Outcomes {
@@ -42,38 +42,38 @@ func WritePlot(w io.Writer, r *Result) error {
 		xHi = math.Max(xHi, float64(out.PeakResidentBytes()))
 		yHi = math.Max(yHi, float64(out.Loads()))
 	}
-	xTicks, yTicks := worldmap.Ticks(0, math.Max(xHi, 1)*1.05, 6, true), worldmap.Ticks(0, math.Max(yHi, 1)*1.05, 6, false)
+	xTicks, yTicks := drawing.Ticks(0, math.Max(xHi, 1)*1.05, 6, true), drawing.Ticks(0, math.Max(yHi, 1)*1.05, 6, false)
 	xHi, yHi = math.Max(xHi*1.05, xTicks[len(xTicks)-1]), math.Max(yHi*1.05, yTicks[len(yTicks)-1])
 	x0, x1 := plotLeft, plotWidth-plotRight
 	y0, y1 := plotHeight-plotBottom, plotTop
 	x := func(v float64) float64 { return x0 + (x1-x0)*v/xHi }
 	y := func(v float64) float64 { return y0 - (y0-y1)*v/yHi }
 
-	grid := worldmap.Style{Stroke: "#e4e4e4", Width: 1}
+	grid := drawing.Style{Stroke: "#e4e4e4", Width: 1}
 	for _, t := range xTicks {
 		c.Line(x(t), y0, x(t), y1, grid)
-		c.Text(x(t), y0+16, worldmap.Label(t, true), worldmap.Font{Size: 11, Fill: "#555", Anchor: "middle"})
+		c.Text(x(t), y0+16, drawing.Label(t, true), drawing.Font{Size: 11, Fill: "#555", Anchor: "middle"})
 	}
 	for _, t := range yTicks {
 		c.Line(x0, y(t), x1, y(t), grid)
-		c.Text(x0-6, y(t)+4, worldmap.Label(t, false), worldmap.Font{Size: 11, Fill: "#555", Anchor: "end"})
+		c.Text(x0-6, y(t)+4, drawing.Label(t, false), drawing.Font{Size: 11, Fill: "#555", Anchor: "end"})
 	}
-	c.Rect(x0, y1, x1-x0, y0-y1, worldmap.Style{Stroke: "#888", Width: 1})
-	c.Text((x0+x1)/2, plotHeight-14, "peak resident bytes (largest over the routes)", worldmap.Font{Size: 12, Anchor: "middle"})
-	c.Text(22, (y0+y1)/2, "loads (sum over the routes)", worldmap.Font{Size: 12, Anchor: "middle", Rotate: -90})
+	c.Rect(x0, y1, x1-x0, y0-y1, drawing.Style{Stroke: "#888", Width: 1})
+	c.Text((x0+x1)/2, plotHeight-14, "peak resident bytes (largest over the routes)", drawing.Font{Size: 12, Anchor: "middle"})
+	c.Text(22, (y0+y1)/2, "loads (sum over the routes)", drawing.Font{Size: 12, Anchor: "middle", Rotate: -90})
 
 	const feasible, infeasible, front, best, authored = "#1f77b4", "#b0b0b0", "#2ca02c", "#d62728", "#ff7f0e"
 	for _, out := range outs {
 		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
 		title := fmt.Sprintf("%s: peak %d B, %d %s", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads(), plural(out.Loads(), "load"))
 		if out.Feasible {
-			c.Circle(px, py, 3.5, worldmap.Style{Fill: feasible, FillOpacity: 0.8, Title: title})
+			c.Circle(px, py, 3.5, drawing.Style{Fill: feasible, FillOpacity: 0.8, Title: title})
 		} else {
-			c.Circle(px, py, 3, worldmap.Style{Stroke: infeasible, Width: 1, Title: title + " (infeasible)"})
+			c.Circle(px, py, 3, drawing.Style{Stroke: infeasible, Width: 1, Title: title + " (infeasible)"})
 		}
 	}
 	if len(r.Pareto) > 0 {
-		var p worldmap.PathBuilder
+		var p drawing.PathBuilder
 		for k, i := range r.Pareto {
 			out := &r.Outcomes[i]
 			px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
@@ -83,24 +83,24 @@ func WritePlot(w io.Writer, r *Result) error {
 				p.L(px, py)
 			}
 		}
-		c.Path(&p, worldmap.Style{Stroke: front, Width: 2})
+		c.Path(&p, drawing.Style{Stroke: front, Width: 2})
 		for _, i := range r.Pareto {
 			out := &r.Outcomes[i]
-			c.Circle(x(float64(out.PeakResidentBytes())), y(float64(out.Loads())), 4.5, worldmap.Style{Stroke: front, Width: 2})
+			c.Circle(x(float64(out.PeakResidentBytes())), y(float64(out.Loads())), 4.5, drawing.Style{Stroke: front, Width: 2})
 		}
 	}
 	if r.Best >= 0 {
 		out := &r.Outcomes[r.Best]
 		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
-		c.Circle(px, py, 9, worldmap.Style{Stroke: best, Width: 2.5, Title: "recommended: " + out.Candidate.Describe()})
-		c.Text(px+12, py-10, "recommended", worldmap.Font{Size: 12, Fill: best, Weight: "bold", Halo: true})
+		c.Circle(px, py, 9, drawing.Style{Stroke: best, Width: 2.5, Title: "recommended: " + out.Candidate.Describe()})
+		c.Text(px+12, py-10, "recommended", drawing.Font{Size: 12, Fill: best, Weight: "bold", Halo: true})
 	}
 	if a := r.Authored; a != nil {
 		px, py := x(float64(a.PeakResidentBytes())), y(float64(a.Loads()))
-		var d worldmap.PathBuilder
+		var d drawing.PathBuilder
 		d.M(px, py-7).L(px+7, py).L(px, py+7).L(px-7, py).L(px, py-7)
-		c.Path(&d, worldmap.Style{Fill: authored, Stroke: "#7a3c00", Width: 1, Title: "authored: " + a.Candidate.Describe()})
-		c.Text(px+10, py+16, "authored", worldmap.Font{Size: 12, Fill: "#a34f00", Weight: "bold", Halo: true})
+		c.Path(&d, drawing.Style{Fill: authored, Stroke: "#7a3c00", Width: 1, Title: "authored: " + a.Candidate.Describe()})
+		c.Text(px+10, py+16, "authored", drawing.Font{Size: 12, Fill: "#a34f00", Weight: "bold", Halo: true})
 	}
 
 	// The legend, right of the plot.
@@ -109,21 +109,21 @@ func WritePlot(w io.Writer, r *Result) error {
 		label string
 		draw  func(cx, cy float64)
 	}{
-		{"feasible", func(cx, cy float64) { c.Circle(cx, cy, 3.5, worldmap.Style{Fill: feasible, FillOpacity: 0.8}) }},
-		{"infeasible", func(cx, cy float64) { c.Circle(cx, cy, 3, worldmap.Style{Stroke: infeasible, Width: 1}) }},
+		{"feasible", func(cx, cy float64) { c.Circle(cx, cy, 3.5, drawing.Style{Fill: feasible, FillOpacity: 0.8}) }},
+		{"infeasible", func(cx, cy float64) { c.Circle(cx, cy, 3, drawing.Style{Stroke: infeasible, Width: 1}) }},
 		{"Pareto front", func(cx, cy float64) {
-			c.Line(cx-8, cy, cx+8, cy, worldmap.Style{Stroke: front, Width: 2})
-			c.Circle(cx, cy, 4.5, worldmap.Style{Stroke: front, Width: 2})
+			c.Line(cx-8, cy, cx+8, cy, drawing.Style{Stroke: front, Width: 2})
+			c.Circle(cx, cy, 4.5, drawing.Style{Stroke: front, Width: 2})
 		}},
-		{"recommended", func(cx, cy float64) { c.Circle(cx, cy, 8, worldmap.Style{Stroke: best, Width: 2.5}) }},
+		{"recommended", func(cx, cy float64) { c.Circle(cx, cy, 8, drawing.Style{Stroke: best, Width: 2.5}) }},
 		{"authored", func(cx, cy float64) {
-			var d worldmap.PathBuilder
+			var d drawing.PathBuilder
 			d.M(cx, cy-7).L(cx+7, cy).L(cx, cy+7).L(cx-7, cy).L(cx, cy-7)
-			c.Path(&d, worldmap.Style{Fill: authored, Stroke: "#7a3c00", Width: 1})
+			c.Path(&d, drawing.Style{Fill: authored, Stroke: "#7a3c00", Width: 1})
 		}},
 	} {
 		item.draw(lx+8, ly)
-		c.Text(lx+24, ly+4, item.label, worldmap.Font{Size: 12})
+		c.Text(lx+24, ly+4, item.label, drawing.Font{Size: 12})
 		ly += 24
 	}
 	_, err := c.WriteTo(w)

@@ -61,9 +61,9 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	}
 	max := s.MaxCandidates
 	if max <= 0 {
-		max = DefaultMaxCandidates
+		max = defaultMaxCandidates
 	}
-	plan, err := s.Space.Lay(World{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
+	plan, err := s.Space.Lay(world{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
-	return Search(ctx, plan, e.eval, o)
+	return search(ctx, plan, e.eval, o)
 }
 
 // freeze freezes the worlds every candidate runs on, so that the runs
@@ -222,7 +222,7 @@ func (e *evaluator) options(c *Candidate, r int) simulate.Options {
 	return o
 }
 
-func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Figures, error) {
+func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop stopFunc) (Figures, error) {
 	w := e.worlds[c.CellSize]
 	if w == nil {
 		return Figures{}, fmt.Errorf("no world of cell size %s was opened", num(c.CellSize))
@@ -231,19 +231,19 @@ func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop Stop) (Fi
 	if buf, ok := e.frames.Get().(*[]streaming.FrameReport); ok {
 		o.Frames = *buf
 	}
-	m := NewMeter(stop)
+	m := newMeter(stop)
 	o.Watch = simulate.Watch{Frame: func(_ *simulate.PolicyRun, f *streaming.FrameReport, _ *streaming.RuntimeFrame) error {
 		return m.Frame(f)
 	}}
 	res, err := simulate.Run(ctx, w, o)
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, errStopped) {
 		return m.Partial(), nil
 	}
 	if err != nil {
 		return Figures{}, err
 	}
 	run := res.Runs[0]
-	f := FiguresOf(&run.Summary, run.Frames)
+	f := figuresOf(&run.Summary, run.Frames)
 	frames := run.Frames[:0]
 	e.frames.Put(&frames)
 	return f, nil

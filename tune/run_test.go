@@ -61,7 +61,7 @@ func TestRunMatchesSimulate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := FiguresOf(&sim.Runs[0].Summary, sim.Runs[0].Frames)
+		want := figuresOf(&sim.Runs[0].Summary, sim.Runs[0].Frames)
 		if !reflect.DeepEqual(out.Routes[0], want) {
 			t.Errorf("%s: tune %+v, simulate %+v", c.Describe(), out.Routes[0], want)
 		}

@@ -19,8 +19,8 @@ import (
 	"github.com/worldcook/worldcook/streaming"
 )
 
-// DefaultTop is how many feasible candidates a result lists (--top).
-const DefaultTop = 10
+// defaultTop is how many feasible candidates a result lists (--top).
+const defaultTop = 10
 
 // batchSize is how many candidates run between two updates of what a
 // candidate must beat. It is fixed, never derived from the number of
@@ -104,18 +104,18 @@ func (o *Outcome) HoleFrames() int {
 	return n
 }
 
-func (o *Outcome) progress() Progress {
-	var p Progress
+func (o *Outcome) progress() progress {
+	var p progress
 	for _, f := range o.Routes {
-		p = p.add(Progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
+		p = p.add(progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
 	}
 	return p
 }
 
 // add combines two routes' progress as the objectives do over routes: the
 // maximum of peaks, the sum of loads.
-func (p Progress) add(q Progress) Progress {
-	return Progress{max(p.PeakResidentBytes, q.PeakResidentBytes), p.Loads + q.Loads, max(p.MaxRequestedBytes, q.MaxRequestedBytes)}
+func (p progress) add(q progress) progress {
+	return progress{max(p.PeakResidentBytes, q.PeakResidentBytes), p.Loads + q.Loads, max(p.MaxRequestedBytes, q.MaxRequestedBytes)}
 }
 
 // Value is the outcome's objective over the routes: the maximum of peaks
@@ -134,7 +134,7 @@ func (o Objective) Value(out *Outcome) float64 {
 
 // bound is the lower bound progress p puts on the objective, and whether
 // it has one (a mean can still fall).
-func (o Objective) bound(p Progress) (float64, bool) {
+func (o Objective) bound(p progress) (float64, bool) {
 	switch o {
 	case MeanResident:
 		return 0, false
@@ -239,7 +239,7 @@ type Result struct {
 	Partial bool
 }
 
-// Search runs plan's candidates through eval and ranks them. A candidate
+// search runs plan's candidates through eval and ranks them. A candidate
 // runs its routes in order; unless the search is exhaustive, a run is
 // stopped (Stop) once the candidate provably can neither rank among the
 // top ones nor be on the Pareto front, judged against the candidates of
@@ -250,12 +250,12 @@ type Result struct {
 //
 // When ctx is cancelled the search stops and returns the result so far
 // with Partial set (and no error).
-func Search(ctx context.Context, plan *Plan, eval Evaluate, o Options) (*Result, error) {
+func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*Result, error) {
 	if len(o.Routes) == 0 {
 		return nil, errors.New("no route to tune against: give --path")
 	}
 	if o.Top <= 0 {
-		o.Top = DefaultTop
+		o.Top = defaultTop
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -378,7 +378,7 @@ func evalOrder(cands []Candidate) []int {
 
 // searcher is a search under way.
 type searcher struct {
-	eval  Evaluate
+	eval  evaluate
 	o     Options
 	res   *Result
 	total int
@@ -406,8 +406,8 @@ func (s *searcher) event(out *Outcome) {
 // win.
 func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error) {
 	out := Outcome{Candidate: c, Routes: make([]Figures, 0, len(s.o.Routes)), Run: true}
-	var prior Progress
-	never := func(Progress) bool { return false }
+	var prior progress
+	never := func(progress) bool { return false }
 	for r := range s.o.Routes {
 		stop := never
 		if b != nil {
@@ -415,7 +415,7 @@ func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error
 				out.Pruned = true
 				break
 			}
-			stop = func(p Progress) bool { return b.beaten(s.o.Objective, prior.add(p)) }
+			stop = func(p progress) bool { return b.beaten(s.o.Objective, prior.add(p)) }
 		}
 		f, err := s.eval(ctx, c, r, stop)
 		if err != nil {
@@ -424,10 +424,10 @@ func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error
 		if f.Held == nil {
 			f.Held = []Held{}
 		}
-		prior = prior.add(Progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
+		prior = prior.add(progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
 		out.Routes = append(out.Routes, f)
 		if f.Stopped {
-			if !stop(Progress{}) {
+			if !stop(progress{}) {
 				return Outcome{}, fmt.Errorf("route %s: the evaluator stopped a run that could still win", s.o.Routes[r])
 			}
 			out.Pruned = true
@@ -449,7 +449,7 @@ func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error
 type bar struct {
 	top   int
 	best  []float64 // ascending, at most top
-	front []Progress
+	front []progress
 }
 
 func (b *bar) add(o Objective, out *Outcome) {
@@ -465,7 +465,7 @@ func (b *bar) add(o Objective, out *Outcome) {
 			return
 		}
 	}
-	b.front = slices.DeleteFunc(b.front, func(f Progress) bool {
+	b.front = slices.DeleteFunc(b.front, func(f progress) bool {
 		return p.PeakResidentBytes <= f.PeakResidentBytes && p.Loads <= f.Loads
 	})
 	b.front = append(b.front, p)
@@ -475,7 +475,7 @@ func (b *bar) add(o Objective, out *Outcome) {
 // can be neither among the top (a full list of candidates with strictly
 // smaller objectives is known) nor on the front (a known candidate is
 // strictly better on one of peak and loads and no worse on the other).
-func (b *bar) beaten(o Objective, lb Progress) bool {
+func (b *bar) beaten(o Objective, lb progress) bool {
 	v, ok := o.bound(lb)
 	if !ok || len(b.best) < b.top || !(b.best[len(b.best)-1] < v) {
 		return false

@@ -24,8 +24,8 @@ func TestMeterAgreesWithSummary(t *testing.T) {
 		{CellSize: 8, Load: 12, Unload: 20, Prefetch: 16, Budget: &budget},
 	} {
 		for route := range e.routes {
-			var m *Meter
-			full, err := e.eval(context.Background(), c, route, func(Progress) bool { return false })
+			var m *meter
+			full, err := e.eval(context.Background(), c, route, func(progress) bool { return false })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func TestMeterAgreesWithSummary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m = NewMeter(nil)
+			m = newMeter(nil)
 			if _, err := streaming.Run(context.Background(), sched, e.routes[route], 0, m.Frame); err != nil {
 				t.Fatal(err)
 			}
@@ -108,17 +108,17 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 	pruned, savedFrames, inOrder := 0, 0, 0
 	for trial := range 300 {
 		sp, e, o := randomSpace(rng)
-		plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+		plan, err := sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.Exhaustive = true
-		want, err := Search(context.Background(), plan, e.eval, o)
+		want, err := search(context.Background(), plan, e.eval, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.Exhaustive = false
-		got, err := Search(context.Background(), plan, e.eval, o)
+		got, err := search(context.Background(), plan, e.eval, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		pruned += got.Pruned
 		savedFrames += got.PrunedFrames
 		o.order = func(cands []Candidate) []int { return rng.Perm(len(cands)) }
-		shuffled, err := Search(context.Background(), plan, e.eval, o)
+		shuffled, err := search(context.Background(), plan, e.eval, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,14 +186,14 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var outs []string
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
-		res, err := Search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
+		res, err := search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
 			Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
@@ -221,14 +221,14 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 func TestCancelReturnsBestSoFar(t *testing.T) {
 	e := &synthEval{frames: []int{30}, gate: streaming.Gate{FailOn: []string{streaming.FailHoles}}}
 	sp := Space{Load: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Unload: []float64{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, Prefetch: []float64{8, 9, 10, 11, 12, 13, 14, 15, 16, 17}}
-	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seen := 0
-	res, err := Search(ctx, plan, e.eval, Options{Routes: []string{"a.csv"}, Require: e.gate, Workers: 2,
+	res, err := search(ctx, plan, e.eval, Options{Routes: []string{"a.csv"}, Require: e.gate, Workers: 2,
 		Events: func(ev Event) {
 			if seen++; ev.Done == 100 {
 				cancel()
@@ -257,12 +257,12 @@ func TestCancelReturnsBestSoFar(t *testing.T) {
 
 // TestEvaluatorErrorsEndTheSearch, naming the candidate.
 func TestEvaluatorErrorsEndTheSearch(t *testing.T) {
-	plan, err := Space{Load: []float64{4, 8}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := Space{Load: []float64{4, 8}}.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("route.csv:3: x is not a number")
-	_, err = Search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ Stop) (Figures, error) {
+	_, err = search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
 		if c.Load == 8 {
 			return Figures{}, boom
 		}
@@ -271,7 +271,7 @@ func TestEvaluatorErrorsEndTheSearch(t *testing.T) {
 	if !errors.Is(err, boom) && (err == nil || !strings.Contains(err.Error(), "load 8") || !strings.Contains(err.Error(), boom.Error())) {
 		t.Errorf("error %v, want one naming the candidate and the cause", err)
 	}
-	if _, err := Search(context.Background(), plan, nil, Options{}); err == nil {
+	if _, err := search(context.Background(), plan, nil, Options{}); err == nil {
 		t.Error("a search without routes ran")
 	}
 }
@@ -279,12 +279,12 @@ func TestEvaluatorErrorsEndTheSearch(t *testing.T) {
 // TestInfeasibleSaysWhatFailedLeast: with no feasible candidate, the
 // message names the condition that held least often and where.
 func TestInfeasibleSaysWhatFailedLeast(t *testing.T) {
-	plan, err := Space{Load: []float64{4, 8}, Unload: []float64{20}, Prefetch: []float64{10}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := Space{Load: []float64{4, 8}, Unload: []float64{20}, Prefetch: []float64{10}}.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	gate := streaming.Gate{FailOn: []string{streaming.FailHoles, streaming.FailOverBudget}}
-	res, err := Search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ Stop) (Figures, error) {
+	res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
 		f := Figures{Frames: 10, Held: []Held{{Condition: streaming.FailOverBudget, FrameCount: 2, FirstFrame: 5}}}
 		if c.Load == 4 {
 			f.Held = append([]Held{{Condition: streaming.FailHoles, FrameCount: 3, FirstFrame: 7}}, f.Held...)
@@ -303,8 +303,8 @@ func TestInfeasibleSaysWhatFailedLeast(t *testing.T) {
 // TestStoppingWithoutCauseIsAnError: an evaluator that stops a run the
 // search did not ask to stop would change the answer.
 func TestStoppingWithoutCauseIsAnError(t *testing.T) {
-	plan, _ := Space{Load: []float64{4}}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
-	_, err := Search(context.Background(), plan, func(context.Context, Candidate, int, Stop) (Figures, error) {
+	plan, _ := Space{Load: []float64{4}}.Lay(world{CellSize: 8}, defaultMaxCandidates)
+	_, err := search(context.Background(), plan, func(context.Context, Candidate, int, stopFunc) (Figures, error) {
 		return Figures{Stopped: true}, nil
 	}, Options{Routes: []string{"a.csv"}})
 	if err == nil || !strings.Contains(err.Error(), "could still win") {

@@ -11,9 +11,9 @@ import (
 	"github.com/worldcook/worldcook/streaming"
 )
 
-// DefaultMaxCandidates is the largest space a search accepts unless told
+// defaultMaxCandidates is the largest space a search accepts unless told
 // otherwise (--max-candidates).
-const DefaultMaxCandidates = 100000
+const defaultMaxCandidates = 100000
 
 // The default dimensions, in cell sizes (docs/tune.md#the-space): load
 // radii, and unload and prefetch radii above the load radius.
@@ -56,7 +56,7 @@ func ParseSpace(spec Spec) (Space, error) {
 		if d.text == "" {
 			continue
 		}
-		vs, err := ParseDistances(d.text)
+		vs, err := parseDistances(d.text)
 		if err != nil {
 			return Space{}, fmt.Errorf("%s: %v", d.flag, err)
 		}
@@ -77,7 +77,7 @@ func ParseSpace(spec Spec) (Space, error) {
 		if d.text == "" {
 			continue
 		}
-		vs, err := ParseSizes(d.text)
+		vs, err := parseSizes(d.text)
 		if err != nil {
 			return Space{}, fmt.Errorf("%s: %v", d.flag, err)
 		}
@@ -86,8 +86,8 @@ func ParseSpace(spec Spec) (Space, error) {
 	return sp, nil
 }
 
-// World is what a search needs to know of the world it tunes.
-type World struct {
+// world is what a search needs to know of the world it tunes.
+type world struct {
 	// CellSize is the world's own (authored) cell size.
 	CellSize float64
 	// Cooked says the world is already cut: its cell size is the only one.
@@ -96,9 +96,9 @@ type World struct {
 	Estella bool
 }
 
-// Plan is a space laid out for a world: the candidates to run, in the
+// searchPlan is a space laid out for a world: the candidates to run, in the
 // order of enumeration, and what was skipped.
-type Plan struct {
+type searchPlan struct {
 	Candidates []Candidate
 	// Total is the number of combinations; Skipped of them break the radii
 	// rule (manifest.CheckRadii) and are never run.
@@ -120,7 +120,7 @@ type Dimension struct {
 // maxCandidates combinations (naming the product of the dimensions), a
 // cell-size dimension on a cooked world, and a budget or cap dimension
 // under the runtime policy.
-func (sp Space) Lay(w World, maxCandidates int) (*Plan, error) {
+func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 	if sp.CellSizes != nil && w.Cooked {
 		return nil, fmt.Errorf("--cell-size: a cooked world has its own cell size (%s); tune the scene to search cell sizes", num(w.CellSize))
 	}
@@ -162,7 +162,7 @@ func (sp Space) Lay(w World, maxCandidates int) (*Plan, error) {
 		return nil, fmt.Errorf("the space holds %s = %s candidates, more than --max-candidates %d: narrow a dimension or raise the limit",
 			strings.Join(factors, " × "), total.String(), maxCandidates)
 	}
-	p := &Plan{Total: int(total.Int64()), Dimensions: dims}
+	p := &searchPlan{Total: int(total.Int64()), Dimensions: dims}
 	for _, cs := range cells {
 		loads := sp.Load
 		if loads == nil {
@@ -201,7 +201,7 @@ func (sp Space) Lay(w World, maxCandidates int) (*Plan, error) {
 
 // CellSizes are the plan's cell sizes, ascending: the worlds to open (or
 // cook) before the search, once each.
-func (p *Plan) CellSizes() []float64 {
+func (p *searchPlan) CellSizes() []float64 {
 	var out []float64
 	for _, c := range p.Candidates {
 		if n := len(out); n == 0 || out[n-1] != c.CellSize {
@@ -211,15 +211,15 @@ func (p *Plan) CellSizes() []float64 {
 	return out
 }
 
-// DefaultRequire is what a feasible candidate meets when --require is not
+// defaultRequire is what a feasible candidate meets when --require is not
 // given.
-var DefaultRequire = []string{streaming.FailHoles}
+var defaultRequire = []string{streaming.FailHoles}
 
 // CheckRequire refuses constraints no candidate could break, as
 // streaming.Gate.Check does for a run: over-budget when no candidate has a
 // budget, over-cap when none has a cap. (A candidate without one simply
 // cannot break it.)
-func (p *Plan) CheckRequire(g streaming.Gate) error {
+func (p *searchPlan) CheckRequire(g streaming.Gate) error {
 	some := func(get func(*Candidate) *int64) bool {
 		for i := range p.Candidates {
 			if get(&p.Candidates[i]) != nil {

@@ -43,7 +43,7 @@ func TestParseDistances(t *testing.T) {
 		{in: "4..8/", err: "each part given"},
 		{in: "16KiB", err: "not a finite number"},
 	} {
-		got, err := ParseDistances(tc.in)
+		got, err := parseDistances(tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("ParseDistances(%q) error %v, want %q", tc.in, err, tc.err)
@@ -97,7 +97,7 @@ func TestParseSizes(t *testing.T) {
 		{in: "1KiB..2KiBx1", err: "greater than 1"},
 		{in: "lots", err: "not a byte size"},
 	} {
-		got, err := ParseSizes(tc.in)
+		got, err := parseSizes(tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("ParseSizes(%q) error %v, want %q", tc.in, err, tc.err)
@@ -117,8 +117,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if ds, err := ParseDistances(s); err == nil {
-			if len(ds) == 0 || len(ds) > MaxValues*(strings.Count(s, ",")+1) {
+		if ds, err := parseDistances(s); err == nil {
+			if len(ds) == 0 || len(ds) > maxValues*(strings.Count(s, ",")+1) {
 				t.Fatalf("%q: %d values", s, len(ds))
 			}
 			for i, v := range ds {
@@ -127,8 +127,8 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		if bs, err := ParseSizes(s); err == nil {
-			if len(bs) == 0 || len(bs) > MaxValues*(strings.Count(s, ",")+1)+1 {
+		if bs, err := parseSizes(s); err == nil {
+			if len(bs) == 0 || len(bs) > maxValues*(strings.Count(s, ",")+1)+1 {
 				t.Fatalf("%q: %d values", s, len(bs))
 			}
 			for i, v := range bs {
@@ -147,7 +147,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestLayDefaultsAndSkips(t *testing.T) {
-	plan, err := Space{}.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := Space{}.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestLayDefaultsAndSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err = sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err = sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,21 +186,21 @@ func TestLayDefaultsAndSkips(t *testing.T) {
 }
 
 func TestLayRefuses(t *testing.T) {
-	big, _ := ParseDistances("1..1000/1")
+	big, _ := parseDistances("1..1000/1")
 	for _, tc := range []struct {
 		sp   Space
-		w    World
+		w    world
 		max  int
 		want string
 	}{
-		{Space{CellSizes: []float64{8}}, World{CellSize: 8, Cooked: true}, DefaultMaxCandidates, "--cell-size: a cooked world has its own cell size (8)"},
-		{Space{Budget: sizes(1)}, World{CellSize: 8, Estella: true}, DefaultMaxCandidates, "--budget: --policy estella has no budget"},
-		{Space{MaxResidentBytes: sizes(1)}, World{CellSize: 8, Estella: true}, DefaultMaxCandidates, "--max-resident-bytes: --policy estella"},
-		{Space{Load: []float64{}}, World{CellSize: 8}, DefaultMaxCandidates, "the space is empty"},
-		{Space{Load: big, Unload: big, Prefetch: big}, World{CellSize: 8}, DefaultMaxCandidates,
+		{Space{CellSizes: []float64{8}}, world{CellSize: 8, Cooked: true}, defaultMaxCandidates, "--cell-size: a cooked world has its own cell size (8)"},
+		{Space{Budget: sizes(1)}, world{CellSize: 8, Estella: true}, defaultMaxCandidates, "--budget: --policy estella has no budget"},
+		{Space{MaxResidentBytes: sizes(1)}, world{CellSize: 8, Estella: true}, defaultMaxCandidates, "--max-resident-bytes: --policy estella"},
+		{Space{Load: []float64{}}, world{CellSize: 8}, defaultMaxCandidates, "the space is empty"},
+		{Space{Load: big, Unload: big, Prefetch: big}, world{CellSize: 8}, defaultMaxCandidates,
 			"the space holds 1 cell-size × 1000 load-radius × 1000 unload-radius × 1000 prefetch-radius × 1 budget × 1 max-resident-bytes = 1000000000 candidates, more than --max-candidates 100000"},
-		{Space{}, World{CellSize: 8}, 44, "= 45 candidates, more than --max-candidates 44"},
-		{Space{}, World{}, DefaultMaxCandidates, "no cell size"},
+		{Space{}, world{CellSize: 8}, 44, "= 45 candidates, more than --max-candidates 44"},
+		{Space{}, world{}, defaultMaxCandidates, "no cell size"},
 	} {
 		_, err := tc.sp.Lay(tc.w, tc.max)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
@@ -268,8 +268,8 @@ func TestPareto(t *testing.T) {
 	for i := range pts {
 		cands = append(cands, Candidate{Index: i, CellSize: 8, Load: float64(10 - i), Unload: 20, Prefetch: 10})
 	}
-	plan := &Plan{Candidates: cands, Total: len(cands)}
-	res, err := Search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ Stop) (Figures, error) {
+	plan := &searchPlan{Candidates: cands, Total: len(cands)}
+	res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
 		p := pts[c.Index]
 		return Figures{Frames: 1, PeakResidentBytes: int64(p[0]), Loads: p[1]}, nil
 	}, Options{Routes: []string{"a.csv"}, Exhaustive: true})
@@ -291,7 +291,7 @@ func TestPlanHelpers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := sp.Lay(World{CellSize: 8}, DefaultMaxCandidates)
+	plan, err := sp.Lay(world{CellSize: 8}, defaultMaxCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestPlanHelpers(t *testing.T) {
 		gate streaming.Gate
 		want string
 	}{
-		{streaming.Gate{FailOn: DefaultRequire}, ""},
+		{streaming.Gate{FailOn: defaultRequire}, ""},
 		{streaming.Gate{FailOn: []string{streaming.FailOverBudget}}, "over-budget needs a budget"},
 		{streaming.Gate{FailOn: []string{streaming.FailOverCap}}, "over-cap needs a cap"},
 		{streaming.Gate{Warmup: new(-1)}, "--warmup -1"},

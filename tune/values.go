@@ -11,18 +11,18 @@ import (
 	"github.com/worldcook/worldcook/config"
 )
 
-// MaxValues bounds the values one dimension may list, so that a range
+// maxValues bounds the values one dimension may list, so that a range
 // with a tiny step is refused before it is spelled out.
-const MaxValues = 10000
+const maxValues = 10000
 
-// ParseDistances reads a distance dimension (--cell-size and the radii):
+// parseDistances reads a distance dimension (--cell-size and the radii):
 // a comma list whose items are numbers, arithmetic ranges A..B/STEP or
 // geometric ranges A..BxF. The values come back ascending without
 // repeats; every one is finite and not negative.
 //
 // Range values are rounded to 12 significant digits, so that 0.5..2/0.1
 // ends at 2 and not at 2.0000000000000004, which no one meant to author.
-func ParseDistances(s string) ([]float64, error) {
+func parseDistances(s string) ([]float64, error) {
 	var out []float64
 	err := items(s, func(item string) error {
 		lo, hi, op, arg, isRange, err := splitRange(item)
@@ -57,8 +57,8 @@ func ParseDistances(s string) ([]float64, error) {
 				return fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
 			}
 			n := math.Floor((b-a)/step*(1+1e-12)) + 1
-			if n > MaxValues {
-				return fmt.Errorf("%q lists %s values, more than %d: use a larger step", item, count(n), MaxValues)
+			if n > maxValues {
+				return fmt.Errorf("%q lists %s values, more than %d: use a larger step", item, count(n), maxValues)
 			}
 			for k := 0; k < int(n); k++ {
 				out = append(out, round12(a+float64(k)*step))
@@ -73,8 +73,8 @@ func ParseDistances(s string) ([]float64, error) {
 			return fmt.Errorf("%q: a geometric range must start above 0", item)
 		}
 		n := math.Floor(math.Log(b/a)/math.Log(f)*(1+1e-12)+1e-9) + 1
-		if n > MaxValues {
-			return fmt.Errorf("%q lists %s values, more than %d: use a larger factor", item, count(n), MaxValues)
+		if n > maxValues {
+			return fmt.Errorf("%q lists %s values, more than %d: use a larger factor", item, count(n), maxValues)
 		}
 		v := a
 		for k := 0; k < int(n); k++ {
@@ -92,19 +92,19 @@ func ParseDistances(s string) ([]float64, error) {
 	return slices.Compact(out), nil
 }
 
-// Unset is how a byte dimension lists "no budget" or "no cap" among its
+// unsetValue is how a byte dimension lists "no budget" or "no cap" among its
 // values.
-const Unset = "none"
+const unsetValue = "none"
 
-// ParseSizes reads a byte dimension (--budget, --max-resident-bytes): as
+// parseSizes reads a byte dimension (--budget, --max-resident-bytes): as
 // ParseDistances, with byte sizes (16KiB, 1.5MB: config.ParseSize) for
 // values, ends and steps, and Unset for the setting left unset. The values
 // come back ascending, unset last, without repeats.
-func ParseSizes(s string) ([]*int64, error) {
+func parseSizes(s string) ([]*int64, error) {
 	var out []int64
 	unset := false
 	err := items(s, func(item string) error {
-		if strings.EqualFold(item, Unset) {
+		if strings.EqualFold(item, unsetValue) {
 			unset = true
 			return nil
 		}
@@ -139,8 +139,8 @@ func ParseSizes(s string) ([]*int64, error) {
 			if step <= 0 {
 				return fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
 			}
-			if n := (b-a)/step + 1; n > MaxValues {
-				return fmt.Errorf("%q lists %d values, more than %d: use a larger step", item, n, MaxValues)
+			if n := (b-a)/step + 1; n > maxValues {
+				return fmt.Errorf("%q lists %d values, more than %d: use a larger step", item, n, maxValues)
 			}
 			for v := a; v <= b; v += step {
 				out = append(out, v)
@@ -161,8 +161,8 @@ func ParseSizes(s string) ([]*int64, error) {
 		// rounded down, and at least one more, so that a small factor on
 		// a small start still climbs.
 		for v, k := a, 0; v <= b; k++ {
-			if k == MaxValues {
-				return fmt.Errorf("%q lists more than %d values: use a larger factor", item, MaxValues)
+			if k == maxValues {
+				return fmt.Errorf("%q lists more than %d values: use a larger factor", item, maxValues)
 			}
 			out = append(out, v)
 			next := math.Floor(float64(v) * f)

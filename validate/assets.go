@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/assets"
 )
 
 // AssetSet is what one cell, or the persistent world, loads besides its
@@ -48,7 +48,7 @@ func AssetResolver(file string, opts Options) *assets.Resolver {
 	root, inProject := assets.FindProject(file)
 	dirs := opts.Assets
 	if len(dirs) == 0 {
-		dirs = DefaultAssetDirs(file)
+		dirs = defaultAssetDirs(file)
 	}
 	if !inProject {
 		root = dirs[0]

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 const sharedProjects = "../../shared/estella-projects"
@@ -269,7 +269,7 @@ func TestAssetReports(t *testing.T) {
 // parent's, a project shader, a behaviour tree file (not a code name), and
 // nothing for an entity with "visible": false.
 func TestAssetsAsTheEngineLoadsThem(t *testing.T) {
-	root := filepath.Join("..", "assets", "testdata", "materials")
+	root := filepath.Join("..", "internal", "assets", "testdata", "materials")
 	mesh := func(mat string) string { return comp("Mesh2D", `{"mesh": "builtin:cube", "material": "`+mat+`"}`) }
 	hidden := func(id int64, x float64, comps ...string) E {
 		return E{Raw: fmt.Sprintf(`{"id": %d, "name": "H%d", "parent": null, "children": [], "visible": false, "components": [%s]}`, id, id, strings.Join(append([]string{tr(x, 0, 10)}, comps...), ", "))}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // BenchmarkPartition isolates the partition: placing every root in its

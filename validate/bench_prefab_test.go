@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // BenchmarkCheckPrefabHeavy measures Check on a world where 30% of the
@@ -22,8 +22,8 @@ func BenchmarkCheckPrefabHeavy(b *testing.B) {
 		}
 		for _, frac := range []float64{0, 0.3} {
 			dir := b.TempDir()
-			o := worldgen.Options{Entities: n, Seed: 1, PrefabFraction: frac}
-			files, err := worldgen.PrefabLibrary(o)
+			o := testworld.Options{Entities: n, Seed: 1, PrefabFraction: frac}
+			files, err := testworld.PrefabLibrary(o)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func BenchmarkCheckPrefabHeavy(b *testing.B) {
 				}
 			}
 			var buf bytes.Buffer
-			if err := worldgen.Write(&buf, o); err != nil {
+			if err := testworld.Write(&buf, o); err != nil {
 				b.Fatal(err)
 			}
 			d, err := scene.Parse(filepath.Join(dir, "world.esscene"), buf.Bytes())
@@ -63,8 +63,8 @@ func BenchmarkCheckPrefabHeavy(b *testing.B) {
 // and with several goroutines expanding its instances: the plans agree.
 func TestExpansionIndependentOfExpanders(t *testing.T) {
 	dir := t.TempDir()
-	o := worldgen.Options{Entities: 6000, Seed: 5, PrefabFraction: 0.5}
-	files, err := worldgen.PrefabLibrary(o)
+	o := testworld.Options{Entities: 6000, Seed: 5, PrefabFraction: 0.5}
+	files, err := testworld.PrefabLibrary(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestExpansionIndependentOfExpanders(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, o); err != nil {
+	if err := testworld.Write(&buf, o); err != nil {
 		t.Fatal(err)
 	}
 	plan := func(parts int) *Plan {

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
-// generated returns a parsed worldgen world of n entities, with FollowTarget
+// generated returns a parsed testworld world of n entities, with FollowTarget
 // declared as a project reference field as a real project would.
 func generated(b *testing.B, n int) *scene.Document {
 	b.Helper()
 	var buf bytes.Buffer
-	if err := worldgen.Write(&buf, worldgen.Options{Entities: n, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
+	if err := testworld.Write(&buf, testworld.Options{Entities: n, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
 		b.Fatal(err)
 	}
 	d, err := scene.Parse("world.esscene", buf.Bytes())

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/grid"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Defaults of the extent-bearing components (the engine's component

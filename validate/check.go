@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // DefaultCellSize is StreamedWorld.cellSize when the field is absent (the

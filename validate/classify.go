@@ -3,7 +3,7 @@ package validate
 import (
 	"sync/atomic"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // What each entity carries, read once for every rule: the components

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/corpus"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // TestCorpus validates every scene of the Estella corpus as authored (none
@@ -31,7 +31,7 @@ func TestCorpus(t *testing.T) {
 	// plane of a scene only.
 	allowed := map[string]bool{CodeCrossCellRef: true, CodePersistentToCellRef: true, CodeUnplaceablePrefab: true,
 		CodeCameraInCell: true, CodeUIRootInCell: true, CodeGlobalLightInCell: true, CodeUnresolvedPrefab: true, CodeMissingAsset: true, CodePlaneMismatch: true}
-	prefabs := NewPrefabs([]string{corpus.Dir()})
+	prefabs := newPrefabs([]string{corpus.Dir()})
 	multi := 0
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // This file expands a prefab instance into the entities the engine spawns

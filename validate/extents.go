@@ -8,11 +8,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Asset extents: what a mesh, a tile map or a light covers, read cheaply

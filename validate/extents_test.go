@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/internal/corpus"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 func TestMeshHeaderOnRealAssets(t *testing.T) {
@@ -184,7 +184,7 @@ func FuzzPrefabExpansion(f *testing.F) {
 
 func TestAssetPathsStayInTheProject(t *testing.T) {
 	dir := t.TempDir()
-	p := NewPrefabs([]string{filepath.Join(dir, "project")})
+	p := newPrefabs([]string{filepath.Join(dir, "project")})
 	os.MkdirAll(filepath.Join(dir, "project"), 0o755)
 	os.WriteFile(filepath.Join(dir, "outside.esmesh"), make([]byte, 64), 0o644)
 	for _, ref := range []string{"../outside.esmesh", "a/../../outside.esmesh", "/../outside.esmesh"} {

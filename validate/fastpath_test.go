@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // componentData parses data as the data of a component, as Check sees it:

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Findings: completed with the file, entity and field position, ordered,

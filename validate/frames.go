@@ -3,7 +3,7 @@ package validate
 import (
 	"math"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // How a component's local box follows its entity's world transform. The

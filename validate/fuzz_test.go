@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // FuzzCheck feeds arbitrary bytes through Parse and Check: Check must never
@@ -32,7 +32,7 @@ func FuzzCheck(f *testing.F) {
 		E{ID: 3, C: []string{tr(700, 0, 700), joint("5")}},
 	)))
 	// The golden scene's prefab library, so that instances are expanded.
-	prefabs := NewPrefabs([]string{filepath.Join("..", "testdata", "validate")})
+	prefabs := newPrefabs([]string{filepath.Join("..", "testdata", "validate")})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d, err := scene.Parse("fuzz.esscene", src)
 		if err != nil {

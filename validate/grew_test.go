@@ -8,12 +8,12 @@ import (
 )
 
 // TestGrewLinesAreBounded: a world of many grown cells lists the
-// MaxGrewLines largest after its findings, errors first, and counts the
+// maxGrewLines largest after its findings, errors first, and counts the
 // rest; --verbose and the machine formats keep every one.
 func TestGrewLinesAreBounded(t *testing.T) {
 	p := goldenPlan(t)
 	p.Cells, p.Assets = nil, nil // synthetic cells, no asset lists
-	const n = MaxGrewLines + 5
+	const n = maxGrewLines + 5
 	for i := range n {
 		// Growth rises then falls with i, so that the largest are not
 		// simply the last cells.
@@ -31,8 +31,8 @@ func TestGrewLinesAreBounded(t *testing.T) {
 	}
 	text := write(FormatText, ReportOptions{})
 	golden(t, "grew.text.golden", []byte(text))
-	if got := strings.Count(text, " beyond its grid square"); got != MaxGrewLines {
-		t.Errorf("%d grew lines, want %d", got, MaxGrewLines)
+	if got := strings.Count(text, " beyond its grid square"); got != maxGrewLines {
+		t.Errorf("%d grew lines, want %d", got, maxGrewLines)
 	}
 	if !strings.Contains(text, "  … and 5 more cells grew by 5.5 or less (--verbose lists every one)\n") {
 		t.Errorf("no count of the rest")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // E is an entity of a test scene. Children are derived from the parents

@@ -3,7 +3,7 @@ package validate
 import (
 	"strconv"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // instanceBounds grows cell ci over everything instance entry i spawns,

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/worldcook/worldcook/diag"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Findings from the expansion of prefab instances: what the engine will

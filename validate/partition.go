@@ -8,7 +8,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Partition: where each top-level entity goes, prefab instances

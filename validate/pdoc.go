@@ -10,8 +10,8 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/assets"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // maxPrefabBytes bounds a prefab document read while expanding instances:

@@ -8,7 +8,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // parallelMin is the world size from which placement is spread over

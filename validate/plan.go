@@ -5,11 +5,11 @@
 package validate
 
 import (
-	"github.com/worldcook/worldcook/assets"
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // Options configure partitioning and checking.

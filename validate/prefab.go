@@ -6,11 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/worldcook/worldcook/assets"
+	"github.com/worldcook/worldcook/internal/assets"
 )
-
-// ProjectFile marks the root of an Estella project.
-const ProjectFile = assets.ProjectFile
 
 // Prefabs finds prefab assets for prefab-instance entries, and the mesh
 // and map files whose boxes grow cell bounds, through the project's
@@ -36,9 +33,9 @@ func (p *Prefabs) Files() []string {
 	return append([]string(nil), p.files...)
 }
 
-// NewPrefabs returns a Prefabs over the project at dirs[0] whose uuids
+// newPrefabs returns a Prefabs over the project at dirs[0] whose uuids
 // resolve through the .meta files under dirs (recursively).
-func NewPrefabs(dirs []string) *Prefabs {
+func newPrefabs(dirs []string) *Prefabs {
 	root := "."
 	if len(dirs) > 0 {
 		root = dirs[0]
@@ -54,11 +51,11 @@ func NewPrefabsFor(r *assets.Resolver) *Prefabs {
 // Resolver is the resolver the prefabs are found with.
 func (p *Prefabs) Resolver() *assets.Resolver { return p.res }
 
-// DefaultAssetDirs returns where prefab assets of the scene at file are
+// defaultAssetDirs returns where prefab assets of the scene at file are
 // looked for when no directory is configured: the Estella project holding
 // the scene (the nearest parent directory with a project.esproject), else
 // the scene's own directory.
-func DefaultAssetDirs(file string) []string {
+func defaultAssetDirs(file string) []string {
 	if root, ok := assets.FindProject(file); ok {
 		return []string{root}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // The property test below builds random prefab libraries (plain prefabs

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 const coinUUID = "57ad3eb0-4a0c-49b5-bfba-c98418989915"
@@ -95,7 +95,7 @@ func TestPrefabPlacement(t *testing.T) {
 			es: []E{settings, inst(2, "null", "assets/prefabs/Coin.esprefab", `[]`)}, id: 2, want: "test.cell_5_5"},
 		{name: "asset by uuid from --assets", file: "/elsewhere/main.esscene", opts: Options{Assets: []string{root}},
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "test.cell_5_5"},
-		{name: "shared index", file: "/elsewhere/main.esscene", opts: Options{Prefabs: NewPrefabs([]string{filepath.Join(root, "assets")})},
+		{name: "shared index", file: "/elsewhere/main.esscene", opts: Options{Prefabs: newPrefabs([]string{filepath.Join(root, "assets")})},
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "test.cell_5_5"},
 		{name: "asset not found", file: "/elsewhere/main.esscene",
 			es: []E{settings, inst(2, "null", "@uuid:"+coinUUID, `[]`)}, id: 2, want: "persistent", codes: []string{"unplaceable-prefab@2:prefab", "unresolved-prefab@2:prefab"}},

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // TestProjectRotatedBox checks the range a box covers on the partition

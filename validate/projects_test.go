@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // projectsDir is ../shared/estella-projects beside the repository.

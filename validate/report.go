@@ -24,8 +24,8 @@ const (
 // Formats lists the report formats, the default first.
 var Formats = []string{FormatText, FormatJSON, FormatSARIF, FormatGitHub}
 
-// InformationURI is where SARIF viewers link a worldcook rule.
-const InformationURI = "https://github.com/worldcook/worldcook/blob/main/docs/validate.md"
+// informationURI is where SARIF viewers link a worldcook rule.
+const informationURI = "https://github.com/worldcook/worldcook/blob/main/docs/validate.md"
 
 // ReportOptions tune Write.
 type ReportOptions struct {
@@ -43,14 +43,14 @@ type ReportOptions struct {
 	// unless NO_COLOR is set (no-color.org).
 	Color bool
 	// Verbose lists, in the text format, every cell whose bounds grew;
-	// otherwise the MaxGrewLines largest are listed and the rest counted.
+	// otherwise the maxGrewLines largest are listed and the rest counted.
 	Verbose bool
 }
 
-// MaxGrewLines is how many grown cells the text format lists without
+// maxGrewLines is how many grown cells the text format lists without
 // Verbose: a world of thousands of cells would otherwise bury its errors
 // under one line per cell.
-const MaxGrewLines = 20
+const maxGrewLines = 20
 
 // Write renders the plans' findings in format (text, json, sarif or
 // github; "" is text). Plans are reported in the order given, findings in
@@ -147,7 +147,7 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 
 // writeGrew lists the cells whose bounds grew beyond their grid square: all
 // of them in cell order when they are few or verbose is set, else the
-// MaxGrewLines largest, largest first, and how many more grew.
+// maxGrewLines largest, largest first, and how many more grew.
 func writeGrew(w *bufio.Writer, p *Plan, verbose bool) {
 	var grew []*Cell
 	for i := range p.Cells {
@@ -156,10 +156,10 @@ func writeGrew(w *bufio.Writer, p *Plan, verbose bool) {
 		}
 	}
 	rest := 0
-	if !verbose && len(grew) > MaxGrewLines {
+	if !verbose && len(grew) > maxGrewLines {
 		sort.SliceStable(grew, func(i, j int) bool { return grew[i].Overhang.By > grew[j].Overhang.By })
-		rest = len(grew) - MaxGrewLines
-		grew = grew[:MaxGrewLines]
+		rest = len(grew) - maxGrewLines
+		grew = grew[:maxGrewLines]
 	}
 	for _, c := range grew {
 		fmt.Fprintf(w, "  %s grew %s beyond its grid square to [%s, %s]x[%s, %s]; farthest out: %s (%d)\n",
@@ -276,9 +276,9 @@ func writeJSON(w *bufio.Writer, plans []*Plan) error {
 // writeSARIF writes one SARIF 2.1.0 log of every plan's findings, with
 // validate's rules.
 func writeSARIF(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
-	tool := diag.SARIFTool{Name: "worldcook", Version: opts.ToolVersion, InformationURI: InformationURI, Rules: make([]diag.SARIFRule, len(Rules))}
+	tool := diag.SARIFTool{Name: "worldcook", Version: opts.ToolVersion, InformationURI: informationURI, Rules: make([]diag.SARIFRule, len(Rules))}
 	for k, r := range Rules {
-		tool.Rules[k] = diag.SARIFRule{ID: r.ID, Name: ruleName(r.ID), Short: r.Short, Full: r.Full, Help: r.Help, HelpURI: InformationURI + "#" + r.ID, Level: r.Level}
+		tool.Rules[k] = diag.SARIFRule{ID: r.ID, Name: ruleName(r.ID), Short: r.Short, Full: r.Full, Help: r.Help, HelpURI: informationURI + "#" + r.ID, Level: r.Level}
 	}
 	groups := make([]diag.SARIFGroup, len(plans))
 	for k, p := range plans {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 const goldenScene = "testdata/validate/errors.esscene"

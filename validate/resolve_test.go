@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/assets"
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // TestResolutionAsTheEngine: the prefab expansion and the extents resolve

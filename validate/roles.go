@@ -1,6 +1,6 @@
 package validate
 
-import "github.com/worldcook/worldcook/scene"
+import "github.com/worldcook/worldcook/internal/scene"
 
 // What a component makes of its entity for a streamed world, beyond where
 // it sits: a few kinds of entity serve the whole world and must not

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // TestRules has one case per finding code (and the shapes each takes): it

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/scene"
 )
 
 // Streaming sources and their radii (bad-source-radii).

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/manifest"
-	"github.com/worldcook/worldcook/worldmap"
 )
 
 // Mark colours: red for cross-cell-ref, purple for persistent-to-cell-ref,
@@ -22,12 +22,12 @@ const (
 // rejected reference as an arrow from the referencing entity to its target.
 // The drawing depends only on the plan.
 func WriteMap(w io.Writer, p *Plan) error {
-	return Map(p).WriteSVG(w)
+	return planMap(p).WriteSVG(w)
 }
 
-// Map returns the worldmap drawing of a plan, for callers that add to it.
-func Map(p *Plan) *worldmap.Map {
-	m := &worldmap.Map{
+// planMap returns the drawing (the map) of a plan, for callers that add to it.
+func planMap(p *Plan) *drawing.Map {
+	m := &drawing.Map{
 		Title:    p.SceneName + " — worldcook validate",
 		CellSize: p.CellSize,
 		Neutral:  true,
@@ -48,7 +48,7 @@ func Map(p *Plan) *worldmap.Map {
 		if c.Overhang.By > 0 {
 			note += fmt.Sprintf("; bounds grew %s, farthest out %s (%d)", short(c.Overhang.By), quoteName(c.Overhang.Name), c.Overhang.Entity)
 		}
-		m.Cells = append(m.Cells, worldmap.Cell{
+		m.Cells = append(m.Cells, drawing.Cell{
 			Name: c.Name, Level: c.Level, X: c.X, Z: c.Z,
 			Bounds: c.Bounds,
 			Value:  float64(len(c.Entities)),
@@ -63,8 +63,8 @@ func Map(p *Plan) *worldmap.Map {
 		if !finite(u) || !finite(v) {
 			continue
 		}
-		m.Rings = append(m.Rings, worldmap.Ring{
-			Center: worldmap.Point{X: u, Z: v},
+		m.Rings = append(m.Rings, drawing.Ring{
+			Center: drawing.Point{X: u, Z: v},
 			Radius: s.LoadRadius,
 			Label:  "source load radius",
 			Color:  "#2a9d8f",
@@ -79,8 +79,8 @@ func Map(p *Plan) *worldmap.Map {
 		tip := f.Code + ": " + f.Message
 		if a.Dangling {
 			dangling++
-			m.Markers = append(m.Markers, worldmap.Marker{
-				At:    worldmap.Point{X: a.FromX, Z: a.FromZ},
+			m.Markers = append(m.Markers, drawing.Marker{
+				At:    drawing.Point{X: a.FromX, Z: a.FromZ},
 				Label: tip,
 				Text:  "dangling " + f.Field,
 				Color: danglingColor,
@@ -93,9 +93,9 @@ func Map(p *Plan) *worldmap.Map {
 		if f.Code == CodePersistentToCellRef {
 			color = persistentColor
 		}
-		m.Arrows = append(m.Arrows, worldmap.Arrow{
-			From:  worldmap.Point{X: a.FromX, Z: a.FromZ},
-			To:    worldmap.Point{X: a.ToX, Z: a.ToZ},
+		m.Arrows = append(m.Arrows, drawing.Arrow{
+			From:  drawing.Point{X: a.FromX, Z: a.FromZ},
+			To:    drawing.Point{X: a.ToX, Z: a.ToZ},
 			Label: tip,
 			Text:  f.Code + ": " + f.Field,
 			Color: color,
@@ -108,6 +108,6 @@ func Map(p *Plan) *worldmap.Map {
 	return m
 }
 
-// outlinedGrowths is the most grown bounds a map outlines (worldmap's
+// outlinedGrowths is the most grown bounds a map outlines (drawing's
 // MaxGrown): the 40 cells that grew most.
 const outlinedGrowths = 40

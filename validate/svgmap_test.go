@@ -5,20 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/scene"
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // TestMapManyCells draws a generated world of 400 cells with rejected
 // references: the picture that must stay readable at scale (neutral fill,
 // no per-cell numbers, labelled arrows, only the largest growths outlined).
 func TestMapManyCells(t *testing.T) {
-	o := worldgen.DefaultOptions(4000, 7)
+	o := testworld.DefaultOptions(4000, 7)
 	o.Pretty = false
 	o.RefFraction = 0.01
 	o.InvalidRefFraction = 0.5
 	var src bytes.Buffer
-	if err := worldgen.Write(&src, o); err != nil {
+	if err := testworld.Write(&src, o); err != nil {
 		t.Fatal(err)
 	}
 	d, err := scene.Parse("w400.esscene", src.Bytes())
@@ -56,5 +56,5 @@ func TestMapManyCells(t *testing.T) {
 	golden(t, "many-cells.map.svg.golden", buf.Bytes())
 }
 
-// maxArrowLabels mirrors worldmap's limit on arrow texts.
+// maxArrowLabels mirrors drawing's limit on arrow texts.
 const maxArrowLabels = 40

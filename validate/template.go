@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // template is one prefab expanded with one set of instance edits. Every

@@ -3,7 +3,7 @@ package validate
 import (
 	"bytes"
 
-	"github.com/worldcook/worldcook/scene"
+	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // readTRS reads the Transform data of an entity, already validated as

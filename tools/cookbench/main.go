@@ -35,7 +35,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // typedScene is what a straightforward decoder would build: every record
@@ -209,7 +209,7 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	f, err := os.Create(scene)
 	check(err)
 	w := bufio.NewWriterSize(f, 1<<20)
-	check(worldgen.Write(w, worldgen.DefaultOptions(n, 1)))
+	check(testworld.Write(w, testworld.DefaultOptions(n, 1)))
 	check(w.Flush())
 	check(f.Close())
 	st, err := os.Stat(scene)
@@ -306,9 +306,9 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 
 // genWorld writes a world of options o to dir/main.esscene, with its
 // prefab library beside it, and returns the scene's path and size.
-func genWorld(dir string, o worldgen.Options) (string, int64) {
+func genWorld(dir string, o testworld.Options) (string, int64) {
 	check(os.MkdirAll(dir, 0o755))
-	files, err := worldgen.PrefabLibrary(o)
+	files, err := testworld.PrefabLibrary(o)
 	check(err)
 	for _, lf := range files {
 		p := filepath.Join(dir, filepath.FromSlash(lf.Path))
@@ -319,7 +319,7 @@ func genWorld(dir string, o worldgen.Options) (string, int64) {
 	f, err := os.Create(scene)
 	check(err)
 	w := bufio.NewWriterSize(f, 1<<20)
-	check(worldgen.Write(w, o))
+	check(testworld.Write(w, o))
 	check(w.Flush())
 	check(f.Close())
 	st, err := os.Stat(scene)
@@ -335,7 +335,7 @@ func prefabWorld(results io.Writer, tmp, bin string, n, runs int, frac float64) 
 	plainDir, heavyDir := filepath.Join(tmp, "plain"), filepath.Join(tmp, "prefab-heavy")
 	defer os.RemoveAll(plainDir)
 	defer os.RemoveAll(heavyDir)
-	o := worldgen.DefaultOptions(n, 1)
+	o := testworld.DefaultOptions(n, 1)
 	plain, ps := genWorld(plainDir, o)
 	o.PrefabFraction = frac
 	heavy, hs := genWorld(heavyDir, o)

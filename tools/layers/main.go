@@ -5,7 +5,7 @@
 //
 //   - a package imports one of its own layer or of a higher one,
 //   - cmd imports a package outside cmdImports and cmdExceptions (the
-//     library's helpers, internal/… and scene, belong behind cook,
+//     library's helpers belong behind cook,
 //     validate and streaming), or an exception is no longer used,
 //   - a package is in no layer (add it to layers).
 //
@@ -35,24 +35,28 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "watch"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch"},
 	{"internal/mapped"},
 	{"internal/fingerprint"},
-	{"manifest", "worldmap", "worldgen", "sideout"},
-	{"scene"},
-	{"assets"},
+	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
+	{"internal/scene"},
+	{"internal/assets"},
 	{"validate", "streaming"},
-	{"cook", "initworld"},
-	{"simulate", "buildinfo"},
-	{"report"},
+	{"cook", "internal/initworld"},
+	{"simulate", "internal/buildinfo"},
+	{"internal/report"},
 	{"config"},
 	{"tune"},
 	{"cmd"},
 	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
 }
 
-// cmdImports are the packages cmd is an adapter over.
-var cmdImports = []string{"assets", "buildinfo", "config", "cook", "diag", "initworld", "manifest", "report", "sideout", "simulate", "streaming", "tune", "validate", "watch"}
+// cmdImports are the packages cmd is an adapter over: the public library
+// (cook, validate, simulate, tune and the packages of the types they
+// take and return) and the command line's own internal packages (the
+// renderers of simulate's results, the side files, init, watch and the
+// build files).
+var cmdImports = []string{"config", "cook", "diag", "manifest", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

@@ -31,8 +31,8 @@ func TestCheck(t *testing.T) {
 		pkgs []pkg
 		want []string // substrings of the problems, in order
 	}{
-		{"clean", []pkg{p("scene", "internal/mapped", "github.com/goccy/go-json"), p("cook", "scene", "validate"), allExceptions()}, nil},
-		{"upward", []pkg{p("scene", "validate"), allExceptions()}, []string{"scene imports validate, which is not below it"}},
+		{"clean", []pkg{p("internal/scene", "internal/mapped", "github.com/goccy/go-json"), p("cook", "internal/scene", "validate"), allExceptions()}, nil},
+		{"upward", []pkg{p("internal/scene", "validate"), allExceptions()}, []string{"internal/scene imports validate, which is not below it"}},
 		{"sideways", []pkg{p("validate", "streaming"), allExceptions()}, []string{"validate imports streaming, which is not below it"}},
 		{"cmd reaches into internal", []pkg{p("cmd", append([]string{"internal/fingerprint"}, cmdExceptions...)...)}, []string{"cmd imports internal/fingerprint; cmd adapts"}},
 		{"stale exception", []pkg{p("cmd", "config", "cook")}, []string{"cmd no longer imports internal/gcpause"}},

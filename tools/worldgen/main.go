@@ -18,7 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/worldcook/worldcook/worldgen"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 func main() {
@@ -26,7 +26,7 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	d := worldgen.DefaultOptions(10000, 1)
+	d := testworld.DefaultOptions(10000, 1)
 	fs := flag.NewFlagSet("worldgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -35,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var (
-		o    worldgen.Options
+		o    testworld.Options
 		out  string
 		demo bool
 	)
@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Plane, "plane", d.Plane, "plane the props spread over: xz or xy")
 	fs.StringVar(&o.Name, "name", d.Name, "scene display name")
 	fs.Float64Var(&o.PrefabFraction, "prefab-fraction", 0, "share of props written as prefab instances (0.3 for a prefab-heavy world); the prefab library goes to -prefab-dir")
-	fs.IntVar(&o.Prefabs, "prefabs", worldgen.DefaultPrefabs, "number of prefabs in the library of a prefab-heavy world")
+	fs.IntVar(&o.Prefabs, "prefabs", testworld.DefaultPrefabs, "number of prefabs in the library of a prefab-heavy world")
 	fs.Float64Var(&o.LargeFraction, "large-fraction", 0, "share of props written as large content (roads, bridges, terrain tiles of 2 to 16 cells)")
 	var prefabDir string
 	fs.StringVar(&prefabDir, "prefab-dir", "", "folder the prefab library is written under (default: the output file's folder)")
@@ -80,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if prefabDir == "" {
 			prefabDir = filepath.Dir(out)
 		}
-		files, err := worldgen.PrefabLibrary(o)
+		files, err := testworld.PrefabLibrary(o)
 		if err == nil {
 			err = writeLibrary(prefabDir, files)
 		}
@@ -92,9 +92,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	write := func(w io.Writer) error {
 		if demo {
-			return worldgen.Demo(w)
+			return testworld.Demo(w)
 		}
-		return worldgen.Write(w, o)
+		return testworld.Write(w, o)
 	}
 	if out == "-" {
 		bw := bufio.NewWriter(stdout)
@@ -116,7 +116,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeLibrary writes the prefab library's files under dir.
-func writeLibrary(dir string, files []worldgen.File) error {
+func writeLibrary(dir string, files []testworld.File) error {
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

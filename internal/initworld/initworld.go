@@ -1,0 +1,542 @@
+// Package initworld makes an authored Estella scene a streamed world, the
+// first step before cook: it adds a StreamedWorld settings entity with a
+// cell size, marks WorldPersistent the top-level entities that must not
+// unload with a cell (cameras, UI roots, scene-wide lights, streaming
+// sources and what they ride on, and roots a hard reference binds to
+// them or across a cell border), and, when the scene has no streaming
+// source, gives its main camera one.
+//
+// Which roots need marking is decided by validate itself: the edited
+// scene is checked, and the roots its findings name are marked, until it
+// checks clean of them. Every edit is an insertion into the authored
+// text (edit.go), so the result keeps every byte of the scene; it is
+// shown as a unified diff (diff.go) and written, on request, atomically
+// (write.go).
+package initworld
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/validate"
+)
+
+// Options configure Make.
+type Options struct {
+	// CellSize is the cell size to write; 0 chooses one from the scene's
+	// extent (ChooseCellSize).
+	CellSize float64
+	// Plane is the partition plane, manifest.PlaneXZ (default) or
+	// manifest.PlaneXY: it decides which two axes the extent and the
+	// cells span.
+	Plane string
+	// Check configures the validation of the edited scene (project
+	// components, asset folders); its Plane is set from Plane.
+	Check validate.Options
+}
+
+// Mark is one root marked WorldPersistent, or the camera given a source.
+type Mark struct {
+	Entity int64
+	Name   string
+	// Why says what it is or what binds it: "camera", "UI root",
+	// "scene-wide light", "streaming source", or the hard reference.
+	Why string
+}
+
+// Result is what Make decided, and the scene before and after.
+type Result struct {
+	File string
+	// Streamed is set when the scene already is a streamed world: Make
+	// changes nothing (After is Before, Diff is empty).
+	Streamed bool
+	// CellSize is the StreamedWorld cellSize written; Chosen when it was
+	// chosen from Extent rather than given.
+	CellSize float64
+	Chosen   bool
+	// Extent is the extent on the partition plane of what streams, as
+	// validate bounds it, when the size was chosen; Empty (and Extent
+	// zero) when nothing streams or what does is one point.
+	Extent validate.Rect
+	Empty  bool
+	// Plane is the plane the cells are cut on (manifest.PlaneXZ or
+	// PlaneXY).
+	Plane string
+	// World is the id of the settings entity added.
+	World int64
+	// Persistent are the roots marked WorldPersistent, in authored order.
+	Persistent []Mark
+	// Source is the camera given a WorldStreamingSource, nil when the
+	// scene has a source already (or no camera to carry one).
+	Source *Mark
+	// Notes name what Make could not fix by marking roots, one line each
+	// (the file, line and column, the entity and how to fix it): the
+	// errors and role findings validate still reports on the result.
+	Notes []string
+	// Errors counts the errors validate reports on the result.
+	Errors int
+
+	Before, After []byte
+	// Diff is the unified diff from Before to After, with a/ and b/
+	// prefixes on the file's base name.
+	Diff []byte
+
+	ins []insertion
+}
+
+// The radii a new streaming source gets, in cells: the cells around it
+// load, and prefetch and unload half a cell further out, the ratios of
+// the engine's default radii (2000 / 3000 / 3000).
+const (
+	loadCells     = 1
+	prefetchCells = 1.5
+	unloadCells   = 1.5
+)
+
+// worldName names the settings entity init adds.
+const worldName = "StreamedWorld"
+
+// Make returns the edit that makes the scene in src (read from file) a
+// streamed world. A scene that does not parse is an error (a
+// *scene.Error naming file, line and column).
+func Make(file string, src []byte, opts Options) (*Result, error) {
+	plane, err := manifest.ParsePlane(opts.Plane)
+	if err != nil {
+		return nil, err
+	}
+	if opts.CellSize < 0 || math.IsNaN(opts.CellSize) || math.IsInf(opts.CellSize, 0) {
+		return nil, fmt.Errorf("cell size %v is not a positive number; pass a size such as 100", opts.CellSize)
+	}
+	doc, err := scene.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{File: file, Before: src, After: src, Plane: plane}
+	for i := range doc.Entities {
+		if doc.Has(i, "StreamedWorld") {
+			r.Streamed = true
+			return r, nil
+		}
+	}
+	m := &maker{d: doc, opts: opts, r: r, marks: map[int]string{}}
+	m.opts.Plane = plane
+	m.opts.Check.Plane = plane
+	r.World = freeID(doc)
+
+	// Roles first: whether a root must be persistent because of what it
+	// is does not depend on the cell size, and what it leaves streaming
+	// is what the cell size is chosen for.
+	r.CellSize = opts.CellSize
+	if r.CellSize == 0 {
+		r.CellSize = validate.DefaultCellSize
+	}
+	plan, err := m.settle(r.CellSize, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Sources) == 0 {
+		m.camera()
+		if plan, err = m.settle(r.CellSize, false); err != nil {
+			return nil, err
+		}
+	}
+	if opts.CellSize == 0 {
+		ext, ok, err := m.extent(plan)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.Extent = ext
+		}
+		r.Empty = !ok
+		r.CellSize, r.Chosen = ChooseCellSize(ext, ok), true
+	}
+	// Then the references the cut at that size would break.
+	if plan, err = m.settle(r.CellSize, true); err != nil {
+		return nil, err
+	}
+	m.finish(plan)
+	return r, nil
+}
+
+// maker holds the state of one Make call.
+type maker struct {
+	d    *scene.Document
+	opts Options
+	r    *Result
+	// marks are the roots to mark WorldPersistent (entity index → why);
+	// cam is the camera to give a source, -1 for none.
+	marks map[int]string
+	cam   int
+	set   bool
+}
+
+// root returns the top-level entity whose subtree holds entity i: a
+// missing parent makes an entity top-level, as validate takes it.
+func (m *maker) root(i int) int {
+	for steps := 0; steps <= len(m.d.Entities); steps++ {
+		e := &m.d.Entities[i]
+		if !e.HasParent {
+			return i
+		}
+		p, ok := m.d.Lookup(e.Parent)
+		if !ok {
+			return i
+		}
+		i = p
+	}
+	return i // a cycle: validate reports it
+}
+
+// mark records that the root of entity i must be persistent, and reports
+// whether that is news.
+func (m *maker) mark(i int, why string) bool {
+	i = m.root(i)
+	if _, ok := m.marks[i]; ok {
+		return false
+	}
+	m.marks[i] = why
+	return true
+}
+
+func (m *maker) index(id *int64) (int, bool) {
+	if id == nil {
+		return 0, false
+	}
+	return m.d.Lookup(*id)
+}
+
+// build makes the edited scene for cell size s.
+func (m *maker) build(s float64) ([]insertion, []byte, error) {
+	size := formatNum(s)
+	world, err := addEntity(m.d, m.r.World, worldName, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	ins := []insertion{world}
+	idx := make([]int, 0, len(m.marks)+1)
+	for i := range m.marks {
+		idx = append(idx, i)
+	}
+	if m.set && !slices.Contains(idx, m.cam) {
+		idx = append(idx, m.cam)
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		if m.d.Entities[i].IsPrefab() {
+			continue // named in the notes: an instance entry has no components list
+		}
+		min := compact(m.d.Authored(i))
+		var comps []string
+		if _, ok := m.marks[i]; ok && !m.d.Has(i, "WorldPersistent") {
+			comps = append(comps, component("WorldPersistent", "{}", min))
+		}
+		if m.set && i == m.cam {
+			comps = append(comps, component("WorldStreamingSource", fmt.Sprintf(`{ "prefetchRadius": %s, "loadRadius": %s, "unloadRadius": %s, "enabled": true }`,
+				formatNum(s*prefetchCells), formatNum(s*loadCells), formatNum(s*unloadCells)), min))
+		}
+		if len(comps) == 0 {
+			continue
+		}
+		in, err := addComponents(m.d, i, comps)
+		if err != nil {
+			return nil, nil, err
+		}
+		ins = append(ins, in)
+	}
+	slices.SortStableFunc(ins, func(a, b insertion) int { return a.At - b.At })
+	return ins, apply(m.d.Src, slices.Clone(ins)), nil
+}
+
+// check validates the scene edited for cell size s.
+func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, error) {
+	ins, out, err := m.build(s)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	doc, err := scene.Parse(m.d.Path, out)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
+	}
+	plan, err := validate.Check(doc, m.opts.Check)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return plan, ins, doc, nil
+}
+
+// settle marks roots until the scene edited for cell size s checks clean
+// of what marking fixes: the roles (cameras, UI roots, scene-wide lights,
+// streaming sources placed in cells) and, with refs, the hard references
+// the cut breaks. Each round marks at least one more root, so it ends.
+func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
+	for {
+		plan, ins, doc, err := m.check(s)
+		if err != nil {
+			return nil, err
+		}
+		m.r.ins, m.r.After = ins, doc.Src
+		news := false
+		for _, f := range plan.Findings {
+			i, ok := m.index(f.Entity)
+			if !ok {
+				continue
+			}
+			switch f.Code {
+			case validate.CodeCameraInCell:
+				news = m.mark(i, "camera") || news
+			case validate.CodeUIRootInCell:
+				news = m.mark(i, "UI root") || news
+			case validate.CodeSourceInCell:
+				news = m.mark(i, "streaming source") || news
+			case validate.CodeGlobalLightInCell:
+				news = m.mark(i, "scene-wide light") || news
+			}
+			if !refs {
+				continue
+			}
+			j, hasTarget := m.index(f.Target)
+			why := fmt.Sprintf("%s of %s holds %s", f.Field, who(f.Entity, f.EntityName), who(f.Target, f.TargetName))
+			switch f.Code {
+			case validate.CodeCrossCellRef:
+				news = m.mark(i, why) || news
+				if hasTarget {
+					news = m.mark(j, why) || news
+				}
+			case validate.CodePersistentToCellRef:
+				if hasTarget {
+					news = m.mark(j, why) || news
+				}
+			case validate.CodeGeneratedIDConflict:
+				news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
+			}
+		}
+		if !news {
+			return plan, nil
+		}
+	}
+}
+
+// camera picks the main camera to carry a streaming source: the active
+// camera of highest priority, the first in authored order on a tie (an
+// inactive one only when no camera is active). Cameras inside prefab
+// instances are not seen: the instance entry has no components to edit.
+func (m *maker) camera() {
+	best, bestActive, bestPri := -1, false, math.Inf(-1)
+	for i := range m.d.Entities {
+		data, ok := m.d.Component(i, "Camera")
+		if !ok || m.d.Entities[i].IsPrefab() {
+			continue
+		}
+		active := true
+		if v, ok := scene.Field(data, "isActive"); ok && scene.KindOf(v) == scene.Bool {
+			active = v[0] == 't'
+		}
+		pri := 0.0
+		if v, ok := scene.Field(data, "priority"); ok {
+			if f, err := scene.Float(v); err == nil {
+				pri = f
+			}
+		}
+		if best < 0 || active && !bestActive || active == bestActive && pri > bestPri {
+			best, bestActive, bestPri = i, active, pri
+		}
+	}
+	if best < 0 {
+		return
+	}
+	m.cam, m.set = best, true
+	m.mark(best, "carries the streaming source")
+}
+
+// extent measures what streams of the scene edited so far: the union of
+// the bounds validate grows over the cells' content, with the scene cut
+// so finely that the grid squares the bounds start from add little.
+func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
+	u, ok := union(coarse)
+	if !ok {
+		return u, false, nil
+	}
+	span := max(u.MaxX-u.MinX, u.MaxZ-u.MinZ)
+	// A cell a thousandth of the span measures the extent to a thousandth;
+	// far from the origin the cell indices must still fit in int32.
+	far := max(math.Abs(u.MinX), math.Abs(u.MaxX), math.Abs(u.MinZ), math.Abs(u.MaxZ))
+	fine := max(span/1000, far/1e8, 1e-6)
+	plan, _, _, err := m.check(fine)
+	if err != nil {
+		return u, false, err
+	}
+	if f, ok := union(plan); ok {
+		u = f
+	}
+	// What fits in one fine square or two is a point: it has no extent to
+	// cut, only the squares it was measured with.
+	if max(u.MaxX-u.MinX, u.MaxZ-u.MinZ) <= 2*fine {
+		return u, false, nil
+	}
+	return u, true, nil
+}
+
+// union is the union of a plan's cell bounds.
+func union(p *validate.Plan) (validate.Rect, bool) {
+	if len(p.Cells) == 0 {
+		return validate.Rect{}, false
+	}
+	u := p.Cells[0].Bounds
+	for _, c := range p.Cells[1:] {
+		b := c.Bounds
+		u.MinX, u.MinZ = min(u.MinX, b.MinX), min(u.MinZ, b.MinZ)
+		u.MaxX, u.MaxZ = max(u.MaxX, b.MaxX), max(u.MaxZ, b.MaxZ)
+	}
+	return u, true
+}
+
+// finish records the marks, the diff and what is left.
+func (m *maker) finish(plan *validate.Plan) {
+	r := m.r
+	idx := make([]int, 0, len(m.marks))
+	for i := range m.marks {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		e := &m.d.Entities[i]
+		if e.IsPrefab() {
+			line, col := m.d.RecordPosition(i)
+			r.Notes = append(r.Notes, fmt.Sprintf("%s:%d:%d: prefab instance %s must stay persistent (%s); add a component_added WorldPersistent override on its root, or unpack it", m.d.Path, line, col, who(&e.ID, e.Name), m.marks[i]))
+			continue
+		}
+		if m.d.Has(i, "WorldPersistent") {
+			continue
+		}
+		r.Persistent = append(r.Persistent, Mark{Entity: e.ID, Name: e.Name, Why: m.marks[i]})
+	}
+	if m.set {
+		e := &m.d.Entities[m.cam]
+		r.Source = &Mark{Entity: e.ID, Name: e.Name, Why: "main camera"}
+	}
+	errs, _ := plan.Counts()
+	r.Errors = errs
+	for _, f := range plan.Findings {
+		switch {
+		case f.Severity == validate.SeverityError,
+			f.Code == validate.CodeCameraInCell, f.Code == validate.CodeUIRootInCell:
+			r.Notes = append(r.Notes, f.String())
+		}
+	}
+	r.Diff = unifiedDiff(filepath.Base(r.File), r.Before, slices.Clone(r.ins))
+}
+
+// who names an entity in messages.
+func who(id *int64, name string) string {
+	if id == nil {
+		return strconv.Quote(name)
+	}
+	if name == "" {
+		return fmt.Sprintf("entity %d", *id)
+	}
+	return fmt.Sprintf("entity %d %q", *id, name)
+}
+
+// freeID is the id of the settings entity: the smallest positive id no
+// entity has. An id below the highest leaves unchanged the ids the engine
+// generates for prefab instances' internals (above the document's highest
+// id), which references and persistentRefs may name.
+func freeID(d *scene.Document) int64 {
+	used := make(map[int64]bool, len(d.Entities))
+	for _, e := range d.Entities {
+		used[e.ID] = true
+	}
+	id := int64(1)
+	for used[id] {
+		id++
+	}
+	return id
+}
+
+// ChooseCellSize is the cell size that cuts extent into about 8×8 cells,
+// rounded to a readable number (1, 2, 2.5 or 5 × 10^k) and at least 1, the
+// engine's smallest; an empty or flat extent gets the engine's default.
+func ChooseCellSize(extent validate.Rect, ok bool) float64 {
+	span := max(extent.MaxX-extent.MinX, extent.MaxZ-extent.MinZ)
+	if !ok || !(span > 0) || math.IsInf(span, 0) {
+		return validate.DefaultCellSize
+	}
+	return max(1, readable(span/cellsAcross))
+}
+
+// cellsAcross is how many cells the chosen size puts across the extent.
+const cellsAcross = 8
+
+// readable rounds x > 0 to the nearest (on a log scale) of 1, 2, 2.5 and
+// 5 × 10^k.
+func readable(x float64) float64 {
+	k := math.Floor(math.Log10(x))
+	best, bestD := x, math.Inf(1)
+	for _, e := range []float64{k - 1, k, k + 1} {
+		for _, mant := range []float64{1, 2, 2.5, 5} {
+			c := mant * math.Pow(10, e)
+			// Pow of a negative power is inexact: read it back rounded.
+			c, _ = strconv.ParseFloat(strconv.FormatFloat(c, 'g', 3, 64), 64)
+			if d := math.Abs(math.Log(c / x)); d < bestD {
+				best, bestD = c, d
+			}
+		}
+	}
+	return best
+}
+
+// formatNum writes a number as JSON, shortest form.
+func formatNum(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Summary says in a few lines what the edit does, for people: the cell
+// size and why, the roots marked and the source added.
+func (r *Result) Summary() []string {
+	if r.Streamed {
+		return []string{r.File + " is already a streamed world (it has a StreamedWorld); nothing to do"}
+	}
+	size := "cell size " + formatNum(r.CellSize)
+	switch {
+	case r.Chosen && r.Empty:
+		size += " (the engine's default: nothing streams, or only one point does)"
+	case r.Chosen:
+		size += fmt.Sprintf(" (about %d×%d cells over the %s × %s extent of what streams)", cellsAcross, cellsAcross,
+			strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64))
+	}
+	out := []string{fmt.Sprintf("%s: adds entity %d %q with %s", r.File, r.World, worldName, size)}
+	for _, m := range r.Persistent {
+		out = append(out, fmt.Sprintf("%s: marks %s WorldPersistent: %s", r.File, who(&m.Entity, m.Name), m.Why))
+	}
+	if r.Source != nil {
+		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s)", r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.CellSize*loadCells)))
+	}
+	if r.Thin() && r.Plane == manifest.PlaneXZ {
+		out = append(out, fmt.Sprintf("%s: what streams lies along one line of the x-z plane (%s × %s): if the scene is 2D, laid out on x and y, cut it with --plane xy (README, \"2D worlds\")",
+			r.File, strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64)))
+	}
+	return out
+}
+
+// thinRatio is how much longer than wide an extent is before it counts
+// as a line: a 3D level is seldom fifty times longer than it is deep,
+// while a 2D scene measured on x and z is as deep as its sprites.
+const thinRatio = 50
+
+// Thin reports whether the chosen cell size was measured on an extent
+// that is in effect a line: its short side at most 1/thinRatio of its
+// long side. On the x-z plane that is what a 2D scene laid out on x and
+// y looks like, cut into one row of cells.
+func (r *Result) Thin() bool {
+	if !r.Chosen || r.Empty {
+		return false
+	}
+	w, h := r.Extent.MaxX-r.Extent.MinX, r.Extent.MaxZ-r.Extent.MinZ
+	return min(w, h)*thinRatio <= max(w, h)
+}

@@ -1,0 +1,268 @@
+package initworld
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/worldcook/worldcook/internal/golden"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/validate"
+)
+
+// summary is what a golden file holds besides the diff: what was chosen
+// and marked, and what is left.
+func summary(r *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cellSize %v chosen %v extent %+v empty %v world %d\n", r.CellSize, r.Chosen, r.Extent, r.Empty, r.World)
+	for _, m := range r.Persistent {
+		fmt.Fprintf(&b, "persistent %d %q: %s\n", m.Entity, m.Name, m.Why)
+	}
+	if r.Source != nil {
+		fmt.Fprintf(&b, "source %d %q\n", r.Source.Entity, r.Source.Name)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note %s\n", n)
+	}
+	fmt.Fprintf(&b, "errors %d\n", r.Errors)
+	return b.String()
+}
+
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name, scene string
+		opts        Options
+	}{
+		{"door", "door.esscene", Options{}},
+		{"door-25", "door.esscene", Options{CellSize: 25}},
+		{"compact", "compact.esscene", Options{}},
+		{"inline", "inline.esscene", Options{}},
+		{"inline-xy", "inline.esscene", Options{Plane: "xy", CellSize: 500}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join("testdata", tc.scene)
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Make(file, src, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.Compare(t, filepath.Join("testdata", tc.name+".golden"), append([]byte(summary(r)+"\n"), r.Diff...))
+			if !bytes.Equal(without(r.After, r.ins), src) {
+				t.Error("removing the inserted text does not give the original scene")
+			}
+			checkApplies(t, map[string]bool{"patch": has("patch"), "git": has("git")}, file, r)
+			doc, err := scene.Parse(file, r.After)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := validate.Check(doc, validate.Options{Plane: tc.opts.Plane})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := plan.Errors(false); n > 0 || !plan.Streamed {
+				t.Errorf("the result has %d errors (streamed %v): %v", n, plan.Streamed, plan.Findings)
+			}
+			assertNoRoles(t, doc, plan)
+		})
+	}
+}
+
+// The hinge of the door straddles x = 0, a grid line at every cell size:
+// without marking both ends, the cut breaks it.
+func TestDoorHingeKeptTogether(t *testing.T) {
+	src, err := os.ReadFile("testdata/door.esscene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []float64{0, 1, 10, 1000} {
+		r, err := Make("testdata/door.esscene", src, Options{CellSize: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := map[string]bool{}
+		for _, m := range r.Persistent {
+			marked[m.Name] = true
+		}
+		if !marked["Door"] || !marked["DoorFrame"] {
+			t.Errorf("cell size %v: Door and DoorFrame are not both persistent: %+v", size, r.Persistent)
+		}
+		if marked["Lamp"] || marked["Rock"] {
+			t.Errorf("cell size %v: a root that may stream was marked: %+v", size, r.Persistent)
+		}
+	}
+}
+
+func TestAlreadyStreamed(t *testing.T) {
+	src, err := os.ReadFile("testdata/streamed.esscene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Make("testdata/streamed.esscene", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Streamed || r.Diff != nil || !bytes.Equal(r.After, src) {
+		t.Errorf("a streamed world was edited: streamed %v, diff %q", r.Streamed, r.Diff)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	src, err := os.ReadFile("testdata/bad.esscene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "testdata/bad.esscene:1:"},
+		{Options{Plane: "yz"}, "yz"},
+		{Options{CellSize: -1}, "cell size -1"},
+	} {
+		_, err := Make("testdata/bad.esscene", src, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: error %v, want one line with %q", tc.opts, err, tc.want)
+		}
+	}
+}
+
+func TestChooseCellSize(t *testing.T) {
+	for _, tc := range []struct {
+		span float64
+		ok   bool
+		want float64
+	}{
+		{800, true, 100},
+		{460, true, 50},   // 57.5
+		{1400, true, 200}, // 175
+		{1700, true, 200}, // 212.5
+		{2000, true, 250}, // 250
+		{3000, true, 500}, // 375: nearer 500 than 250 on a log scale
+		{60329, true, 10000},
+		{4, true, 1}, // the engine's smallest
+		{0, true, validate.DefaultCellSize},
+		{100, false, validate.DefaultCellSize},
+	} {
+		got := ChooseCellSize(validate.Rect{MaxX: tc.span, MaxZ: tc.span / 2}, tc.ok)
+		if got != tc.want {
+			t.Errorf("span %v: cell size %v, want %v", tc.span, got, tc.want)
+		}
+	}
+}
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "door.esscene")
+	src, err := os.ReadFile("testdata/door.esscene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, src, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(file, Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, r.After) {
+		t.Error("--write did not write the result")
+	}
+	if st, _ := os.Stat(file); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", st.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left beside the scene: %v", entries)
+	}
+	// A second run finds a streamed world and writes nothing.
+	r, err = Run(file, Options{}, true)
+	if err != nil || !r.Streamed {
+		t.Errorf("second run: streamed %v, err %v", r != nil && r.Streamed, err)
+	}
+	// A symbolic link is refused, and what it names is left as it is.
+	link := filepath.Join(dir, "link.esscene")
+	orig := filepath.Join(dir, "orig.esscene")
+	os.WriteFile(orig, src, 0o644)
+	if err := os.Symlink(orig, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Run(link, Options{}, true); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a symbolic link: err %v", err)
+	}
+	if got, _ := os.ReadFile(orig); !bytes.Equal(got, src) {
+		t.Error("the file behind a refused link changed")
+	}
+}
+
+// Write refuses to replace a scene that changed since it was read.
+func TestWriteKeepsAConcurrentEdit(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "door.esscene")
+	src, _ := os.ReadFile("testdata/door.esscene")
+	os.WriteFile(file, src, 0o644)
+	r, err := Make(file, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := append(bytes.Clone(src), '\n')
+	os.WriteFile(file, edited, 0o644)
+	if err := Write(r); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("err %v, want the scene changed", err)
+	}
+	if got, _ := os.ReadFile(file); !bytes.Equal(got, edited) {
+		t.Error("a concurrent edit was lost")
+	}
+}
+
+func has(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// TestThinExtentSuggestsXY: a 2D scene measured on the x-z plane is one
+// row of cells, and init says how to cut it on x and y instead; measured
+// on x and y, or for a 3D scene, it says nothing of the kind.
+func TestThinExtentSuggestsXY(t *testing.T) {
+	scene := func(pos [][3]float64) []byte {
+		var ents []string
+		for i, p := range pos {
+			ents = append(ents, fmt.Sprintf(`{ "id": %d, "name": "E%d", "parent": null, "children": [], "components": [ { "type": "Transform", "data": { "position": { "x": %g, "y": %g, "z": %g } } } ] }`, i+1, i+1, p[0], p[1], p[2]))
+		}
+		return []byte(`{ "version": 1, "name": "s", "entities": [` + strings.Join(ents, ",\n") + "] }")
+	}
+	flat := [][3]float64{{0, 0, 0}, {500, 300, 0}, {1000, 600, 0}}
+	deep := [][3]float64{{0, 0, 0}, {500, 0, 300}, {1000, 0, 600}}
+	for _, tc := range []struct {
+		name  string
+		pos   [][3]float64
+		plane string
+		hint  bool
+	}{
+		{"2D scene on xz", flat, "xz", true},
+		{"2D scene on xy", flat, "xy", false},
+		{"3D scene on xz", deep, "xz", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Make("s.esscene", scene(tc.pos), Options{Plane: tc.plane})
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := strings.Contains(strings.Join(r.Summary(), "\n"), "--plane xy")
+			if said != tc.hint || r.Thin() != tc.hint {
+				t.Errorf("extent %+v: Thin %v, summary suggests --plane xy %v; want %v", r.Extent, r.Thin(), said, tc.hint)
+			}
+		})
+	}
+}

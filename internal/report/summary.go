@@ -1,0 +1,295 @@
+package report
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/worldcook/worldcook/internal/drawing"
+	"github.com/worldcook/worldcook/streaming"
+)
+
+// WriteWarnings writes warnings for a person to read.
+func WriteWarnings(w io.Writer, ws []streaming.Warning) error {
+	bw := bufio.NewWriter(w)
+	writeWarnings(bw, ws)
+	return bw.Flush()
+}
+
+func writeWarnings(bw *bufio.Writer, ws []streaming.Warning) error {
+	for i := range ws {
+		bw.WriteString(ws[i].Frame(false))
+	}
+	return nil
+}
+
+// WriteSummary writes the totals for a person to read.
+func WriteSummary(w io.Writer, s *streaming.Summary) error {
+	bw := bufio.NewWriter(w)
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(bw, "  %-22s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	fmt.Fprintf(bw, "summary of %d frames\n", s.Frames)
+	if g := s.Gate; g != nil {
+		writeGate(bw, g)
+	}
+	capText := "no cap"
+	if s.MaxResidentBytes != nil {
+		capText = fmt.Sprintf("cap %s, %d frames over", streaming.ByteSize(*s.MaxResidentBytes), s.FramesOverResidentCap)
+	}
+	line("peak resident", "%s at frame %d (%s)", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame, capText)
+	if s.PeakPreparedBytes > 0 {
+		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
+	}
+	line("peak in flight", "%d", s.PeakInFlight)
+	budget := "no budget"
+	if s.Budget != nil {
+		budget = fmt.Sprintf("budget %s, %d frames over", streaming.ByteSize(*s.Budget), s.FramesOverBudget)
+	}
+	line("max requested", "%s in frame %d (%s)", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame, budget)
+	line("loads", "%d (%d prefetches, %d retries, %d proxies)", s.Loads, s.Prefetches, s.Retries, s.Proxies)
+	line("published", "%d", s.Published)
+	line("unloads", "%d", s.Unloads)
+	line("evictions", "%d", s.Evictions)
+	line("cancellations", "%d", s.Cancellations)
+	line("dropped", "%d", s.Drops)
+	line("failures", "%d (%d timeouts, %d cells given up)", s.Failures, s.Timeouts, len(s.GaveUp))
+	for _, g := range s.GaveUp {
+		line("", "gave up %s at frame %d after %d attempts: %s", g.Cell, g.Frame, g.Attempts, g.Err)
+	}
+	writeHoles(bw, line, s)
+	rr := &s.Residency
+	entities := 0
+	for _, n := range rr.CellEntityCounts {
+		entities += n
+	}
+	line("resident at the end", "%d %s, %d %s%s", len(rr.ResidentCells), pluralS(len(rr.ResidentCells), "cell"), entities, plural(entities, "entity", "entities"), nameList(rr.ResidentCells, 8))
+	line("load count", "%d", rr.LoadCount)
+	if s.Assets != nil {
+		writeAssetSummary(line, s.Assets)
+	}
+	if io := s.IO; io != nil {
+		line("disk reads", "%d, %s", io.Reads, streaming.ByteSize(io.BytesRead))
+		line("read", "%s", io.Read.String())
+		line("decode", "%s", io.Decode.String())
+		line("apply", "%s", io.Apply.String())
+		line("apply per frame", "%s (budget %.3g ms, %d frames over)", io.FrameApply.String(), io.FrameBudgetMS, io.FramesOverTimeBudget)
+		line("completion backlog", "at most %d", io.MaxBacklog)
+	}
+	return bw.Flush()
+}
+
+// maxEpisodesShown bounds the hole episodes the text summary lists; the
+// JSON summary has every one.
+const maxEpisodesShown = 12
+
+// writeHoles writes the summary's lines about holes: how many frames had
+// them, when the first position was fully resident, and the episodes.
+func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), s *streaming.Summary) {
+	if s.HoleFrames == 0 {
+		line("hole frames", "0 of %d", s.Frames)
+	} else {
+		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, pluralS(s.MaxHoles, "hole"))
+	}
+	switch eps := s.HoleEpisodes; {
+	case s.FirstResidentFrame > 0:
+		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
+	case len(eps) > 0 && eps[len(eps)-1].Last < s.Frames:
+		// The route left the first position before all of it arrived: the
+		// cells it wanted there were let go, not forgotten.
+		line("first position", "never fully resident: the route moved on first (holes end at frame %d)", eps[len(eps)-1].Last)
+	default:
+		line("first position", "never fully resident")
+	}
+	writeEpisodes(bw, s.HoleEpisodes)
+}
+
+func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
+	if len(eps) == 0 {
+		return
+	}
+	var total [streaming.NumCauses]int
+	for _, e := range eps {
+		for _, c := range e.Causes {
+			total[c.Cause] += c.CellFrames
+		}
+	}
+	fmt.Fprintf(bw, "  %-22s %d\n", "hole episodes", len(eps))
+	for k, e := range eps {
+		if k == maxEpisodesShown {
+			fmt.Fprintf(bw, "    and %d more episodes (every one is in --format jsonl's summary)\n", len(eps)-k)
+			break
+		}
+		where := make([]string, len(e.Sources))
+		for i, src := range e.Sources {
+			if src.From == src.To {
+				where[i] = fmt.Sprintf("%s at (%s, %s)", src.Source, drawing.Short(src.From.X), drawing.Short(src.From.Z))
+			} else {
+				where[i] = fmt.Sprintf("%s (%s, %s) to (%s, %s)", src.Source,
+					drawing.Short(src.From.X), drawing.Short(src.From.Z), drawing.Short(src.To.X), drawing.Short(src.To.Z))
+			}
+		}
+		span := fmt.Sprintf("%s %s", pluralS(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})
+		fmt.Fprintf(bw, "    %-18s up to %d %s, likely %s; %s\n", span,
+			e.MaxHoles, pluralS(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
+		cells := make([]string, len(e.Cells))
+		for i, c := range e.Cells {
+			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, pluralS(c.Frames, "frame"))
+		}
+		fmt.Fprintf(bw, "      missing %s\n", streaming.NameList(cells, 8))
+	}
+	// What each cause means, once, the most common first (ties: the
+	// later cause, which explains the earlier).
+	fmt.Fprintf(bw, "  likely causes\n")
+	causes := make([]streaming.HoleCause, 0, streaming.NumCauses)
+	for c := streaming.CauseUnknown; c < streaming.NumCauses; c++ {
+		if total[c] > 0 {
+			causes = append(causes, c)
+		}
+	}
+	slices.SortStableFunc(causes, func(a, b streaming.HoleCause) int {
+		if c := cmp.Compare(total[b], total[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(b, a)
+	})
+	for _, c := range causes {
+		fmt.Fprintf(bw, "    %-20s %d missing %s: %s\n", c, total[c], pluralS(total[c], "cell-frame"), c.Advice())
+	}
+}
+
+func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
+	verdict := "passed"
+	if g.Failed {
+		verdict = "FAILED"
+	}
+	warm := fmt.Sprintf("warm-up %d frames", g.Warmup)
+	switch {
+	case g.WarmupAuto && !g.WarmupEnded:
+		warm = "never free of holes"
+	case g.WarmupAuto:
+		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", g.Warmup)
+	}
+	fmt.Fprintf(bw, "  %-22s %s (--fail-on %s; %s)\n", "gate", verdict, strings.Join(g.FailOn, ","), warm)
+	for _, b := range g.Breaches {
+		fmt.Fprintf(bw, "    %-20s %s\n", b.Condition, b.Detail)
+		fmt.Fprintf(bw, "    %-20s frames %s\n", "", streaming.FrameList(b.Frames, 10))
+		if len(b.Cells) > 0 {
+			fmt.Fprintf(bw, "    %-20s cells %s\n", "", streaming.NameList(b.Cells, 10))
+		}
+	}
+}
+
+func pluralS(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// nameList renders ": a, b, c" with at most n names.
+func nameList(names []string, n int) string {
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) <= n {
+		return ": " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf(": %s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// frameStat is the mean and maximum of a per-cell count of frames.
+type frameStat struct {
+	n         int
+	sum, most int
+}
+
+func (f *frameStat) add(v int) {
+	f.n++
+	f.sum += v
+	f.most = max(f.most, v)
+}
+
+func (f frameStat) String() string {
+	if f.n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("mean %.1f, max %d frames over %d cells", float64(f.sum)/float64(f.n), f.most, f.n)
+}
+
+// WriteEstellaSummary writes the runtime scheduler's totals and its
+// worldResidencyReport for a person to read.
+func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
+	bw := bufio.NewWriter(w)
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(bw, "  %-22s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	rt := &s.Runtime
+	fmt.Fprintf(bw, "summary of %d frames (Estella runtime scheduler: no budget, cap or LOD)\n", s.Frames)
+	if g := s.Gate; g != nil {
+		writeGate(bw, g)
+	}
+	line("peak resident", "%s at frame %d", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame)
+	if s.PeakPreparedBytes > 0 {
+		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
+	}
+	line("peak in flight", "%d", s.PeakInFlight)
+	line("max requested", "%s in frame %d", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame)
+	line("preparations", "%d (%d for speculation)", rt.PrepareCount, rt.PrefetchRequests)
+	line("publishes", "%d started, %d resident", rt.LoadCount, s.Published)
+	line("unloads", "%d", rt.UnloadCount)
+	line("discarded prepared", "%d (%d references released)", rt.CancelCount, rt.CancelledRefs)
+	line("failures", "%d preparations", s.Failures)
+	line("prefetch", "%d hits, %d misses", rt.PrefetchHits, rt.PrefetchMisses)
+	var dtr, dwell frameStat
+	names := make([]string, 0, len(rt.Delivery))
+	for name := range rt.Delivery {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		d := rt.Delivery[name]
+		dtr.add(d.DemandToResident)
+		if d.Outcome == "hit" {
+			dwell.add(d.Dwell)
+		}
+	}
+	line("demand to resident", "%s (last delivery of each cell; last %d)", dtr, rt.LastDemandToResident)
+	line("dwell before a hit", "%s", dwell)
+	writeHoles(bw, line, &s.Summary)
+	if s.Assets != nil {
+		writeAssetSummary(line, s.Assets)
+	}
+	entities := 0
+	for _, n := range rt.CellEntityCounts {
+		entities += n
+	}
+	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d %s, %d %s)\n", rt.CellCount, pluralS(rt.CellCount, "cell"), rt.SourceCount, pluralS(rt.SourceCount, "source"))
+	line("residentCells", "%d, %d %s%s", len(rt.ResidentCells), entities, plural(entities, "entity", "entities"), nameList(rt.ResidentCells, 8))
+	line("desiredCells", "%d%s", len(rt.DesiredCells), nameList(rt.DesiredCells, 8))
+	line("prefetchCells", "%d%s", len(rt.PrefetchCells), nameList(rt.PrefetchCells, 8))
+	line("preparedCells", "%d%s", len(rt.PreparedCells), nameList(rt.PreparedCells, 8))
+	line("loadingCells", "%d%s", len(rt.LoadingCells), nameList(rt.LoadingCells, 8))
+	line("unloadingCells", "%d%s", len(rt.UnloadingCells), nameList(rt.UnloadingCells, 8))
+	if rt.AssetRefsByCell != nil {
+		line("assetRefsByCell", "%s", assetRefs(rt.ResidentCells, *rt.AssetRefsByCell))
+	}
+	line("loadCount", "%d", rt.LoadCount)
+	return bw.Flush()
+}
+
+// assetRefs writes the runtime's assetRefsByCell: the references held
+// over the resident cells, then the cells in residentCells order with
+// their counts, the first eight named.
+func assetRefs(cells []string, refs map[string]int) string {
+	total := 0
+	named := make([]string, 0, len(cells))
+	for _, c := range cells {
+		total += refs[c]
+		named = append(named, fmt.Sprintf("%s %d", c, refs[c]))
+	}
+	return fmt.Sprintf("%d references over %d cells%s", total, len(cells), nameList(named, 8))
+}

@@ -1,0 +1,175 @@
+// Package sidefile writes the files a command produces besides its main
+// output (profiles, plots, maps): atomically, through a temporary file
+// renamed into place, and never over a file the run reads. A plot path
+// mistyped as the route, or a profile named like the scene, would
+// otherwise destroy the input without a word.
+package sidefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Guard knows the inputs of a run. It is safe for concurrent use.
+type Guard struct {
+	mu     sync.Mutex
+	inputs []string
+	infos  []fs.FileInfo
+}
+
+// New returns a guard over inputs ("" entries are ignored).
+func New(inputs ...string) *Guard {
+	g := &Guard{}
+	g.Inputs(inputs...)
+	return g
+}
+
+// Inputs adds files the run reads.
+func (g *Guard) Inputs(paths ...string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, p := range paths {
+		if p != "" {
+			g.inputs = append(g.inputs, p)
+		}
+	}
+}
+
+// InputsIn adds files the run reads through fsys (a cooked world's
+// folder), known by identity when fsys is the operating system's.
+func (g *Guard) InputsIn(fsys fs.FS, names ...string) {
+	if fsys == nil {
+		return
+	}
+	var infos []fs.FileInfo
+	for _, n := range names {
+		if st, err := fs.Stat(fsys, n); err == nil {
+			infos = append(infos, st)
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.infos = append(g.infos, infos...)
+}
+
+// Check refuses file, the value of flag, when it is an input of the run:
+// the same file by identity (device and inode, links followed), so that
+// another spelling, a linked folder or a hard link is caught too. A file
+// that does not exist yet is no input.
+func (g *Guard) Check(file, flag string) error {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s %s is not a regular file; pass a file name to write", flag, file)
+	}
+	g.mu.Lock()
+	inputs := append([]string(nil), g.inputs...)
+	infos := append([]fs.FileInfo(nil), g.infos...)
+	g.mu.Unlock()
+	for _, in := range inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return fmt.Errorf("%s %s is %s, an input of this run; write it somewhere else", flag, file, in)
+		}
+	}
+	for _, ist := range infos {
+		if os.SameFile(st, ist) {
+			return fmt.Errorf("%s %s is %s of the world being read, an input of this run; write it somewhere else", flag, file, ist.Name())
+		}
+	}
+	return nil
+}
+
+// WriteFile writes what render produces to file, the value of flag.
+func (g *Guard) WriteFile(file, flag string, render func(io.Writer) error) error {
+	f, err := g.Create(file, flag)
+	if err != nil {
+		return err
+	}
+	if err := render(f); err != nil {
+		f.Abort()
+		return fmt.Errorf("%s %s: %v", flag, file, err)
+	}
+	return f.Commit()
+}
+
+// File is a side output being written: a temporary file beside its final
+// name until Commit.
+type File struct {
+	*os.File
+	g     *Guard
+	final string
+	flag  string
+}
+
+// Create starts writing file, the value of flag. The inputs known now are
+// checked at once, and all of them again at Commit.
+func (g *Guard) Create(file, flag string) (*File, error) {
+	if err := g.Check(file, flag); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s %s: %w", flag, file, cause(err))
+	}
+	// A file that is replaced keeps its permissions; a new one is made as
+	// os.Create would, less the umask's say: it is meant to be read by
+	// others (a plot, a profile, a game's configuration).
+	mode := fs.FileMode(0o644)
+	if st, err := os.Lstat(file); err == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
+	}
+	tmp.Chmod(mode)
+	return &File{File: tmp, g: g, final: file, flag: flag}, nil
+}
+
+// Commit puts the file in place, unless it would replace an input. It is
+// flushed first, so that a crash cannot leave an empty file under the
+// name of the one it replaced.
+func (f *File) Commit() error {
+	err := f.Sync()
+	if err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err == nil {
+		err = f.g.Check(f.final, f.flag)
+		if err != nil {
+			os.Remove(f.Name())
+			return err
+		}
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), f.final)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cannot write %s %s: %v", f.flag, f.final, cause(err))
+	}
+	return nil
+}
+
+// Abort discards the file; whatever was at its final name stays.
+func (f *File) Abort() {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
