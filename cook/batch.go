@@ -98,12 +98,12 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 	return out, nil
 }
 
-// Collisions refuses scenes whose outputs would share a path: names that
+// findCollisions refuses scenes whose outputs would share a path: names that
 // differ but become the same file name ("a b" and "a_b", "town/x" and
 // "town_x"), or one whose files would land among another's bookkeeping.
 // Cooked together they would replace each other's files, or corrupt each
 // other's commit when cooked in parallel.
-func Collisions(scenes []Scene) error { return collisions(scenes, nil) }
+func findCollisions(scenes []Scene) error { return collisions(scenes, nil) }
 
 // collisions is Collisions with persistent worlds where persist puts them.
 func collisions(scenes []Scene, persist map[string]string) error {
@@ -233,7 +233,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		for i, s := range scenes {
 			names[i] = s.Name
 		}
-		if persist, err = RegisteredPaths(b.PackageConfig, b.Out, names); err != nil {
+		if persist, err = registeredPaths(b.PackageConfig, b.Out, names); err != nil {
 			return nil, err
 		}
 	default:
@@ -393,5 +393,5 @@ func checkPackageTarget(file, out string, scenes []Scene) error {
 			return err
 		}
 	}
-	return CheckPackageConfigTarget(file, out, inputs, names)
+	return checkPackageConfigTarget(file, out, inputs, names)
 }

@@ -166,7 +166,7 @@ func TestCollisions(t *testing.T) {
 		{"a", "a.cell_1_2", ""},
 		{"Main", "main", "world/Main.world.json and world/main.world.json, one file where names ignore case"},
 	} {
-		err := Collisions([]Scene{{File: tc.a + ".esscene", Name: tc.a}, {File: tc.b + ".esscene", Name: tc.b}})
+		err := findCollisions([]Scene{{File: tc.a + ".esscene", Name: tc.a}, {File: tc.b + ".esscene", Name: tc.b}})
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%q and %q: %v", tc.a, tc.b, err)

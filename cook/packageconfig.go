@@ -68,11 +68,11 @@ func sameDir(a, b string) bool {
 	return err == nil && os.SameFile(sa, sb)
 }
 
-// CheckPackageConfigTarget refuses a configuration path that is one of the
+// checkPackageConfigTarget refuses a configuration path that is one of the
 // cook's inputs or lies among the files it writes into out, so that
 // writing it can never destroy what the run reads or produces. (A simple
 // local check: the scenes given and the cook's own output names.)
-func CheckPackageConfigTarget(config, out string, inputs, sceneNames []string) error {
+func checkPackageConfigTarget(config, out string, inputs, sceneNames []string) error {
 	// The runtime reads game.config.json; a scene, prefab, .meta or project
 	// file given by mistake is a JSON object too, and must not be edited.
 	if base := filepath.Base(config); !strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".world.json") {
@@ -398,7 +398,7 @@ type packageScenes struct {
 	} `json:"scenes"`
 }
 
-// RegisteredPaths returns, for each of the scenes named that the game
+// registeredPaths returns, for each of the scenes named that the game
 // configuration at file registers, the path its scenes list gives: where
 // the packaged runtime loads the scene from, relative to the package root
 // (out, the configuration's folder; see PackageEntry), and where the
@@ -408,7 +408,7 @@ type packageScenes struct {
 // own files (world/, worldcook's bookkeeping) is refused: the persistent
 // world is written only inside out. Inputs are refused later, as for
 // every path a cook writes (batchClaims).
-func RegisteredPaths(file, out string, names []string) (map[string]string, error) {
+func registeredPaths(file, out string, names []string) (map[string]string, error) {
 	src, err := readPackageConfig(file)
 	if err != nil {
 		return nil, err

@@ -235,7 +235,7 @@ func TestPackageEntryAndTarget(t *testing.T) {
 		{filepath.Join(dir, "other", "main.world.json"), true},
 		{cfg, false},
 	} {
-		err := CheckPackageConfigTarget(tc.file, out, []string{scene}, []string{"main"})
+		err := checkPackageConfigTarget(tc.file, out, []string{scene}, []string{"main"})
 		if (err != nil) != tc.bad {
 			t.Errorf("%s: %v, want refused %v", tc.file, err, tc.bad)
 		}
