@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBuildOutputsRefused: a depfile or metafile among the scenes' own
+// files, or over an input, and --watch with --check are refused with one
+// line and exit 2, and nothing of the scene or the configuration changes.
+// (A file over an input outside the scenes' folders is refused when it
+// is written, after the cook: docs/build.md.)
+func TestBuildOutputsRefused(t *testing.T) {
+	dir := t.TempDir()
+	levels := filepath.Join(dir, "levels")
+	other := filepath.Join(dir, "other")
+	for _, d := range []string{levels, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scene := filepath.Join(levels, "main.esscene")
+	src := []byte(levelledScene)
+	if err := os.WriteFile(scene, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(other, "worldcook.yaml")
+	conf := []byte("cook:\n  jobs: 1\n")
+	if err := os.WriteFile(config, conf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(levels, filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"depfile beside the scene", []string{"--depfile", filepath.Join(levels, "main.d")}, "a folder of the scenes being cooked"},
+		{"metafile below the scene's folder", []string{"--metafile", filepath.Join(levels, "sub", "meta.json")}, "a folder of the scenes being cooked"},
+		{"depfile through a link to the scene's folder", []string{"--depfile", filepath.Join(dir, "alias", "main.d")}, "a folder of the scenes being cooked"},
+		{"depfile over the configuration", []string{"--depfile", config}, "--depfile"},
+		{"watch with check", []string{"--watch", "--check"}, "--watch cooks on every change and --check writes nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--config", config, "cook", scene, "--out", out}, tc.args...)
+			code, _, errs := run(t, args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr:\n%s", code, errs)
+			}
+			if lines := strings.Split(strings.TrimSpace(errs), "\n"); len(lines) != 1 || !strings.Contains(errs, tc.want) {
+				t.Errorf("stderr %q: want one line saying %q", errs, tc.want)
+			}
+			if b, _ := os.ReadFile(scene); string(b) != string(src) {
+				t.Error("the scene changed")
+			}
+			if b, _ := os.ReadFile(config); string(b) != string(conf) {
+				t.Error("the configuration changed")
+			}
+			for _, f := range []string{filepath.Join(levels, "main.d"), filepath.Join(levels, "sub")} {
+				if _, err := os.Stat(f); err == nil {
+					t.Errorf("%s was written", f)
+				}
+			}
+		})
+	}
+}
