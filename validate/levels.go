@@ -14,13 +14,14 @@ import (
 // size (docs/format.md, "Levels").
 //
 // Placement puts every root in its level-0 cell first and, when levels
-// are asked for, records each cell root's footprint: the box its
-// subtree's contributions to the bounds cover, with the entity reaching
-// farthest on each side. promote then clusters the roots that hard
-// references bind, moves each cluster holding a large root to the level
-// its union footprint needs, and rebuilds the bounds of every cell that
-// lost or gained a root from the footprints alone: the bounds and the
-// overhang a cell would have had, had its roots been placed there first.
+// are asked for, grows each cell root's footprint: the box its subtree's
+// contributions to the bounds cover, with the entity reaching farthest on
+// each side. It keeps only the footprints promote may need (see
+// keepFootprint). promote then clusters the roots that hard references
+// bind, moves each cluster holding a large root to the level its union
+// footprint needs, and rebuilds the bounds of every cell that lost or
+// gained a root from the footprints alone: the bounds and the overhang a
+// cell would have had, had its roots been placed there first.
 
 // footprint is one cell root's extent on the partition plane.
 type footprint struct {
@@ -86,6 +87,50 @@ func (a *cellAcc) cover(f *footprint) {
 	}
 }
 
+// boundRoots marks the roots that a hard reference ties to another root,
+// by promote's test: a cluster holding a large root may carry them along,
+// so their footprints are kept whatever their size.
+func (c *checker) boundRoots() []bool {
+	bound := make([]bool, len(c.flags))
+	for k := range c.refs {
+		r := &c.refs[k]
+		if r.bad != nil {
+			continue
+		}
+		j, ok := c.d.Lookup(r.target)
+		if !ok {
+			continue
+		}
+		if a, b := c.root[r.from], c.root[j]; a != b {
+			bound[a], bound[b] = true, true
+		}
+	}
+	return bound
+}
+
+// keepEveryFootprint makes placement keep every root's footprint (a
+// variable so tests can prove that the ones dropped change nothing).
+var keepEveryFootprint = false
+
+// keepFootprint ends the footprint being grown, keeping it only when
+// promote may need it: when its root may move (it is larger than a cell,
+// or bound to another root) or reaches past its cell's square. Any other
+// root lies inside its square, so it adds nothing to its cell's bounds
+// or overhang and stays where it is: promote can rebuild its cell
+// without it. Most roots are such, and most worlds keep few footprints.
+func (w *placer) keepFootprint() {
+	if w.cur < 0 {
+		return
+	}
+	f := &w.fps[w.cur]
+	g := &w.cells[f.ci].grid
+	if !keepEveryFootprint && !w.bound[f.root] && f.size() <= w.c.cellSize &&
+		!(f.box.MinX < g.MinX || f.box.MaxX > g.MaxX || f.box.MinZ < g.MinZ || f.box.MaxZ > g.MaxZ) {
+		w.fps = w.fps[:w.cur]
+	}
+	w.cur = -1
+}
+
 // Promotion is one root moved to a coarser level.
 type Promotion struct {
 	Entity int64  `json:"entity"`
@@ -112,8 +157,9 @@ func levelFor(s, cellSize float64, maxLevel int32) int32 {
 }
 
 // promote moves the clusters holding a large root to their levels. fps
-// are every cell root's footprint in authored order, with merged cell
-// indices.
+// are the kept footprints of the cell roots (see keepFootprint) in
+// authored order, with merged cell indices: every root that may move and
+// every root that grows its cell past the square.
 func (c *checker) promote(fps []footprint) {
 	cs := c.cellSize
 	maxLevel := int32(min(c.opts.Levels, grid.MaxLevel))
@@ -219,6 +265,8 @@ func (c *checker) promote(fps []footprint) {
 		}
 		f := &fps[k]
 		affected[f.ci] = true
+		c.cells[f.ci].roots--
+		c.cells[x.ci].roots++
 		f.ci = x.ci
 		affected[x.ci] = true
 		moved = true
@@ -234,18 +282,17 @@ func (c *checker) promote(fps []footprint) {
 		return
 	}
 	// Rebuild the cells that lost or gained a root from their roots'
-	// footprints, and drop those left empty.
+	// footprints (a root without one adds nothing but itself), and drop
+	// those left empty.
 	for k, a := range affected {
 		if a {
 			x := &c.cells[k]
-			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1}
+			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1, roots: x.roots}
 		}
 	}
 	for k := range fps {
 		if f := &fps[k]; affected[f.ci] {
-			a := &c.cells[f.ci]
-			a.roots++
-			a.cover(f)
+			c.cells[f.ci].cover(&fps[k])
 		}
 	}
 	for i, ci := range c.doc {
