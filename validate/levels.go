@@ -113,22 +113,25 @@ func (c *checker) boundRoots() []bool {
 var keepEveryFootprint = false
 
 // keepFootprint ends the footprint being grown, keeping it only when
-// promote may need it: when its root may move (it is larger than a cell,
-// or bound to another root) or reaches past its cell's square. Any other
-// root lies inside its square, so it adds nothing to its cell's bounds
-// or overhang and stays where it is: promote can rebuild its cell
-// without it. Most roots are such, and most worlds keep few footprints.
+// promote may need it: in fps when its root may move (it is larger than a
+// cell, or bound to another root), which promote clusters; in rest when
+// the root stays but reaches past its cell's square, which promote needs
+// only to rebuild that cell. Any other root lies inside its square, so it
+// adds nothing to its cell's bounds or overhang: promote can rebuild its
+// cell without it. Most roots are such.
 func (w *placer) keepFootprint() {
 	if w.cur < 0 {
 		return
 	}
 	f := &w.fps[w.cur]
-	g := &w.cells[f.ci].grid
-	if !keepEveryFootprint && !w.bound[f.root] && f.size() <= w.c.cellSize &&
-		!(f.box.MinX < g.MinX || f.box.MaxX > g.MaxX || f.box.MinZ < g.MinZ || f.box.MaxZ > g.MaxZ) {
-		w.fps = w.fps[:w.cur]
-	}
 	w.cur = -1
+	if keepEveryFootprint || w.bound[f.root] || f.size() > w.c.cellSize {
+		return
+	}
+	if g := &w.cells[f.ci].grid; f.box.MinX < g.MinX || f.box.MaxX > g.MaxX || f.box.MinZ < g.MinZ || f.box.MaxZ > g.MaxZ {
+		w.rest = append(w.rest, *f)
+	}
+	w.fps = w.fps[:len(w.fps)-1]
 }
 
 // Promotion is one root moved to a coarser level.
@@ -157,10 +160,11 @@ func levelFor(s, cellSize float64, maxLevel int32) int32 {
 }
 
 // promote moves the clusters holding a large root to their levels. fps
-// are the kept footprints of the cell roots (see keepFootprint) in
-// authored order, with merged cell indices: every root that may move and
-// every root that grows its cell past the square.
-func (c *checker) promote(fps []footprint) {
+// and rest are the kept footprints of the cell roots (see keepFootprint),
+// each in authored order, with merged cell indices: fps those of every
+// root that may move, rest those of the roots that stay but grow their
+// cell past its square.
+func (c *checker) promote(fps, rest []footprint) {
 	cs := c.cellSize
 	maxLevel := int32(min(c.opts.Levels, grid.MaxLevel))
 	large := false
@@ -290,9 +294,11 @@ func (c *checker) promote(fps []footprint) {
 			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1, roots: x.roots}
 		}
 	}
-	for k := range fps {
-		if f := &fps[k]; affected[f.ci] {
-			c.cells[f.ci].cover(&fps[k])
+	for _, list := range [][]footprint{fps, rest} {
+		for k := range list {
+			if f := &list[k]; affected[f.ci] {
+				c.cells[f.ci].cover(f)
+			}
 		}
 	}
 	for i, ci := range c.doc {

@@ -51,13 +51,14 @@ type placer struct {
 	sinkCI, sinkI int32
 	sinkM         scene.Affine
 	sinkQuiet     bool
-	// fps are the footprints promote may need of this placer's cell
-	// roots, in authored order, and cur is the one being grown (-1 for
-	// none); only when levels are asked for. bound marks the roots that
-	// a hard reference ties to another root (see keepFootprint).
-	fps   []footprint
-	cur   int32
-	bound []bool
+	// Only when levels are asked for: fps are the footprints of this
+	// placer's cell roots that may move and rest those of the roots that
+	// stay but reach past their cell's square, each in authored order
+	// (see keepFootprint); the one being grown is fps[cur], -1 for none.
+	// bound marks the roots that a hard reference ties to another root.
+	fps, rest []footprint
+	cur       int32
+	bound     []bool
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -129,14 +130,14 @@ func (c *checker) place() error {
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
 	c.pos = make(map[int32]scene.Vec3)
-	nfps := 0
+	// With levels, every placer's footprints, in authored order.
+	nfps, nrest := 0, 0
 	for k := range placers {
 		nfps += len(placers[k].fps)
+		nrest += len(placers[k].rest)
 	}
-	var fps []footprint // with levels, every placer's, in authored order
-	if nfps > 0 {
-		fps = make([]footprint, 0, nfps)
-	}
+	fps := make([]footprint, 0, nfps)
+	rest := make([]footprint, 0, nrest)
 	for k := range placers {
 		w := &placers[k]
 		remap := make([]int32, len(w.cells))
@@ -164,13 +165,17 @@ func (c *checker) place() error {
 			f.ci = remap[f.ci]
 			fps = append(fps, f)
 		}
-		w.fps = nil
+		for _, f := range w.rest {
+			f.ci = remap[f.ci]
+			rest = append(rest, f)
+		}
+		w.fps, w.rest = nil, nil
 		c.plan.Findings = append(c.plan.Findings, w.findings...)
 		c.fents = append(c.fents, w.fents...)
 		c.extentMisses = append(c.extentMisses, w.misses...)
 	}
 	if len(fps) > 0 {
-		c.promote(fps)
+		c.promote(fps, rest)
 	}
 	return nil
 }
