@@ -112,13 +112,12 @@ func (c *checker) boundRoots() []bool {
 // variable so tests can prove that the ones dropped change nothing).
 var keepEveryFootprint = false
 
-// keepFootprint ends the footprint being grown, keeping it only when
-// promote may need it: in fps when its root may move (it is larger than a
-// cell, or bound to another root), which promote clusters; in rest when
-// the root stays but reaches past its cell's square, which promote needs
-// only to rebuild that cell. Any other root lies inside its square, so it
-// adds nothing to its cell's bounds or overhang: promote can rebuild its
-// cell without it. Most roots are such.
+// keepFootprint ends the footprint being grown. It is kept for promote
+// when its root may move: when it is larger than a cell, or bound to
+// another root. Any other root stays where it is whatever promote does,
+// so its footprint is only covered by its cell's stay accumulator, from
+// which promote rebuilds the cell if it loses or gains a root; most
+// roots are such.
 func (w *placer) keepFootprint() {
 	if w.cur < 0 {
 		return
@@ -128,10 +127,18 @@ func (w *placer) keepFootprint() {
 	if keepEveryFootprint || w.bound[f.root] || f.size() > w.c.cellSize {
 		return
 	}
-	if g := &w.cells[f.ci].grid; f.box.MinX < g.MinX || f.box.MaxX > g.MaxX || f.box.MinZ < g.MinZ || f.box.MaxZ > g.MaxZ {
-		w.rest = append(w.rest, *f)
-	}
+	w.stayAcc(f.ci).cover(f)
 	w.fps = w.fps[:len(w.fps)-1]
+}
+
+// stayAcc is the placer's stay accumulator of its cell ci, made when
+// first asked for: the cell's grid square, covering nothing yet.
+func (w *placer) stayAcc(ci int32) *cellAcc {
+	for int(ci) >= len(w.stay) {
+		a := &w.cells[len(w.stay)]
+		w.stay = append(w.stay, cellAcc{key: a.key, grid: a.grid, bounds: a.grid, over: -1})
+	}
+	return &w.stay[ci]
 }
 
 // Promotion is one root moved to a coarser level.
@@ -160,11 +167,10 @@ func levelFor(s, cellSize float64, maxLevel int32) int32 {
 }
 
 // promote moves the clusters holding a large root to their levels. fps
-// and rest are the kept footprints of the cell roots (see keepFootprint),
-// each in authored order, with merged cell indices: fps those of every
-// root that may move, rest those of the roots that stay but grow their
-// cell past its square.
-func (c *checker) promote(fps, rest []footprint) {
+// are the footprints of the cell roots that may move (see keepFootprint)
+// in authored order, with merged cell indices; stay[ci] is cell ci grown
+// over all its other roots.
+func (c *checker) promote(fps []footprint, stay []cellAcc) {
 	cs := c.cellSize
 	maxLevel := int32(min(c.opts.Levels, grid.MaxLevel))
 	large := false
@@ -285,20 +291,23 @@ func (c *checker) promote(fps, rest []footprint) {
 	if !moved {
 		return
 	}
-	// Rebuild the cells that lost or gained a root from their roots'
-	// footprints (a root without one adds nothing but itself), and drop
-	// those left empty.
+	// Rebuild the cells that lost or gained a root from the roots that
+	// cannot move and the footprints of those that may, and drop the
+	// cells left empty.
 	for k, a := range affected {
-		if a {
-			x := &c.cells[k]
-			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1, roots: x.roots}
+		if !a {
+			continue
+		}
+		x := &c.cells[k]
+		if k < len(stay) {
+			*x = cellAcc{key: x.key, grid: x.grid, bounds: stay[k].bounds, by: stay[k].by, over: stay[k].over, sub: stay[k].sub, roots: x.roots}
+		} else {
+			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1, roots: x.roots} // a new level cell
 		}
 	}
-	for _, list := range [][]footprint{fps, rest} {
-		for k := range list {
-			if f := &list[k]; affected[f.ci] {
-				c.cells[f.ci].cover(f)
-			}
+	for k := range fps {
+		if f := &fps[k]; affected[f.ci] {
+			c.cells[f.ci].cover(f)
 		}
 	}
 	for i, ci := range c.doc {

@@ -52,13 +52,14 @@ type placer struct {
 	sinkM         scene.Affine
 	sinkQuiet     bool
 	// Only when levels are asked for: fps are the footprints of this
-	// placer's cell roots that may move and rest those of the roots that
-	// stay but reach past their cell's square, each in authored order
-	// (see keepFootprint); the one being grown is fps[cur], -1 for none.
-	// bound marks the roots that a hard reference ties to another root.
-	fps, rest []footprint
-	cur       int32
-	bound     []bool
+	// placer's cell roots that may move, in authored order, and the one
+	// being grown is fps[cur] (-1 for none); stay[ci] is cell ci grown
+	// over the roots that cannot move alone (see keepFootprint). bound
+	// marks the roots that a hard reference ties to another root.
+	fps   []footprint
+	stay  []cellAcc
+	cur   int32
+	bound []bool
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -130,14 +131,14 @@ func (c *checker) place() error {
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
 	c.pos = make(map[int32]scene.Vec3)
-	// With levels, every placer's footprints, in authored order.
-	nfps, nrest := 0, 0
+	// With levels, every placer's footprints, in authored order, and
+	// each cell grown over the roots that cannot move.
+	nfps := 0
 	for k := range placers {
 		nfps += len(placers[k].fps)
-		nrest += len(placers[k].rest)
 	}
 	fps := make([]footprint, 0, nfps)
-	rest := make([]footprint, 0, nrest)
+	var stay []cellAcc
 	for k := range placers {
 		w := &placers[k]
 		remap := make([]int32, len(w.cells))
@@ -148,8 +149,14 @@ func (c *checker) place() error {
 				g = int32(len(c.cells))
 				key[a.key] = g
 				c.cells = append(c.cells, *a)
+				if c.opts.Levels > 0 {
+					stay = append(stay, *w.stayAcc(int32(l)))
+				}
 			} else {
 				c.cells[g].merge(a)
+				if c.opts.Levels > 0 {
+					stay[g].merge(w.stayAcc(int32(l)))
+				}
 			}
 			remap[l] = g
 		}
@@ -165,17 +172,13 @@ func (c *checker) place() error {
 			f.ci = remap[f.ci]
 			fps = append(fps, f)
 		}
-		for _, f := range w.rest {
-			f.ci = remap[f.ci]
-			rest = append(rest, f)
-		}
-		w.fps, w.rest = nil, nil
+		w.fps, w.stay = nil, nil
 		c.plan.Findings = append(c.plan.Findings, w.findings...)
 		c.fents = append(c.fents, w.fents...)
 		c.extentMisses = append(c.extentMisses, w.misses...)
 	}
 	if len(fps) > 0 {
-		c.promote(fps, rest)
+		c.promote(fps, stay)
 	}
 	return nil
 }
