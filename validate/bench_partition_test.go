@@ -49,3 +49,36 @@ func BenchmarkPartition(b *testing.B) {
 	b.ReportMetric(float64(spent[1].Nanoseconds())/n, "structure-ns/op")
 	b.ReportMetric(float64((spent[0]-spent[1]).Nanoseconds())/n, "partition-ns/op")
 }
+
+// BenchmarkPartitionLevels measures what levels cost the check of the 1M
+// world, about one root in 350 of which is larger than its cell: each
+// iteration checks it at levels 0 and at levels 4, taking turns at going
+// first, and reports both timings and their ratio.
+func BenchmarkPartitionLevels(b *testing.B) {
+	d := generated(b, 1_000_000)
+	levelled := benchOpts
+	levelled.Levels = 4
+	var spent [2]time.Duration
+	b.ReportAllocs()
+	turn := 0
+	for b.Loop() {
+		turn++
+		for j := range 2 {
+			k := (j + turn) % 2
+			opts := []Options{benchOpts, levelled}[k]
+			t0 := time.Now()
+			p, err := Check(d, opts)
+			spent[k] += time.Since(t0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(p.Cells) == 0 || k == 1 && len(p.Promotions) == 0 {
+				b.Fatalf("levels %d: %d cells, %d promotions", opts.Levels, len(p.Cells), len(p.Promotions))
+			}
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(spent[0].Nanoseconds())/n, "levels0-ns/op")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/n, "levels4-ns/op")
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "levels4/levels0")
+}

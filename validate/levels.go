@@ -14,13 +14,14 @@ import (
 // size (docs/format.md, "Levels").
 //
 // Placement puts every root in its level-0 cell first and, when levels
-// are asked for, records each cell root's footprint: the box its
-// subtree's contributions to the bounds cover, with the entity reaching
-// farthest on each side. promote then clusters the roots that hard
-// references bind, moves each cluster holding a large root to the level
-// its union footprint needs, and rebuilds the bounds of every cell that
-// lost or gained a root from the footprints alone: the bounds and the
-// overhang a cell would have had, had its roots been placed there first.
+// are asked for, grows each cell root's footprint: the box its subtree's
+// contributions to the bounds cover, with the entity reaching farthest on
+// each side. It keeps only the footprints promote may need (see
+// keepFootprint). promote then clusters the roots that hard references
+// bind, moves each cluster holding a large root to the level its union
+// footprint needs, and rebuilds the bounds of every cell that lost or
+// gained a root from the footprints alone: the bounds and the overhang a
+// cell would have had, had its roots been placed there first.
 
 // footprint is one cell root's extent on the partition plane.
 type footprint struct {
@@ -86,6 +87,60 @@ func (a *cellAcc) cover(f *footprint) {
 	}
 }
 
+// boundRoots marks the roots that a hard reference ties to another root,
+// by promote's test: a cluster holding a large root may carry them along,
+// so their footprints are kept whatever their size.
+func (c *checker) boundRoots() []bool {
+	bound := make([]bool, len(c.flags))
+	for k := range c.refs {
+		r := &c.refs[k]
+		if r.bad != nil {
+			continue
+		}
+		j, ok := c.d.Lookup(r.target)
+		if !ok {
+			continue
+		}
+		if a, b := c.root[r.from], c.root[j]; a != b {
+			bound[a], bound[b] = true, true
+		}
+	}
+	return bound
+}
+
+// keepEveryFootprint makes placement keep every root's footprint (a
+// variable so tests can prove that the ones dropped change nothing).
+var keepEveryFootprint = false
+
+// keepFootprint ends the footprint being grown. It is kept for promote
+// when its root may move: when it is larger than a cell, or bound to
+// another root. Any other root stays where it is whatever promote does,
+// so its footprint is only covered by its cell's stay accumulator, from
+// which promote rebuilds the cell if it loses or gains a root; most
+// roots are such.
+func (w *placer) keepFootprint() {
+	if w.cur < 0 {
+		return
+	}
+	f := &w.fps[w.cur]
+	w.cur = -1
+	if keepEveryFootprint || w.bound[f.root] || f.size() > w.c.cellSize {
+		return
+	}
+	w.stayAcc(f.ci).cover(f)
+	w.fps = w.fps[:len(w.fps)-1]
+}
+
+// stayAcc is the placer's stay accumulator of its cell ci, made when
+// first asked for: the cell's grid square, covering nothing yet.
+func (w *placer) stayAcc(ci int32) *cellAcc {
+	for int(ci) >= len(w.stay) {
+		a := &w.cells[len(w.stay)]
+		w.stay = append(w.stay, cellAcc{key: a.key, grid: a.grid, bounds: a.grid, over: -1})
+	}
+	return &w.stay[ci]
+}
+
 // Promotion is one root moved to a coarser level.
 type Promotion struct {
 	Entity int64  `json:"entity"`
@@ -112,9 +167,10 @@ func levelFor(s, cellSize float64, maxLevel int32) int32 {
 }
 
 // promote moves the clusters holding a large root to their levels. fps
-// are every cell root's footprint in authored order, with merged cell
-// indices.
-func (c *checker) promote(fps []footprint) {
+// are the footprints of the cell roots that may move (see keepFootprint)
+// in authored order, with merged cell indices; stay[ci] is cell ci grown
+// over all its other roots.
+func (c *checker) promote(fps []footprint, stay []cellAcc) {
 	cs := c.cellSize
 	maxLevel := int32(min(c.opts.Levels, grid.MaxLevel))
 	large := false
@@ -219,6 +275,8 @@ func (c *checker) promote(fps []footprint) {
 		}
 		f := &fps[k]
 		affected[f.ci] = true
+		c.cells[f.ci].roots--
+		c.cells[x.ci].roots++
 		f.ci = x.ci
 		affected[x.ci] = true
 		moved = true
@@ -233,19 +291,23 @@ func (c *checker) promote(fps []footprint) {
 	if !moved {
 		return
 	}
-	// Rebuild the cells that lost or gained a root from their roots'
-	// footprints, and drop those left empty.
+	// Rebuild the cells that lost or gained a root from the roots that
+	// cannot move and the footprints of those that may, and drop the
+	// cells left empty.
 	for k, a := range affected {
-		if a {
-			x := &c.cells[k]
-			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1}
+		if !a {
+			continue
+		}
+		x := &c.cells[k]
+		if k < len(stay) {
+			*x = cellAcc{key: x.key, grid: x.grid, bounds: stay[k].bounds, by: stay[k].by, over: stay[k].over, sub: stay[k].sub, roots: x.roots}
+		} else {
+			*x = cellAcc{key: x.key, grid: x.grid, bounds: x.grid, over: -1, roots: x.roots} // a new level cell
 		}
 	}
 	for k := range fps {
 		if f := &fps[k]; affected[f.ci] {
-			a := &c.cells[f.ci]
-			a.roots++
-			a.cover(f)
+			c.cells[f.ci].cover(f)
 		}
 	}
 	for i, ci := range c.doc {

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,5 +287,58 @@ func TestLevelsReport(t *testing.T) {
 	Write(&b, FormatJSON, []*Plan{check(t, Options{Levels: 4}, es[0], es[3])}, ReportOptions{})
 	if strings.Contains(a.String(), "level") || strings.Contains(b.String(), "level") {
 		t.Errorf("a report without promotions mentions levels:\n%s\n%s", a.String(), b.String())
+	}
+}
+
+// TestLevelsDroppedFootprints: the footprints placement drops (roots
+// inside their cell's square, not bound to another root) change nothing:
+// keeping every root's footprint gives the same plan, with one placer or
+// several.
+func TestLevelsDroppedFootprints(t *testing.T) {
+	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
+	check := func(src string, lv, parts int, all bool) *Plan {
+		savedParts, savedAll := placerCount, keepEveryFootprint
+		placerCount = func(int) int { return parts }
+		keepEveryFootprint = all
+		defer func() { placerCount, keepEveryFootprint = savedParts, savedAll }()
+		o := opts
+		o.Levels = lv
+		p, err := Check(parse(t, src), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	promoted, with := 0, 0
+	for seed := 0; seed < 150; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 12))
+		w := genWorld(r)
+		for k := range w.es {
+			if r.IntN(4) == 0 {
+				w.es[k].C = append(w.es[k].C, box3(w.cellSize*float64(r.IntN(40))/8, w.cellSize*float64(r.IntN(20))/8))
+			}
+		}
+		src := sceneJSON(w.es...)
+		lv := 1 + r.IntN(5)
+		want := check(src, lv, 1, true)
+		for _, parts := range []int{1, 3} {
+			got := check(src, lv, parts, false)
+			if !reflect.DeepEqual(got.Cells, want.Cells) || !reflect.DeepEqual(got.Promotions, want.Promotions) ||
+				!reflect.DeepEqual(got.Findings, want.Findings) || !reflect.DeepEqual(got.Persistent, want.Persistent) {
+				t.Fatalf("seed %d, %d placers: the plan depends on the footprints dropped\n%s", seed, parts, src)
+			}
+		}
+		if len(want.Promotions) > 0 {
+			promoted++
+		}
+		for _, pr := range want.Promotions {
+			if pr.With != nil {
+				with++
+				break
+			}
+		}
+	}
+	if promoted < 15 || with == 0 {
+		t.Fatalf("weak test: %d worlds promoted, %d drew a bound root along", promoted, with)
 	}
 }

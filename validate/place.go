@@ -51,14 +51,15 @@ type placer struct {
 	sinkCI, sinkI int32
 	sinkM         scene.Affine
 	sinkQuiet     bool
-	// fps are the footprints of this placer's cell roots when record is
-	// set; otherwise it holds only the one being grown. cur is the one
-	// being grown, -1 for none; large is set once a root's footprint is
-	// larger than a cell. Both only when levels are asked for.
-	fps    []footprint
-	cur    int32
-	record bool
-	large  bool
+	// Only when levels are asked for: fps are the footprints of this
+	// placer's cell roots that may move, in authored order, and the one
+	// being grown is fps[cur] (-1 for none); stay[ci] is cell ci grown
+	// over the roots that cannot move alone (see keepFootprint). bound
+	// marks the roots that a hard reference ties to another root.
+	fps   []footprint
+	stay  []cellAcc
+	cur   int32
+	bound []bool
 }
 
 func (w *placer) add(i int32, f Finding) {
@@ -66,32 +67,13 @@ func (w *placer) add(i int32, f Finding) {
 	w.fents = append(w.fents, i)
 }
 
-// place partitions the world. With levels, a world in which some root is
-// larger than a cell is placed a second time, recording every root's
-// footprint for promote: a world with nothing large pays for one
-// footprint's comparisons per point, not for a footprint per root.
+// place partitions the world. Entities are grouped by root, each group
+// in parents-first order, and the groups are shared out to placers in
+// contiguous runs; the placers' cells are then merged. The result does
+// not depend on how many placers ran. With levels, the placers keep the
+// footprints promote may need (see keepFootprint) and promote moves the
+// large roots.
 func (c *checker) place() error {
-	findings, fents, misses := len(c.plan.Findings), len(c.fents), len(c.extentMisses)
-	large, err := c.placeOnce(false)
-	if err != nil || !large {
-		return err
-	}
-	c.plan.Findings, c.fents, c.extentMisses = c.plan.Findings[:findings], c.fents[:fents], c.extentMisses[:misses]
-	c.cells = nil
-	for i := range c.flags {
-		c.flags[i] &^= fNonFinite // so the second pass reports them again
-	}
-	_, err = c.placeOnce(true)
-	return err
-}
-
-// placeOnce places the world once. Entities are grouped by root, each
-// group in parents-first order, and the groups are shared out to placers
-// in contiguous runs; the placers' cells are then merged. The result does
-// not depend on how many placers ran. With record, every cell root's
-// footprint is kept and promote moves the large ones; large reports
-// whether, with levels, some root is larger than a cell.
-func (c *checker) placeOnce(record bool) (large bool, err error) {
 	n := len(c.flags)
 	grouped := c.groupByRoot()
 	parts := max(1, min(placerCount(n), n))
@@ -106,13 +88,17 @@ func (c *checker) placeOnce(record bool) (large bool, err error) {
 	}
 	bounds = append(bounds, n)
 
+	var bound []bool
+	if c.opts.Levels > 0 {
+		bound = c.boundRoots()
+	}
 	c.doc = make([]int32, n)
 	slot := make([]int32, n)
 	placers := make([]placer, parts)
 	var wg sync.WaitGroup
 	for k := range placers {
 		w := &placers[k]
-		w.c, w.slot, w.cur, w.record = c, slot, -1, record
+		w.c, w.slot, w.cur, w.bound = c, slot, -1, bound
 		w.cellKey = make(map[grid.Key]int32)
 		w.pos = make(map[int32]scene.Vec3)
 		run := grouped[bounds[k]:bounds[k+1]]
@@ -135,7 +121,7 @@ func (c *checker) placeOnce(record bool) (large bool, err error) {
 			for i := range c.flags {
 				if c.flags[i]&fTransform != 0 && c.flags[i]&fPrefab == 0 {
 					if _, _, err := c.d.Transform(i); err != nil {
-						return false, err
+						return err
 					}
 				}
 			}
@@ -145,7 +131,14 @@ func (c *checker) placeOnce(record bool) (large bool, err error) {
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
 	c.pos = make(map[int32]scene.Vec3)
-	var fps []footprint // with record, every placer's, in authored order
+	// With levels, every placer's footprints, in authored order, and
+	// each cell grown over the roots that cannot move.
+	nfps := 0
+	for k := range placers {
+		nfps += len(placers[k].fps)
+	}
+	fps := make([]footprint, 0, nfps)
+	var stay []cellAcc
 	for k := range placers {
 		w := &placers[k]
 		remap := make([]int32, len(w.cells))
@@ -156,8 +149,14 @@ func (c *checker) placeOnce(record bool) (large bool, err error) {
 				g = int32(len(c.cells))
 				key[a.key] = g
 				c.cells = append(c.cells, *a)
+				if c.opts.Levels > 0 {
+					stay = append(stay, *w.stayAcc(int32(l)))
+				}
 			} else {
 				c.cells[g].merge(a)
+				if c.opts.Levels > 0 {
+					stay[g].merge(w.stayAcc(int32(l)))
+				}
 			}
 			remap[l] = g
 		}
@@ -169,21 +168,19 @@ func (c *checker) placeOnce(record bool) (large bool, err error) {
 		for i, p := range w.pos {
 			c.pos[i] = p
 		}
-		large = large || w.large
-		if record {
-			for _, f := range w.fps {
-				f.ci = remap[f.ci]
-				fps = append(fps, f)
-			}
+		for _, f := range w.fps {
+			f.ci = remap[f.ci]
+			fps = append(fps, f)
 		}
+		w.fps, w.stay = nil, nil
 		c.plan.Findings = append(c.plan.Findings, w.findings...)
 		c.fents = append(c.fents, w.fents...)
 		c.extentMisses = append(c.extentMisses, w.misses...)
 	}
-	if record {
-		c.promote(fps)
+	if len(fps) > 0 {
+		c.promote(fps, stay)
 	}
-	return large, nil
+	return nil
 }
 
 // groupByRoot returns the entities grouped by root (roots in authored
@@ -272,11 +269,8 @@ func (w *placer) run(run []int32) {
 		if p < 0 {
 			c.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
 			if c.opts.Levels > 0 {
-				w.cur = -1
+				w.keepFootprint()
 				if c.doc[i] >= 0 {
-					if !w.record {
-						w.fps = w.fps[:0]
-					}
 					w.fps = append(w.fps, newFootprint(i, c.doc[i]))
 					w.cur = int32(len(w.fps) - 1)
 				}
@@ -304,6 +298,7 @@ func (w *placer) run(run []int32) {
 			w.extents(ci, i, &m, d.Components(int(i)), nil)
 		}
 	}
+	w.keepFootprint()
 }
 
 // placeRoot returns the placer's cell index of top-level entity i, or -1
@@ -422,11 +417,7 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 		return
 	}
 	if w.cur >= 0 {
-		f := &w.fps[w.cur]
-		f.grow(i, w.sub, u0, u1, v0, v1)
-		if !w.large && (f.box.MaxX-f.box.MinX > c.cellSize || f.box.MaxZ-f.box.MinZ > c.cellSize) {
-			w.large = true
-		}
+		w.fps[w.cur].grow(i, w.sub, u0, u1, v0, v1)
 	}
 	a := &w.cells[ci]
 	b := &a.bounds
