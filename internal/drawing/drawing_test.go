@@ -189,3 +189,46 @@ func TestLevelOutlines(t *testing.T) {
 		t.Fatalf("level-2 square %+v", got)
 	}
 }
+
+// A bound far past the content is clipped and named under the map rather
+// than shrinking the grid to a dot; one a cell past the grid is drawn whole.
+func TestMapClipsOutlierBounds(t *testing.T) {
+	cells := func(outlier float64) []Cell {
+		var cs []Cell
+		for x := int32(0); x < 4; x++ {
+			for z := int32(0); z < 3; z++ {
+				sq := Rect{MinX: float64(x) * 100, MinZ: float64(z) * 100, MaxX: float64(x+1) * 100, MaxZ: float64(z+1) * 100}
+				cs = append(cs, Cell{Name: "c", X: x, Z: z, Bounds: sq, Value: 1})
+			}
+		}
+		cs[0].Name, cs[0].Bounds.MaxX = "main.cell_0_0", outlier
+		return cs
+	}
+	for _, tc := range []struct {
+		name    string
+		reach   float64
+		caption string // "" for none
+		width   string // the plot frame: the outlier leaves it the 4×3 grid plus a margin
+	}{
+		{"outlier clipped", 9800, "main.cell_0_0's bounds reach to x = 9800, off the map", `width="720" height="576"`},
+		{"near overhang kept whole", 450, "", `width="720" height="523.64"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := (&Map{CellSize: 100, ValueName: "loads", Cells: cells(tc.reach)}).WriteSVG(&buf); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			wellFormed(t, buf.Bytes())
+			if got := strings.Contains(out, "off the map"); got != (tc.caption != "") || tc.caption != "" && !strings.Contains(out, tc.caption) {
+				t.Errorf("caption: want %q in\n%s", tc.caption, out)
+			}
+			if got := strings.Contains(out, "reaching off the map"); got != (tc.caption != "") {
+				t.Errorf("edge arrow drawn: %v, want %v", got, tc.caption != "")
+			}
+			if !strings.Contains(out, `<rect x="64" y="64" `+tc.width) {
+				t.Errorf("plot frame: want %s in\n%s", tc.width, out)
+			}
+		})
+	}
+}

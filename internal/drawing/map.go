@@ -1,10 +1,12 @@
 package drawing
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/worldcook/worldcook/grid"
 )
@@ -165,7 +167,11 @@ func (m *Map) grid(c Cell) Rect {
 // levelStrokes tell the levels' outlines apart, level 1 first.
 var levelStrokes = [...]string{"#7b3294", "#c2a5cf", "#008837", "#a6611a", "#404040"}
 
-// extent is the region drawn.
+// extent is the region drawn: the cells' grid squares, the routes, the
+// arrows and the markers, widened to take in grown bounds that reach a
+// little past them (see overreach). A bound reaching farther, one huge
+// collider say, would shrink the world to a dot: it is drawn clipped, and
+// offMap says so under the map.
 func (m *Map) extent() (Rect, bool) {
 	if m.View != nil {
 		return *m.View, true
@@ -180,7 +186,7 @@ func (m *Map) extent() (Rect, bool) {
 		r = r.Union(o)
 	}
 	for _, c := range m.Cells {
-		add(c.Bounds.Union(m.grid(c)))
+		add(m.grid(c))
 	}
 	for _, rt := range m.Routes {
 		for _, p := range rt.Points {
@@ -194,7 +200,97 @@ func (m *Map) extent() (Rect, bool) {
 	for _, k := range m.Markers {
 		add(Rect{MinX: k.At.X, MinZ: k.At.Z, MaxX: k.At.X, MaxZ: k.At.Z})
 	}
-	return r, ok
+	if !ok {
+		return r, false
+	}
+	// Each side of a bound within reach widens the view; a side beyond
+	// it is left off the map.
+	allow := m.overreach(r)
+	out := r
+	for _, c := range m.Cells {
+		b := c.Bounds
+		if b.MinX >= r.MinX-allow {
+			out.MinX = math.Min(out.MinX, b.MinX)
+		}
+		if b.MinZ >= r.MinZ-allow {
+			out.MinZ = math.Min(out.MinZ, b.MinZ)
+		}
+		if b.MaxX <= r.MaxX+allow {
+			out.MaxX = math.Max(out.MaxX, b.MaxX)
+		}
+		if b.MaxZ <= r.MaxZ+allow {
+			out.MaxZ = math.Max(out.MaxZ, b.MaxZ)
+		}
+	}
+	return out, true
+}
+
+// overreach is how far past the content (the cells' squares and the
+// routes) grown bounds may reach and still be drawn whole: a cell, or a
+// tenth of the content's larger side, whichever is more. Large props
+// overhanging the grid's edge stay on the map; an outlier does not
+// stretch it.
+func (m *Map) overreach(content Rect) float64 {
+	return math.Max(m.CellSize, 0.1*math.Max(content.MaxX-content.MinX, content.MaxZ-content.MinZ))
+}
+
+// offMap lists, farthest first, the outlined grown bounds that reach past
+// the view: one caption line each, at most maxOffMap (then a line counting
+// the rest), and the names of the cells captioned, whose boxes get arrows
+// where they leave the map (on every box that does, they would fringe the
+// frame of a world of large props).
+func (m *Map) offMap(view Rect, outlined []Cell) ([]string, map[string]bool) {
+	type off struct {
+		name  string
+		by    float64
+		where []string
+	}
+	ax, az := m.axisNames()
+	var offs []off
+	for _, c := range outlined {
+		b := c.Bounds
+		var o off
+		side := func(past float64, axis string, at float64) {
+			if past > 0 {
+				o.by = math.Max(o.by, past)
+				o.where = append(o.where, axis+" = "+Short(at))
+			}
+		}
+		side(view.MinX-b.MinX, ax, b.MinX)
+		side(b.MaxX-view.MaxX, ax, b.MaxX)
+		side(view.MinZ-b.MinZ, az, b.MinZ)
+		side(b.MaxZ-view.MaxZ, az, b.MaxZ)
+		if o.by > 0 {
+			o.name = c.Name
+			offs = append(offs, o)
+		}
+	}
+	slices.SortStableFunc(offs, func(a, b off) int { return cmp.Compare(b.by, a.by) })
+	var lines []string
+	named := map[string]bool{}
+	for i, o := range offs {
+		if i == maxOffMap && len(offs) > maxOffMap+1 {
+			lines = append(lines, fmt.Sprintf("and %d more cells' bounds reach past the map", len(offs)-i))
+			break
+		}
+		named[o.name] = true
+		lines = append(lines, fmt.Sprintf("%s's bounds reach to %s, off the map", o.name, strings.Join(o.where, " and ")))
+	}
+	return lines, named
+}
+
+// maxOffMap is the most off-map bounds named under a map.
+const maxOffMap = 3
+
+func (m *Map) axisNames() (string, string) {
+	ax, az := m.AxisX, m.AxisZ
+	if ax == "" {
+		ax = "x"
+	}
+	if az == "" {
+		az = "z"
+	}
+	return ax, az
 }
 
 // WriteSVG draws the map.
@@ -216,15 +312,6 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		scale = 900 / spanZ
 	}
 	plotW, plotH := spanX*scale, spanZ*scale
-	c := NewCanvas(mapLeft+math.Max(plotW, 320)+mapRight, mapTop+math.Max(plotH, 240)+mapBottom)
-	px := func(x float64) float64 { return mapLeft + (x-view.MinX)*scale }
-	pz := func(z float64) float64 { return mapTop + (view.MaxZ-z)*scale }
-
-	c.Text(mapLeft, 24, m.Title, Font{Size: 16, Weight: "bold"})
-	c.Text(mapLeft, 44, m.Subtitle, Font{Size: 12, Fill: "#555"})
-	c.Rect(mapLeft, mapTop, plotW, plotH, Style{Fill: "#fbfbfb", Stroke: "#999", Width: 0.8})
-	c.Clip(mapLeft, mapTop, plotW, plotH)
-
 	var minV, maxV float64
 	drawn := 0
 	for _, cell := range m.Cells {
@@ -237,6 +324,24 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 	}
 	dense := drawn > denseCells
+	var outlined []Cell // the grown bounds drawn
+	if shown := m.growthShown(); !dense {
+		for _, cell := range m.Cells {
+			if growth(m.grid(cell), cell.Bounds) > shown && view.Intersects(cell.Bounds) {
+				outlined = append(outlined, cell)
+			}
+		}
+	}
+	captions, offNamed := m.offMap(view, outlined)
+	c := NewCanvas(mapLeft+math.Max(plotW, 320)+mapRight, mapTop+math.Max(plotH, 240)+mapBottom+14*float64(len(captions)))
+	px := func(x float64) float64 { return mapLeft + (x-view.MinX)*scale }
+	pz := func(z float64) float64 { return mapTop + (view.MaxZ-z)*scale }
+
+	c.Text(mapLeft, 24, m.Title, Font{Size: 16, Weight: "bold"})
+	c.Text(mapLeft, 44, m.Subtitle, Font{Size: 12, Fill: "#555"})
+	c.Rect(mapLeft, mapTop, plotW, plotH, Style{Fill: "#fbfbfb", Stroke: "#999", Width: 0.8})
+	c.Clip(mapLeft, mapTop, plotW, plotH)
+
 	color := rampColor
 	if m.Neutral {
 		color = greyColor
@@ -298,18 +403,14 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Rect(px(g.MinX), pz(g.MaxZ), w, w, st)
 	}
-	grown, shown := 0, m.growthShown()
-	for _, cell := range m.Cells {
-		g, b := m.grid(cell), cell.Bounds
-		if growth(g, b) <= shown {
-			continue
+	plot := Rect{MinX: mapLeft, MinZ: mapTop, MaxX: mapLeft + plotW, MaxZ: mapTop + plotH}
+	for _, cell := range outlined {
+		b := cell.Bounds
+		st := Style{Stroke: grownColor, Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"}
+		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale, st)
+		if offNamed[cell.Name] {
+			offEdges(c, Rect{MinX: px(b.MinX), MinZ: pz(b.MaxZ), MaxX: px(b.MaxX), MaxZ: pz(b.MinZ)}, plot, cell.Name+" grown bounds, reaching off the map")
 		}
-		if !view.Intersects(b) || dense {
-			continue
-		}
-		grown++
-		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale,
-			Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"})
 	}
 	alerts := 0
 	for _, cell := range m.Cells {
@@ -401,7 +502,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Line(x-5, y-5, x+5, y+5, st)
 		c.Line(x-5, y+5, x+5, y-5, st)
 	}
-	m.texts(c, px, pz, Rect{MinX: mapLeft, MinZ: mapTop, MaxX: mapLeft + plotW, MaxZ: mapTop + plotH})
+	m.texts(c, px, pz, plot)
 	// Badges that would cover one already set move along to its right.
 	var discs []Rect
 	for _, mk := range m.Marks {
@@ -420,19 +521,16 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, minV, maxV, grown > 0, alerts > 0)
+	for i, line := range captions {
+		c.Text(mapLeft, mapTop+math.Max(plotH, 240)+mapBottom+14*float64(i)+4, line, Font{Size: 11, Fill: grownColor})
+	}
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, minV, maxV, len(outlined) > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
 
 func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
-	ax, az := m.AxisX, m.AxisZ
-	if ax == "" {
-		ax = "x"
-	}
-	if az == "" {
-		az = "z"
-	}
+	ax, az := m.axisNames()
 	axis := Font{Size: 10, Fill: "#555"}
 	for _, v := range ticks(view.MinX, view.MaxX, 6, false) {
 		x := mapLeft + (v-view.MinX)*scale
@@ -475,6 +573,31 @@ func (m *Map) growthShown() float64 {
 // growth is how far bounds b reach beyond grid square g, at most.
 func growth(g, b Rect) float64 {
 	return math.Max(math.Max(g.MinX-b.MinX, g.MinZ-b.MinZ), math.Max(b.MaxX-g.MaxX, b.MaxZ-g.MaxZ))
+}
+
+// grownColor draws grown bounds.
+const grownColor = "#1f5fa8"
+
+// offEdges marks with an outward arrowhead each side of plot that box (in
+// pixels) reaches past, at the middle of the stretch of the side the box
+// spans: the box goes on off the map there.
+func offEdges(c *Canvas, box, plot Rect, title string) {
+	st := Style{Stroke: grownColor, Width: 1.6, Title: title}
+	midZ := (math.Max(box.MinZ, plot.MinZ) + math.Min(box.MaxZ, plot.MaxZ)) / 2
+	midX := (math.Max(box.MinX, plot.MinX) + math.Min(box.MaxX, plot.MaxX)) / 2
+	const l = 14
+	if box.MinX < plot.MinX {
+		c.Arrow(plot.MinX+l, midZ, plot.MinX+1, midZ, st)
+	}
+	if box.MaxX > plot.MaxX {
+		c.Arrow(plot.MaxX-l, midZ, plot.MaxX-1, midZ, st)
+	}
+	if box.MinZ < plot.MinZ {
+		c.Arrow(midX, plot.MinZ+l, midX, plot.MinZ+1, st)
+	}
+	if box.MaxZ > plot.MaxZ {
+		c.Arrow(midX, plot.MaxZ-l, midX, plot.MaxZ-1, st)
+	}
 }
 
 func arrowColor(c string) string {
@@ -571,7 +694,7 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 		y += 10
 	}
 	if grown {
-		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
+		c.Rect(x, y, 16, 12, Style{Stroke: grownColor, Width: 1.2, Dash: "5 3"})
 		text := "grown bounds"
 		if t := m.growthShown(); t > 0 {
 			text += " (> " + label(math.Floor(t), false) + ")"
