@@ -43,10 +43,11 @@ func TestMapDrawsGridBoundsRoutesAndArrows(t *testing.T) {
 	out := buf.String()
 	wellFormed(t, buf.Bytes())
 	for _, want := range []string{
-		"main &lt;test&gt; &amp; co",    // escaped title
-		"main.cell_1_0 grown bounds",    // overhang outlined
-		"Door -&gt; Frame",              // arrow tooltip
-		"main.cell_0_0 (0, 0): 2 loads", // cell tooltip
+		"main &lt;test&gt; &amp; co",                // escaped title
+		"main.cell_1_0 grown bounds",                // overhang outlined
+		`paint-order="stroke">main.cell_1_0</text>`, // and labelled with its cell
+		"Door -&gt; Frame",                          // arrow tooltip
+		"main.cell_0_0 (0, 0): 2 loads",             // cell tooltip
 		"M", "marker-end",
 	} {
 		if !strings.Contains(out, want) {

@@ -153,6 +153,10 @@ const (
 	// no value label (their tooltips still do): a number in each of
 	// hundreds of cells is a texture, not information.
 	labelledCells = 150
+	// labelledBoundsPx is the least width of a cell in pixels at which
+	// grown bounds carry their cell's name: below it (thousands of cells)
+	// the names would be all there is to see.
+	labelledBoundsPx = 24
 	// maxArrowTexts is the most arrow texts written; the rest keep their
 	// tooltips. Texts that would overlap one already written are left
 	// out too.
@@ -408,6 +412,9 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		b := cell.Bounds
 		st := Style{Stroke: grownColor, Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"}
 		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale, st)
+		if cellPx >= labelledBoundsPx {
+			names = boundsLabel(c, cell.Name, Rect{MinX: px(b.MinX), MinZ: pz(b.MaxZ), MaxX: px(b.MaxX), MaxZ: pz(b.MinZ)}, plot, names)
+		}
 		if offNamed[cell.Name] {
 			offEdges(c, Rect{MinX: px(b.MinX), MinZ: pz(b.MaxZ), MaxX: px(b.MaxX), MaxZ: pz(b.MinZ)}, plot, cell.Name+" grown bounds, reaching off the map")
 		}
@@ -573,6 +580,29 @@ func (m *Map) growthShown() float64 {
 // growth is how far bounds b reach beyond grid square g, at most.
 func growth(g, b Rect) float64 {
 	return math.Max(math.Max(g.MinX-b.MinX, g.MinZ-b.MinZ), math.Max(b.MaxX-g.MaxX, b.MaxZ-g.MaxZ))
+}
+
+// boundsLabel names the cell of grown bounds box (in pixels) inside its
+// bottom-left corner, or else its top-left one (where the cell's own name
+// usually is), within what the plot shows of it, if the name fits the box
+// and covers no label in taken. It returns taken with the label's box.
+func boundsLabel(c *Canvas, name string, box, plot Rect, taken []Rect) []Rect {
+	const h = 11.0
+	w := 5*float64(len([]rune(name))) + 6 // Helvetica at 9 px, and a margin
+	vis := Rect{MinX: math.Max(box.MinX, plot.MinX), MinZ: math.Max(box.MinZ, plot.MinZ),
+		MaxX: math.Min(box.MaxX, plot.MaxX), MaxZ: math.Min(box.MaxZ, plot.MaxZ)}
+	if vis.MaxX-vis.MinX < w || vis.MaxZ-vis.MinZ < 2*h {
+		return taken
+	}
+	for _, top := range []float64{vis.MaxZ - h - 1, vis.MinZ + 2} {
+		r := Rect{MinX: vis.MinX + 2, MinZ: top, MaxX: vis.MinX + w, MaxZ: top + h}
+		if slices.ContainsFunc(taken, r.Intersects) {
+			continue
+		}
+		c.Text(vis.MinX+3, top+h-2, name, Font{Size: 9, Fill: grownColor, Halo: true})
+		return append(taken, r)
+	}
+	return taken
 }
 
 // grownColor draws grown bounds.
