@@ -725,12 +725,17 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 	}
 	if grown {
 		c.Rect(x, y, 16, 12, Style{Stroke: grownColor, Width: 1.2, Dash: "5 3"})
-		text := "grown bounds"
+		// Two short lines: the legend is about 160 px wide.
+		c.Text(x+22, y+10, "cells whose bounds grew", key)
+		c.Text(x+22, y+23, "past their grid square", key)
+		y += 34
+		// Which of them are outlined, when not all.
 		if t := m.growthShown(); t > 0 {
-			text += " (> " + label(math.Floor(t), false) + ")"
+			note := Font{Size: 10, Fill: "#555"}
+			c.Text(x+22, y, fmt.Sprintf("only the %d grown most,", m.MaxGrown), note)
+			c.Text(x+22, y+12, "each by over "+label(math.Floor(t), false)+" units", note)
+			y += 24
 		}
-		c.Text(x+22, y+10, text, key)
-		y += 22
 	}
 	for i, rt := range m.Routes {
 		col := Palette[i%len(Palette)]
