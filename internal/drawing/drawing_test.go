@@ -233,3 +233,39 @@ func TestMapClipsOutlierBounds(t *testing.T) {
 		})
 	}
 }
+
+// A colour scale whose ends are equal reads as one value, not "1 … 1".
+func TestMapScaleOfOneValue(t *testing.T) {
+	cell := func(x int32, v float64) Cell {
+		return Cell{Name: "c", X: x, Bounds: Rect{MinX: float64(x) * 10, MaxX: float64(x+1) * 10, MaxZ: 10}, Value: v}
+	}
+	for _, tc := range []struct {
+		name   string
+		values []float64
+		want   string // a legend line
+		ramp   bool   // whether the 40-step ramp is drawn
+	}{
+		{"all one", []float64{1, 1}, ">every cell: 1<", false},
+		{"one and zeros", []float64{1, 0, 1}, ">every shaded cell: 1<", false},
+		{"a range", []float64{1, 3}, ">3<", true},
+		{"all zero", []float64{0, 0}, ">0 (never loaded)<", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &Map{CellSize: 10, ValueName: "loads", ZeroLabel: "never loaded"}
+			for i, v := range tc.values {
+				m.Cells = append(m.Cells, cell(int32(i), v))
+			}
+			var buf bytes.Buffer
+			if err := m.WriteSVG(&buf); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("legend lacks %q:\n%s", tc.want, out)
+			}
+			if got := strings.Contains(out, `width="16" height="3.3"`); got != tc.ramp {
+				t.Errorf("ramp drawn: %v, want %v", got, tc.ramp)
+			}
+		})
+	}
+}

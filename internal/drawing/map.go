@@ -317,13 +317,14 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	}
 	plotW, plotH := spanX*scale, spanZ*scale
 	var minV, maxV float64
-	drawn := 0
+	drawn, zeros := 0, false
 	for _, cell := range m.Cells {
 		if view.Intersects(m.grid(cell)) || view.Intersects(cell.Bounds) {
 			maxV = math.Max(maxV, cell.Value)
 			if cell.Value > 0 && (minV == 0 || cell.Value < minV) {
 				minV = cell.Value
 			}
+			zeros = zeros || cell.Value == 0 && cell.Level == 0
 			drawn++
 		}
 	}
@@ -531,7 +532,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	for i, line := range captions {
 		c.Text(mapLeft, mapTop+math.Max(plotH, 240)+mapBottom+14*float64(i)+4, line, Font{Size: 11, Fill: grownColor})
 	}
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, minV, maxV, len(outlined) > 0, alerts > 0)
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, valueRange{minV, maxV, zeros}, len(outlined) > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
@@ -693,7 +694,14 @@ func badge(c *Canvas, x, y, r float64, tag, title string) {
 	c.Text(x, y+3.5, tag, Font{Size: 10, Weight: "bold", Fill: "#fff", Anchor: "middle"})
 }
 
-func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts bool) {
+// valueRange is the range of the values of the cells drawn: the least above 0
+// (0 when none is), the greatest, and whether a cell drawn is at 0.
+type valueRange struct {
+	min, max float64
+	zeros    bool
+}
+
+func (m *Map) legend(c *Canvas, x, bottom float64, v valueRange, grown, alerts bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
 	color := rampColor
@@ -703,19 +711,34 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 	if m.ValueName != "" {
 		c.Text(x, y+4, "cells by "+m.ValueName, Font{Size: 11, Weight: "bold"})
 		y += 14
-		const steps, h = 40, 3.0
-		for i := 0; i < steps; i++ {
-			t := 1 - float64(i)/(steps-1)
-			c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: color(t)})
+		switch {
+		case v.max > 0 && v.min == v.max:
+			// One value (every loaded cell of a run loaded once): a
+			// ramp from 1 to 1 would only puzzle.
+			who := "every cell"
+			if v.zeros {
+				who = "every shaded cell"
+			}
+			c.Rect(x, y, 16, 12, Style{Fill: color(1)})
+			c.Text(x+22, y+10, who+": "+label(v.max, false), key)
+			y += 18
+		case v.max > 0:
+			const steps, h = 40, 3.0
+			for i := 0; i < steps; i++ {
+				t := 1 - float64(i)/(steps-1)
+				c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: color(t)})
+			}
+			// The scale's ends are the values drawn: the fill of a cell
+			// with value v is at v/max, so the bottom is the smallest
+			// value there is.
+			c.Text(x+22, y+8, label(v.max, false), key)
+			c.Text(x+22, y+steps*h, label(v.min, false), key)
+			y += steps*h + 10
+		case m.ZeroLabel == "":
+			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
+			c.Text(x+22, y+10, "every cell: 0", key)
+			y += 18
 		}
-		// The scale's ends are the values drawn: the fill of a cell with
-		// value v is at v/max, so the bottom is the smallest value there is.
-		if minV == 0 {
-			minV = 1
-		}
-		c.Text(x+22, y+8, label(maxV, false), key)
-		c.Text(x+22, y+steps*h, label(math.Min(minV, maxV), false), key)
-		y += steps*h + 10
 		if m.ZeroLabel != "" {
 			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
 			c.Text(x+22, y+10, "0 ("+m.ZeroLabel+")", key)
