@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/manifest"
@@ -97,7 +98,7 @@ func planMap(p *Plan) *drawing.Map {
 			From:  drawing.Point{X: a.FromX, Z: a.FromZ},
 			To:    drawing.Point{X: a.ToX, Z: a.ToZ},
 			Label: tip,
-			Text:  f.Code + ": " + f.Field,
+			Text:  mapName(f.EntityName, f.Entity) + " → " + mapName(f.TargetName, f.Target),
 			Color: color,
 			Kind:  f.Code,
 		})
@@ -111,3 +112,23 @@ func planMap(p *Plan) *drawing.Map {
 // outlinedGrowths is the most grown bounds a map outlines (drawing's
 // MaxGrown): the 40 cells that grew most.
 const outlinedGrowths = 40
+
+// mapName names an entity along a map's arrow: its name, cut to
+// mapNameRunes, or its id when it has none. The arrow's tooltip has the
+// reference in full, field and all.
+func mapName(name string, id *int64) string {
+	if name == "" {
+		if id == nil {
+			return "?"
+		}
+		return "entity " + strconv.FormatInt(*id, 10)
+	}
+	if r := []rune(name); len(r) > mapNameRunes {
+		return string(r[:mapNameRunes-1]) + "…"
+	}
+	return name
+}
+
+// mapNameRunes is the most characters of a name set along an arrow: two
+// of them make a label of about 150 px.
+const mapNameRunes = 14

@@ -43,10 +43,11 @@ func TestMapDrawsGridBoundsRoutesAndArrows(t *testing.T) {
 	out := buf.String()
 	wellFormed(t, buf.Bytes())
 	for _, want := range []string{
-		"main &lt;test&gt; &amp; co",    // escaped title
-		"main.cell_1_0 grown bounds",    // overhang outlined
-		"Door -&gt; Frame",              // arrow tooltip
-		"main.cell_0_0 (0, 0): 2 loads", // cell tooltip
+		"main &lt;test&gt; &amp; co",                // escaped title
+		"main.cell_1_0 grown bounds",                // overhang outlined
+		`paint-order="stroke">main.cell_1_0</text>`, // and labelled with its cell
+		"Door -&gt; Frame",                          // arrow tooltip
+		"main.cell_0_0 (0, 0): 2 loads",             // cell tooltip
 		"M", "marker-end",
 	} {
 		if !strings.Contains(out, want) {
@@ -187,5 +188,84 @@ func TestLevelOutlines(t *testing.T) {
 	}
 	if got := m.grid(m.Cells[1]); got != (Rect{MaxX: 400, MaxZ: 400}) {
 		t.Fatalf("level-2 square %+v", got)
+	}
+}
+
+// A bound far past the content is clipped and named under the map rather
+// than shrinking the grid to a dot; one a cell past the grid is drawn whole.
+func TestMapClipsOutlierBounds(t *testing.T) {
+	cells := func(outlier float64) []Cell {
+		var cs []Cell
+		for x := int32(0); x < 4; x++ {
+			for z := int32(0); z < 3; z++ {
+				sq := Rect{MinX: float64(x) * 100, MinZ: float64(z) * 100, MaxX: float64(x+1) * 100, MaxZ: float64(z+1) * 100}
+				cs = append(cs, Cell{Name: "c", X: x, Z: z, Bounds: sq, Value: 1})
+			}
+		}
+		cs[0].Name, cs[0].Bounds.MaxX = "main.cell_0_0", outlier
+		return cs
+	}
+	for _, tc := range []struct {
+		name    string
+		reach   float64
+		caption string // "" for none
+		width   string // the plot frame: the outlier leaves it the 4×3 grid plus a margin
+	}{
+		{"outlier clipped", 9800, "main.cell_0_0's bounds reach to x = 9800, off the map", `width="720" height="576"`},
+		{"near overhang kept whole", 450, "", `width="720" height="523.64"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := (&Map{CellSize: 100, ValueName: "loads", Cells: cells(tc.reach)}).WriteSVG(&buf); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			wellFormed(t, buf.Bytes())
+			if got := strings.Contains(out, "off the map"); got != (tc.caption != "") || tc.caption != "" && !strings.Contains(out, tc.caption) {
+				t.Errorf("caption: want %q in\n%s", tc.caption, out)
+			}
+			if got := strings.Contains(out, "reaching off the map"); got != (tc.caption != "") {
+				t.Errorf("edge arrow drawn: %v, want %v", got, tc.caption != "")
+			}
+			if !strings.Contains(out, `<rect x="64" y="64" `+tc.width) {
+				t.Errorf("plot frame: want %s in\n%s", tc.width, out)
+			}
+		})
+	}
+}
+
+// A colour scale whose ends are equal reads as one value, not "1 … 1".
+func TestMapScaleOfOneValue(t *testing.T) {
+	cell := func(x int32, v float64) Cell {
+		return Cell{Name: "c", X: x, Bounds: Rect{MinX: float64(x) * 10, MaxX: float64(x+1) * 10, MaxZ: 10}, Value: v}
+	}
+	for _, tc := range []struct {
+		name   string
+		values []float64
+		want   string // a legend line
+		ramp   bool   // whether the 40-step ramp is drawn
+	}{
+		{"all one", []float64{1, 1}, ">every cell: 1<", false},
+		{"one and zeros", []float64{1, 0, 1}, ">every shaded cell: 1<", false},
+		{"a range", []float64{1, 3}, ">3<", true},
+		{"all zero", []float64{0, 0}, ">0 (never loaded)<", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &Map{CellSize: 10, ValueName: "loads", ZeroLabel: "never loaded"}
+			for i, v := range tc.values {
+				m.Cells = append(m.Cells, cell(int32(i), v))
+			}
+			var buf bytes.Buffer
+			if err := m.WriteSVG(&buf); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("legend lacks %q:\n%s", tc.want, out)
+			}
+			if got := strings.Contains(out, `width="16" height="3.3"`); got != tc.ramp {
+				t.Errorf("ramp drawn: %v, want %v", got, tc.ramp)
+			}
+		})
 	}
 }

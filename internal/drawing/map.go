@@ -1,10 +1,12 @@
 package drawing
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/worldcook/worldcook/grid"
 )
@@ -151,6 +153,10 @@ const (
 	// no value label (their tooltips still do): a number in each of
 	// hundreds of cells is a texture, not information.
 	labelledCells = 150
+	// labelledBoundsPx is the least width of a cell in pixels at which
+	// grown bounds carry their cell's name: below it (thousands of cells)
+	// the names would be all there is to see.
+	labelledBoundsPx = 24
 	// maxArrowTexts is the most arrow texts written; the rest keep their
 	// tooltips. Texts that would overlap one already written are left
 	// out too.
@@ -165,7 +171,11 @@ func (m *Map) grid(c Cell) Rect {
 // levelStrokes tell the levels' outlines apart, level 1 first.
 var levelStrokes = [...]string{"#7b3294", "#c2a5cf", "#008837", "#a6611a", "#404040"}
 
-// extent is the region drawn.
+// extent is the region drawn: the cells' grid squares, the routes, the
+// arrows and the markers, widened to take in grown bounds that reach a
+// little past them (see overreach). A bound reaching farther, one huge
+// collider say, would shrink the world to a dot: it is drawn clipped, and
+// offMap says so under the map.
 func (m *Map) extent() (Rect, bool) {
 	if m.View != nil {
 		return *m.View, true
@@ -180,7 +190,7 @@ func (m *Map) extent() (Rect, bool) {
 		r = r.Union(o)
 	}
 	for _, c := range m.Cells {
-		add(c.Bounds.Union(m.grid(c)))
+		add(m.grid(c))
 	}
 	for _, rt := range m.Routes {
 		for _, p := range rt.Points {
@@ -194,7 +204,97 @@ func (m *Map) extent() (Rect, bool) {
 	for _, k := range m.Markers {
 		add(Rect{MinX: k.At.X, MinZ: k.At.Z, MaxX: k.At.X, MaxZ: k.At.Z})
 	}
-	return r, ok
+	if !ok {
+		return r, false
+	}
+	// Each side of a bound within reach widens the view; a side beyond
+	// it is left off the map.
+	allow := m.overreach(r)
+	out := r
+	for _, c := range m.Cells {
+		b := c.Bounds
+		if b.MinX >= r.MinX-allow {
+			out.MinX = math.Min(out.MinX, b.MinX)
+		}
+		if b.MinZ >= r.MinZ-allow {
+			out.MinZ = math.Min(out.MinZ, b.MinZ)
+		}
+		if b.MaxX <= r.MaxX+allow {
+			out.MaxX = math.Max(out.MaxX, b.MaxX)
+		}
+		if b.MaxZ <= r.MaxZ+allow {
+			out.MaxZ = math.Max(out.MaxZ, b.MaxZ)
+		}
+	}
+	return out, true
+}
+
+// overreach is how far past the content (the cells' squares and the
+// routes) grown bounds may reach and still be drawn whole: a cell, or a
+// tenth of the content's larger side, whichever is more. Large props
+// overhanging the grid's edge stay on the map; an outlier does not
+// stretch it.
+func (m *Map) overreach(content Rect) float64 {
+	return math.Max(m.CellSize, 0.1*math.Max(content.MaxX-content.MinX, content.MaxZ-content.MinZ))
+}
+
+// offMap lists, farthest first, the outlined grown bounds that reach past
+// the view: one caption line each, at most maxOffMap (then a line counting
+// the rest), and the names of the cells captioned, whose boxes get arrows
+// where they leave the map (on every box that does, they would fringe the
+// frame of a world of large props).
+func (m *Map) offMap(view Rect, outlined []Cell) ([]string, map[string]bool) {
+	type off struct {
+		name  string
+		by    float64
+		where []string
+	}
+	ax, az := m.axisNames()
+	var offs []off
+	for _, c := range outlined {
+		b := c.Bounds
+		var o off
+		side := func(past float64, axis string, at float64) {
+			if past > 0 {
+				o.by = math.Max(o.by, past)
+				o.where = append(o.where, axis+" = "+Short(at))
+			}
+		}
+		side(view.MinX-b.MinX, ax, b.MinX)
+		side(b.MaxX-view.MaxX, ax, b.MaxX)
+		side(view.MinZ-b.MinZ, az, b.MinZ)
+		side(b.MaxZ-view.MaxZ, az, b.MaxZ)
+		if o.by > 0 {
+			o.name = c.Name
+			offs = append(offs, o)
+		}
+	}
+	slices.SortStableFunc(offs, func(a, b off) int { return cmp.Compare(b.by, a.by) })
+	var lines []string
+	named := map[string]bool{}
+	for i, o := range offs {
+		if i == maxOffMap && len(offs) > maxOffMap+1 {
+			lines = append(lines, fmt.Sprintf("and %d more cells' bounds reach past the map", len(offs)-i))
+			break
+		}
+		named[o.name] = true
+		lines = append(lines, fmt.Sprintf("%s's bounds reach to %s, off the map", o.name, strings.Join(o.where, " and ")))
+	}
+	return lines, named
+}
+
+// maxOffMap is the most off-map bounds named under a map.
+const maxOffMap = 3
+
+func (m *Map) axisNames() (string, string) {
+	ax, az := m.AxisX, m.AxisZ
+	if ax == "" {
+		ax = "x"
+	}
+	if az == "" {
+		az = "z"
+	}
+	return ax, az
 }
 
 // WriteSVG draws the map.
@@ -216,7 +316,29 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		scale = 900 / spanZ
 	}
 	plotW, plotH := spanX*scale, spanZ*scale
-	c := NewCanvas(mapLeft+math.Max(plotW, 320)+mapRight, mapTop+math.Max(plotH, 240)+mapBottom)
+	var minV, maxV float64
+	drawn, zeros := 0, false
+	for _, cell := range m.Cells {
+		if view.Intersects(m.grid(cell)) || view.Intersects(cell.Bounds) {
+			maxV = math.Max(maxV, cell.Value)
+			if cell.Value > 0 && (minV == 0 || cell.Value < minV) {
+				minV = cell.Value
+			}
+			zeros = zeros || cell.Value == 0 && cell.Level == 0
+			drawn++
+		}
+	}
+	dense := drawn > denseCells
+	var outlined []Cell // the grown bounds drawn
+	if shown := m.growthShown(); !dense {
+		for _, cell := range m.Cells {
+			if growth(m.grid(cell), cell.Bounds) > shown && view.Intersects(cell.Bounds) {
+				outlined = append(outlined, cell)
+			}
+		}
+	}
+	captions, offNamed := m.offMap(view, outlined)
+	c := NewCanvas(mapLeft+math.Max(plotW, 320)+mapRight, mapTop+math.Max(plotH, 240)+mapBottom+14*float64(len(captions)))
 	px := func(x float64) float64 { return mapLeft + (x-view.MinX)*scale }
 	pz := func(z float64) float64 { return mapTop + (view.MaxZ-z)*scale }
 
@@ -225,18 +347,6 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	c.Rect(mapLeft, mapTop, plotW, plotH, Style{Fill: "#fbfbfb", Stroke: "#999", Width: 0.8})
 	c.Clip(mapLeft, mapTop, plotW, plotH)
 
-	var minV, maxV float64
-	drawn := 0
-	for _, cell := range m.Cells {
-		if view.Intersects(m.grid(cell)) || view.Intersects(cell.Bounds) {
-			maxV = math.Max(maxV, cell.Value)
-			if cell.Value > 0 && (minV == 0 || cell.Value < minV) {
-				minV = cell.Value
-			}
-			drawn++
-		}
-	}
-	dense := drawn > denseCells
 	color := rampColor
 	if m.Neutral {
 		color = greyColor
@@ -298,18 +408,17 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		}
 		c.Rect(px(g.MinX), pz(g.MaxZ), w, w, st)
 	}
-	grown, shown := 0, m.growthShown()
-	for _, cell := range m.Cells {
-		g, b := m.grid(cell), cell.Bounds
-		if growth(g, b) <= shown {
-			continue
+	plot := Rect{MinX: mapLeft, MinZ: mapTop, MaxX: mapLeft + plotW, MaxZ: mapTop + plotH}
+	for _, cell := range outlined {
+		b := cell.Bounds
+		st := Style{Stroke: grownColor, Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"}
+		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale, st)
+		if cellPx >= labelledBoundsPx {
+			names = boundsLabel(c, cell.Name, Rect{MinX: px(b.MinX), MinZ: pz(b.MaxZ), MaxX: px(b.MaxX), MaxZ: pz(b.MinZ)}, plot, names)
 		}
-		if !view.Intersects(b) || dense {
-			continue
+		if offNamed[cell.Name] {
+			offEdges(c, Rect{MinX: px(b.MinX), MinZ: pz(b.MaxZ), MaxX: px(b.MaxX), MaxZ: pz(b.MinZ)}, plot, cell.Name+" grown bounds, reaching off the map")
 		}
-		grown++
-		c.Rect(px(b.MinX), pz(b.MaxZ), (b.MaxX-b.MinX)*scale, (b.MaxZ-b.MinZ)*scale,
-			Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3", Title: cell.Name + " grown bounds"})
 	}
 	alerts := 0
 	for _, cell := range m.Cells {
@@ -401,7 +510,7 @@ func (m *Map) WriteSVG(w io.Writer) error {
 		c.Line(x-5, y-5, x+5, y+5, st)
 		c.Line(x-5, y+5, x+5, y-5, st)
 	}
-	m.texts(c, px, pz, Rect{MinX: mapLeft, MinZ: mapTop, MaxX: mapLeft + plotW, MaxZ: mapTop + plotH})
+	m.texts(c, px, pz, plot)
 	// Badges that would cover one already set move along to its right.
 	var discs []Rect
 	for _, mk := range m.Marks {
@@ -420,19 +529,16 @@ func (m *Map) WriteSVG(w io.Writer) error {
 	}
 	c.EndClip()
 	m.axes(c, view, scale, plotW, plotH)
-	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, minV, maxV, grown > 0, alerts > 0)
+	for i, line := range captions {
+		c.Text(mapLeft, mapTop+math.Max(plotH, 240)+mapBottom+14*float64(i)+4, line, Font{Size: 11, Fill: grownColor})
+	}
+	m.legend(c, mapLeft+math.Max(plotW, 320)+24, c.h-12, valueRange{minV, maxV, zeros}, len(outlined) > 0, alerts > 0)
 	_, err := c.WriteTo(w)
 	return err
 }
 
 func (m *Map) axes(c *Canvas, view Rect, scale, plotW, plotH float64) {
-	ax, az := m.AxisX, m.AxisZ
-	if ax == "" {
-		ax = "x"
-	}
-	if az == "" {
-		az = "z"
-	}
+	ax, az := m.axisNames()
 	axis := Font{Size: 10, Fill: "#555"}
 	for _, v := range ticks(view.MinX, view.MaxX, 6, false) {
 		x := mapLeft + (v-view.MinX)*scale
@@ -475,6 +581,54 @@ func (m *Map) growthShown() float64 {
 // growth is how far bounds b reach beyond grid square g, at most.
 func growth(g, b Rect) float64 {
 	return math.Max(math.Max(g.MinX-b.MinX, g.MinZ-b.MinZ), math.Max(b.MaxX-g.MaxX, b.MaxZ-g.MaxZ))
+}
+
+// boundsLabel names the cell of grown bounds box (in pixels) inside its
+// bottom-left corner, or else its top-left one (where the cell's own name
+// usually is), within what the plot shows of it, if the name fits the box
+// and covers no label in taken. It returns taken with the label's box.
+func boundsLabel(c *Canvas, name string, box, plot Rect, taken []Rect) []Rect {
+	const h = 11.0
+	w := 5*float64(len([]rune(name))) + 6 // Helvetica at 9 px, and a margin
+	vis := Rect{MinX: math.Max(box.MinX, plot.MinX), MinZ: math.Max(box.MinZ, plot.MinZ),
+		MaxX: math.Min(box.MaxX, plot.MaxX), MaxZ: math.Min(box.MaxZ, plot.MaxZ)}
+	if vis.MaxX-vis.MinX < w || vis.MaxZ-vis.MinZ < 2*h {
+		return taken
+	}
+	for _, top := range []float64{vis.MaxZ - h - 1, vis.MinZ + 2} {
+		r := Rect{MinX: vis.MinX + 2, MinZ: top, MaxX: vis.MinX + w, MaxZ: top + h}
+		if slices.ContainsFunc(taken, r.Intersects) {
+			continue
+		}
+		c.Text(vis.MinX+3, top+h-2, name, Font{Size: 9, Fill: grownColor, Halo: true})
+		return append(taken, r)
+	}
+	return taken
+}
+
+// grownColor draws grown bounds.
+const grownColor = "#1f5fa8"
+
+// offEdges marks with an outward arrowhead each side of plot that box (in
+// pixels) reaches past, at the middle of the stretch of the side the box
+// spans: the box goes on off the map there.
+func offEdges(c *Canvas, box, plot Rect, title string) {
+	st := Style{Stroke: grownColor, Width: 1.6, Title: title}
+	midZ := (math.Max(box.MinZ, plot.MinZ) + math.Min(box.MaxZ, plot.MaxZ)) / 2
+	midX := (math.Max(box.MinX, plot.MinX) + math.Min(box.MaxX, plot.MaxX)) / 2
+	const l = 14
+	if box.MinX < plot.MinX {
+		c.Arrow(plot.MinX+l, midZ, plot.MinX+1, midZ, st)
+	}
+	if box.MaxX > plot.MaxX {
+		c.Arrow(plot.MaxX-l, midZ, plot.MaxX-1, midZ, st)
+	}
+	if box.MinZ < plot.MinZ {
+		c.Arrow(midX, plot.MinZ+l, midX, plot.MinZ+1, st)
+	}
+	if box.MaxZ > plot.MaxZ {
+		c.Arrow(midX, plot.MaxZ-l, midX, plot.MaxZ-1, st)
+	}
 }
 
 func arrowColor(c string) string {
@@ -540,7 +694,14 @@ func badge(c *Canvas, x, y, r float64, tag, title string) {
 	c.Text(x, y+3.5, tag, Font{Size: 10, Weight: "bold", Fill: "#fff", Anchor: "middle"})
 }
 
-func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts bool) {
+// valueRange is the range of the values of the cells drawn: the least above 0
+// (0 when none is), the greatest, and whether a cell drawn is at 0.
+type valueRange struct {
+	min, max float64
+	zeros    bool
+}
+
+func (m *Map) legend(c *Canvas, x, bottom float64, v valueRange, grown, alerts bool) {
 	y := float64(mapTop)
 	key := Font{Size: 11, Fill: "#333"}
 	color := rampColor
@@ -550,19 +711,34 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 	if m.ValueName != "" {
 		c.Text(x, y+4, "cells by "+m.ValueName, Font{Size: 11, Weight: "bold"})
 		y += 14
-		const steps, h = 40, 3.0
-		for i := 0; i < steps; i++ {
-			t := 1 - float64(i)/(steps-1)
-			c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: color(t)})
+		switch {
+		case v.max > 0 && v.min == v.max:
+			// One value (every loaded cell of a run loaded once): a
+			// ramp from 1 to 1 would only puzzle.
+			who := "every cell"
+			if v.zeros {
+				who = "every shaded cell"
+			}
+			c.Rect(x, y, 16, 12, Style{Fill: color(1)})
+			c.Text(x+22, y+10, who+": "+label(v.max, false), key)
+			y += 18
+		case v.max > 0:
+			const steps, h = 40, 3.0
+			for i := 0; i < steps; i++ {
+				t := 1 - float64(i)/(steps-1)
+				c.Rect(x, y+float64(i)*h, 16, h+0.3, Style{Fill: color(t)})
+			}
+			// The scale's ends are the values drawn: the fill of a cell
+			// with value v is at v/max, so the bottom is the smallest
+			// value there is.
+			c.Text(x+22, y+8, label(v.max, false), key)
+			c.Text(x+22, y+steps*h, label(v.min, false), key)
+			y += steps*h + 10
+		case m.ZeroLabel == "":
+			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
+			c.Text(x+22, y+10, "every cell: 0", key)
+			y += 18
 		}
-		// The scale's ends are the values drawn: the fill of a cell with
-		// value v is at v/max, so the bottom is the smallest value there is.
-		if minV == 0 {
-			minV = 1
-		}
-		c.Text(x+22, y+8, label(maxV, false), key)
-		c.Text(x+22, y+steps*h, label(math.Min(minV, maxV), false), key)
-		y += steps*h + 10
 		if m.ZeroLabel != "" {
 			c.Rect(x, y, 16, 12, Style{Fill: "#eeeeee"})
 			c.Text(x+22, y+10, "0 ("+m.ZeroLabel+")", key)
@@ -571,13 +747,18 @@ func (m *Map) legend(c *Canvas, x, bottom, minV, maxV float64, grown, alerts boo
 		y += 10
 	}
 	if grown {
-		c.Rect(x, y, 16, 12, Style{Stroke: "#1f5fa8", Width: 1.2, Dash: "5 3"})
-		text := "grown bounds"
+		c.Rect(x, y, 16, 12, Style{Stroke: grownColor, Width: 1.2, Dash: "5 3"})
+		// Two short lines: the legend is about 160 px wide.
+		c.Text(x+22, y+10, "cells whose bounds grew", key)
+		c.Text(x+22, y+23, "past their grid square", key)
+		y += 34
+		// Which of them are outlined, when not all.
 		if t := m.growthShown(); t > 0 {
-			text += " (> " + label(math.Floor(t), false) + ")"
+			note := Font{Size: 10, Fill: "#555"}
+			c.Text(x+22, y, fmt.Sprintf("only the %d grown most,", m.MaxGrown), note)
+			c.Text(x+22, y+12, "each by over "+label(math.Floor(t), false)+" units", note)
+			y += 24
 		}
-		c.Text(x+22, y+10, text, key)
-		y += 22
 	}
 	for i, rt := range m.Routes {
 		col := Palette[i%len(Palette)]

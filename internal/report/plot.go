@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -238,9 +239,11 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 				add(drawing.Rect{MinX: p.X - reach, MinZ: p.Z - reach, MaxX: p.X + reach, MaxZ: p.Z + reach})
 			}
 		}
+		// The squares of the cells that loaded, not their grown bounds:
+		// one outlier's bounds would frame the whole world again.
 		for i, c := range w.Cells {
 			if i < len(loads) && loads[i] > 0 {
-				add(c.Bounds)
+				add(grid.Square(grid.Key{Level: c.Level, X: c.X, Z: c.Z}, w.CellSize))
 			}
 		}
 		if !first {
