@@ -36,7 +36,7 @@ func TestDemoGolden(t *testing.T) {
 	// runs and names the demo project from the golden too.
 	dir := t.TempDir()
 	proj, out := filepath.Join(dir, "testdata", "demo"), filepath.Join(dir, "cook", "testdata", "demo")
-	copyTree(t, filepath.Dir(demoScene), proj)
+	corpus.CopyTree(t, filepath.Dir(demoScene), proj)
 	cookTo(t, filepath.Join(proj, filepath.Base(demoScene)), out, demoOptions(), 0)
 	got := readTree(t, out)
 	golden := filepath.Join("testdata", "demo")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -93,7 +94,7 @@ func TestOpenRecordedProject(t *testing.T) {
 	ctx := context.Background()
 	base := t.TempDir()
 	proj, out := filepath.Join(base, "game"), filepath.Join(base, "build", "web")
-	copyTree(t, filepath.Dir(demoScene), proj)
+	corpus.CopyTree(t, filepath.Dir(demoScene), proj)
 	rep := cookTo(t, filepath.Join(proj, filepath.Base(demoScene)), out, demoOptions(), 0)
 	if got, want := rep.World.Manifest.Project, "../../../game"; got != want {
 		t.Fatalf("manifest project %q, want %q", got, want)

@@ -34,7 +34,7 @@ func realProject(t *testing.T, dir string) string {
 		t.Skipf("Estella project %s not found", src)
 	}
 	proj := filepath.Join(dir, "proj")
-	copyTree(t, src, proj)
+	corpus.CopyTree(t, src, proj)
 	for _, s := range buildScenes {
 		file := filepath.Join(proj, "assets", "scenes", s+".esscene")
 		data, err := os.ReadFile(file)
@@ -50,27 +50,6 @@ func realProject(t *testing.T, dir string) string {
 		}
 	}
 	return proj
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // editBytes changes a file's content, not only its time: a manifest

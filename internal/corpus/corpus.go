@@ -5,6 +5,7 @@
 package corpus
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -101,4 +102,28 @@ func Files(t testing.TB, suffix string) []string {
 		t.Skipf("no %s files in %s", suffix, d)
 	}
 	return out
+}
+
+// CopyTree copies the regular files under src (a shared project, or the
+// repository's own demo) to dst, so that a test can cook or edit a
+// project without touching the original, which is read-only in CI.
+func CopyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
