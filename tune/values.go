@@ -25,57 +25,45 @@ const maxValues = 10000
 func parseDistances(s string) ([]float64, error) {
 	var out []float64
 	err := items(s, func(item string) error {
-		lo, hi, op, arg, isRange, err := splitRange(item)
+		vs, err := distanceValues.item(item)
+		out = append(out, vs...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// distanceValues are the values of a distance dimension: finite numbers, the
+// ranges' values rounded to 12 significant digits.
+var distanceValues = dimension[float64]{
+	value: distance,
+	step: func(item, arg string, a, b float64) ([]float64, error) {
+		step, err := number(arg)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if !isRange {
-			v, err := distance(item)
-			if err != nil {
-				return err
-			}
-			out = append(out, v)
-			return nil
+		if step <= 0 {
+			return nil, fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
 		}
-		a, err := distance(lo)
-		if err != nil {
-			return err
+		n := math.Floor((b-a)/step*(1+1e-12)) + 1
+		if n > maxValues {
+			return nil, fmt.Errorf("%q lists %s values, more than %d: use a larger step", item, count(n), maxValues)
 		}
-		b, err := distance(hi)
-		if err != nil {
-			return err
+		var out []float64
+		for k := 0; k < int(n); k++ {
+			out = append(out, round12(a+float64(k)*step))
 		}
-		if a > b {
-			return fmt.Errorf("%q: the range starts above its end (%s > %s)", item, lo, hi)
-		}
-		if op == '/' {
-			step, err := number(arg)
-			if err != nil {
-				return err
-			}
-			if step <= 0 {
-				return fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
-			}
-			n := math.Floor((b-a)/step*(1+1e-12)) + 1
-			if n > maxValues {
-				return fmt.Errorf("%q lists %s values, more than %d: use a larger step", item, count(n), maxValues)
-			}
-			for k := 0; k < int(n); k++ {
-				out = append(out, round12(a+float64(k)*step))
-			}
-			return nil
-		}
-		f, err := factor(item, arg)
-		if err != nil {
-			return err
-		}
-		if a == 0 {
-			return fmt.Errorf("%q: a geometric range must start above 0", item)
-		}
+		return out, nil
+	},
+	times: func(item string, a, b, f float64) ([]float64, error) {
 		n := math.Floor(math.Log(b/a)/math.Log(f)*(1+1e-12)+1e-9) + 1
 		if n > maxValues {
-			return fmt.Errorf("%q lists %s values, more than %d: use a larger factor", item, count(n), maxValues)
+			return nil, fmt.Errorf("%q lists %s values, more than %d: use a larger factor", item, count(n), maxValues)
 		}
+		var out []float64
 		v := a
 		for k := 0; k < int(n); k++ {
 			if r := round12(v); r <= b*(1+1e-12) {
@@ -83,13 +71,54 @@ func parseDistances(s string) ([]float64, error) {
 			}
 			v *= f
 		}
-		return nil
-	})
+		return out, nil
+	},
+}
+
+// dimension reads one item of a dimension's list: a value, A..B/STEP or
+// A..BxF, the same way for distances and byte sizes; value reads a value
+// or a range's end, step and times spell out a range whose ends are in
+// order (times: A above 0, F above 1).
+type dimension[T int64 | float64] struct {
+	value func(string) (T, error)
+	step  func(item, arg string, a, b T) ([]T, error)
+	times func(item string, a, b T, f float64) ([]T, error)
+}
+
+func (d dimension[T]) item(item string) ([]T, error) {
+	lo, hi, op, arg, isRange, err := splitRange(item)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	if !isRange {
+		v, err := d.value(item)
+		if err != nil {
+			return nil, err
+		}
+		return []T{v}, nil
+	}
+	a, err := d.value(lo)
+	if err != nil {
+		return nil, err
+	}
+	b, err := d.value(hi)
+	if err != nil {
+		return nil, err
+	}
+	if a > b {
+		return nil, fmt.Errorf("%q: the range starts above its end (%s > %s)", item, lo, hi)
+	}
+	if op == '/' {
+		return d.step(item, arg, a, b)
+	}
+	f, err := factor(item, arg)
+	if err != nil {
+		return nil, err
+	}
+	if a == 0 {
+		return nil, fmt.Errorf("%q: a geometric range must start above 0", item)
+	}
+	return d.times(item, a, b, f)
 }
 
 // unsetValue is how a byte dimension lists "no budget" or "no cap" among its
@@ -108,70 +137,9 @@ func parseSizes(s string) ([]*int64, error) {
 			unset = true
 			return nil
 		}
-		lo, hi, op, arg, isRange, err := splitRange(item)
-		if err != nil {
-			return err
-		}
-		if !isRange {
-			v, err := size(item)
-			if err != nil {
-				return err
-			}
-			out = append(out, v)
-			return nil
-		}
-		a, err := size(lo)
-		if err != nil {
-			return err
-		}
-		b, err := size(hi)
-		if err != nil {
-			return err
-		}
-		if a > b {
-			return fmt.Errorf("%q: the range starts above its end (%s > %s)", item, lo, hi)
-		}
-		if op == '/' {
-			step, err := config.ParseSize(arg)
-			if err != nil {
-				return fmt.Errorf("%q: the step %q is %v", item, arg, err)
-			}
-			if step <= 0 {
-				return fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
-			}
-			if n := (b-a)/step + 1; n > maxValues {
-				return fmt.Errorf("%q lists %d values, more than %d: use a larger step", item, n, maxValues)
-			}
-			for v := a; v <= b; v += step {
-				out = append(out, v)
-				if v > b-step {
-					break // the next step would pass b, or wrap around
-				}
-			}
-			return nil
-		}
-		f, err := factor(item, arg)
-		if err != nil {
-			return err
-		}
-		if a == 0 {
-			return fmt.Errorf("%q: a geometric range must start above 0", item)
-		}
-		// Sizes are whole bytes: each value is the previous one times F,
-		// rounded down, and at least one more, so that a small factor on
-		// a small start still climbs.
-		for v, k := a, 0; v <= b; k++ {
-			if k == maxValues {
-				return fmt.Errorf("%q lists more than %d values: use a larger factor", item, maxValues)
-			}
-			out = append(out, v)
-			next := math.Floor(float64(v) * f)
-			if next >= float64(b)+1 {
-				break
-			}
-			v = max(int64(next), v+1)
-		}
-		return nil
+		vs, err := byteSizes.item(item)
+		out = append(out, vs...)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -186,6 +154,48 @@ func parseSizes(s string) ([]*int64, error) {
 		vals = append(vals, nil)
 	}
 	return vals, nil
+}
+
+// byteSizes are the values of a byte dimension: whole bytes.
+var byteSizes = dimension[int64]{
+	value: size,
+	step: func(item, arg string, a, b int64) ([]int64, error) {
+		step, err := config.ParseSize(arg)
+		if err != nil {
+			return nil, fmt.Errorf("%q: the step %q is %v", item, arg, err)
+		}
+		if step <= 0 {
+			return nil, fmt.Errorf("%q: the step %s must be greater than 0", item, arg)
+		}
+		if n := (b-a)/step + 1; n > maxValues {
+			return nil, fmt.Errorf("%q lists %d values, more than %d: use a larger step", item, n, maxValues)
+		}
+		var out []int64
+		for v := a; v <= b; v += step {
+			out = append(out, v)
+			if v > b-step {
+				break // the next step would pass b, or wrap around
+			}
+		}
+		return out, nil
+	},
+	// Each value is the previous one times F, rounded down, and at least
+	// one more, so that a small factor on a small start still climbs.
+	times: func(item string, a, b int64, f float64) ([]int64, error) {
+		var out []int64
+		for v, k := a, 0; v <= b; k++ {
+			if k == maxValues {
+				return nil, fmt.Errorf("%q lists more than %d values: use a larger factor", item, maxValues)
+			}
+			out = append(out, v)
+			next := math.Floor(float64(v) * f)
+			if next >= float64(b)+1 {
+				break
+			}
+			v = max(int64(next), v+1)
+		}
+		return out, nil
+	},
 }
 
 // items calls each for every comma-separated item, trimmed; an empty list
