@@ -92,6 +92,13 @@ func (a *cellAcc) cover(f *footprint) {
 // so their footprints are kept whatever their size.
 func (c *checker) boundRoots() []bool {
 	bound := make([]bool, len(c.flags))
+	c.ties(func(a, b int32) { bound[a], bound[b] = true, true })
+	return bound
+}
+
+// ties calls tie with the roots of both ends of every hard reference that
+// resolves, where they are two roots: what clusters roots for promotion.
+func (c *checker) ties(tie func(a, b int32)) {
 	for k := range c.refs {
 		r := &c.refs[k]
 		if r.bad != nil {
@@ -102,10 +109,9 @@ func (c *checker) boundRoots() []bool {
 			continue
 		}
 		if a, b := c.root[r.from], c.root[j]; a != b {
-			bound[a], bound[b] = true, true
+			tie(a, b)
 		}
 	}
-	return bound
 }
 
 // keepEveryFootprint makes placement keep every root's footprint (a
@@ -200,28 +206,20 @@ func (c *checker) promote(fps []footprint, stay []cellAcc) {
 		}
 		return k
 	}
-	for k := range c.refs {
-		r := &c.refs[k]
-		if r.bad != nil {
-			continue
-		}
-		j, ok := c.d.Lookup(r.target)
-		if !ok {
-			continue
-		}
-		a, b := at[c.root[r.from]], at[c.root[j]]
+	c.ties(func(ra, rb int32) {
+		a, b := at[ra], at[rb]
 		if a == 0 || b == 0 || a == b {
-			continue
+			return
 		}
-		ra, rb := find(a-1), find(b-1)
+		fa, fb := find(a-1), find(b-1)
 		// The lower index stays the representative: the cluster's first
 		// root in authored order.
-		if ra < rb {
-			parent[rb] = ra
-		} else if rb < ra {
-			parent[ra] = rb
+		if fa < fb {
+			parent[fb] = fa
+		} else if fb < fa {
+			parent[fa] = fb
 		}
-	}
+	})
 	// Each cluster's union footprint and first large root, kept at its
 	// representative's index (the cluster's first root): slices, not a
 	// map, since most roots are clusters of their own.
