@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/config"
@@ -271,7 +273,7 @@ func printSummary(opts *cookOptions, s cookSummary, rep *cook.Report) {
 	if opts.Cfg.Check {
 		verb = "checked"
 	}
-	kind := fmt.Sprintf("%d %s, %d %s", s.Entities, plural(s.Entities, "entity", "entities"), s.Cells, plural(s.Cells, "cell", "cells"))
+	kind := fmt.Sprintf("%d %s, %d %s", s.Entities, english.Plural(s.Entities, "entity"), s.Cells, english.Plural(s.Cells, "cell"))
 	if !s.Streamed {
 		kind = "not a streamed world, copied"
 	}
@@ -282,12 +284,4 @@ func printSummary(opts *cookOptions, s cookSummary, rep *cook.Report) {
 			fmt.Fprintf(w, "  %-9s %8.1f ms\n", p.Name, float64(p.Duration.Microseconds())/1000)
 		}
 	}
-}
-
-// plural picks the word that goes with a count n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/internal/drawing"
 )
 
@@ -21,7 +23,7 @@ const (
 func WritePlot(w io.Writer, r *Result) error {
 	c := drawing.NewCanvas(plotWidth, plotHeight)
 	c.Text(plotLeft, 26, "worldcook tune: peak resident against loads", drawing.Font{Size: 16, Weight: "bold"})
-	sub := fmt.Sprintf("%d candidates on %d %s, %d feasible; minimize %s", r.Evaluated, len(r.Routes), plural(len(r.Routes), "route"), r.Feasible, r.Objective)
+	sub := fmt.Sprintf("%d candidates on %d %s, %d feasible; minimize %s", r.Evaluated, len(r.Routes), english.Plural(len(r.Routes), "route"), r.Feasible, r.Objective)
 	if r.Pruned > 0 {
 		sub += fmt.Sprintf(" (%d stopped early, not shown)", r.Pruned)
 	}
@@ -65,7 +67,7 @@ func WritePlot(w io.Writer, r *Result) error {
 	const feasible, infeasible, front, best, authored = "#1f77b4", "#b0b0b0", "#2ca02c", "#d62728", "#ff7f0e"
 	for _, out := range outs {
 		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
-		title := fmt.Sprintf("%s: peak %d B, %d %s", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads(), plural(out.Loads(), "load"))
+		title := fmt.Sprintf("%s: peak %d B, %d %s", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads(), english.Plural(out.Loads(), "load"))
 		if out.Feasible {
 			c.Circle(px, py, 3.5, drawing.Style{Fill: feasible, FillOpacity: 0.8, Title: title})
 		} else {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -174,7 +176,7 @@ func (r *Result) Infeasible() string {
 	for k, f := range nearest.Routes {
 		for _, h := range f.Held {
 			if h.Condition == least {
-				where = append(where, fmt.Sprintf("on %s in %d %s from frame %d", r.Routes[k], h.FrameCount, plural(h.FrameCount, "frame"), h.FirstFrame))
+				where = append(where, fmt.Sprintf("on %s in %d %s from frame %d", r.Routes[k], h.FrameCount, english.Plural(h.FrameCount, "frame"), h.FirstFrame))
 			}
 		}
 	}

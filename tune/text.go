@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/worldcook/worldcook/internal/english"
 )
 
 // bytesText renders a byte count exactly, as simulate's summary does.
@@ -37,7 +39,7 @@ func (r *Result) requireText() string {
 // on the same routes beside it.
 func WriteText(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "tune on %d %s (%s): minimize %s, require %s\n", len(r.Routes), plural(len(r.Routes), "route"),
+	fmt.Fprintf(bw, "tune on %d %s (%s): minimize %s, require %s\n", len(r.Routes), english.Plural(len(r.Routes), "route"),
 		strings.Join(r.Routes, ", "), r.Objective, r.requireText())
 	dims := make([]string, len(r.Dimensions))
 	for i, d := range r.Dimensions {
@@ -46,7 +48,7 @@ func WriteText(w io.Writer, r *Result) error {
 	fmt.Fprintf(bw, "space: %s = %d combinations\n", strings.Join(dims, " × "), r.Total)
 	fmt.Fprintf(bw, "  evaluated %d, skipped %d (radii rule: unload ≤ load or prefetch < load), feasible %d", r.Evaluated, r.Skipped, r.Feasible)
 	if r.Pruned > 0 {
-		fmt.Fprintf(bw, ", pruned %d (stopped once they could no longer win: %d route %s and %d %s saved)", r.Pruned, r.PrunedRuns, plural(r.PrunedRuns, "run"), r.PrunedFrames, plural(r.PrunedFrames, "frame"))
+		fmt.Fprintf(bw, ", pruned %d (stopped once they could no longer win: %d route %s and %d %s saved)", r.Pruned, r.PrunedRuns, english.Plural(r.PrunedRuns, "run"), r.PrunedFrames, english.Plural(r.PrunedFrames, "frame"))
 	}
 	fmt.Fprintln(bw)
 	if r.Partial {
@@ -159,11 +161,4 @@ func (r *Result) writeAuthored(bw *bufio.Writer, best *Outcome) {
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

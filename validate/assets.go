@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/assets"
 )
@@ -486,18 +488,18 @@ func writeAssetText(w io.Writer, p *Plan) {
 		return
 	}
 	fmt.Fprintf(w, "  assets: %s, %d B; the persistent world holds %s (%d B)\n",
-		plural(r.Distinct, "distinct asset"), r.Bytes, plural(r.Persistent.Assets, "asset"), r.Persistent.Bytes)
+		english.Count(r.Distinct, "distinct asset"), r.Bytes, english.Count(r.Persistent.Assets, "asset"), r.Persistent.Bytes)
 	if len(r.Heaviest) > 0 {
 		parts := make([]string, len(r.Heaviest))
 		for i, c := range r.Heaviest {
-			parts[i] = fmt.Sprintf("%s (%s, %d B)", c.Cell, plural(c.Assets, "asset"), c.Bytes)
+			parts[i] = fmt.Sprintf("%s (%s, %d B)", c.Cell, english.Count(c.Assets, "asset"), c.Bytes)
 		}
 		fmt.Fprintf(w, "  heaviest cells by assets: %s\n", strings.Join(parts, ", "))
 	}
 	if len(r.Shared) > 0 {
 		parts := make([]string, len(r.Shared))
 		for i, a := range r.Shared {
-			parts[i] = fmt.Sprintf("%s (%d B, %s)", a.Path, a.Bytes, plural(a.Cells, "cell"))
+			parts[i] = fmt.Sprintf("%s (%d B, %s)", a.Path, a.Bytes, english.Count(a.Cells, "cell"))
 		}
 		fmt.Fprintf(w, "  most shared assets: %s\n", strings.Join(parts, ", "))
 	}

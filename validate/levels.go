@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/grid"
 )
 
@@ -372,7 +374,7 @@ func writeLevelsText(w *bufio.Writer, p *Plan) {
 	parts := make([]string, 0, len(r.RootsPerLevel))
 	for l, n := range r.RootsPerLevel {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("level %d: %s", l, plural(n, "root")))
+			parts = append(parts, fmt.Sprintf("level %d: %s", l, english.Count(n, "root")))
 		}
 	}
 	fmt.Fprintf(w, "  levels: %s\n", strings.Join(parts, ", "))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/diag"
 )
 
@@ -97,16 +99,6 @@ func (p *Plan) Counts() (errors, warnings int) {
 	return errors, warnings
 }
 
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	if many, ok := strings.CutSuffix(one, "y"); ok {
-		return strconv.Itoa(n) + " " + many + "ies"
-	}
-	return strconv.Itoa(n) + " " + one + "s"
-}
-
 func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	for _, p := range plans {
 		// Errors first, then warnings, each in the plan's order.
@@ -132,12 +124,12 @@ func writeText(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 		file := p.Doc.Path
 		if !p.Streamed {
 			fmt.Fprintf(w, "%s: not a streamed world (no StreamedWorld): %s; %s, %s\n",
-				file, plural(len(p.Doc.Entities), "entity"), plural(errs, "error"), plural(warns, "warning"))
+				file, english.Count(len(p.Doc.Entities), "entity"), english.Count(errs, "error"), english.Count(warns, "warning"))
 			continue
 		}
 		fmt.Fprintf(w, "%s: streamed world %q, cellSize %s on %s: %s, %s in the persistent world; %s, %s\n",
-			file, p.SceneName, fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"),
-			plural(len(p.Persistent), "entity"), plural(errs, "error"), plural(warns, "warning"))
+			file, p.SceneName, fmtNum(p.CellSize), p.Plane, english.Count(len(p.Cells), "cell"),
+			english.Count(len(p.Persistent), "entity"), english.Count(errs, "error"), english.Count(warns, "warning"))
 		writeGrew(w, p, opts.Verbose)
 		writeLevelsText(w, p)
 		writeAssetText(w, p)
@@ -168,7 +160,7 @@ func writeGrew(w *bufio.Writer, p *Plan, verbose bool) {
 	}
 	if rest > 0 {
 		fmt.Fprintf(w, "  … and %s grew by %s or less (--verbose lists every one)\n",
-			plural(rest, "more cell"), short(grew[len(grew)-1].Overhang.By))
+			english.Count(rest, "more cell"), short(grew[len(grew)-1].Overhang.By))
 	}
 }
 
@@ -322,7 +314,7 @@ func writeGitHub(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	}
 	for _, p := range plans {
 		errs, warns := p.Counts()
-		fmt.Fprintf(w, "%s: %s, %s\n", p.Doc.Path, plural(errs, "error"), plural(warns, "warning"))
+		fmt.Fprintf(w, "%s: %s, %s\n", p.Doc.Path, english.Count(errs, "error"), english.Count(warns, "warning"))
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -40,12 +42,12 @@ func planMap(p *Plan) *drawing.Map {
 	errs, warns := p.Counts()
 	if !p.Streamed {
 		m.CellSize = 1
-		m.Subtitle = fmt.Sprintf("not a streamed world (no StreamedWorld); %s, %s", plural(errs, "error"), plural(warns, "warning"))
+		m.Subtitle = fmt.Sprintf("not a streamed world (no StreamedWorld); %s, %s", english.Count(errs, "error"), english.Count(warns, "warning"))
 		return m
 	}
 	m.ValueName = "entities"
 	for _, c := range p.Cells {
-		note := fmt.Sprintf("%s, %s", plural(len(c.Entities), "entity"), plural(c.Roots, "root"))
+		note := fmt.Sprintf("%s, %s", english.Count(len(c.Entities), "entity"), english.Count(c.Roots, "root"))
 		if c.Overhang.By > 0 {
 			note += fmt.Sprintf("; bounds grew %s, farthest out %s (%d)", short(c.Overhang.By), quoteName(c.Overhang.Name), c.Overhang.Entity)
 		}
@@ -104,8 +106,8 @@ func planMap(p *Plan) *drawing.Map {
 		})
 	}
 	m.Subtitle = fmt.Sprintf("cellSize %s on %s: %s, %s, %s; %s and %s drawn",
-		fmtNum(p.CellSize), p.Plane, plural(len(p.Cells), "cell"), plural(errs, "error"), plural(warns, "warning"),
-		plural(rejected, "rejected reference"), plural(dangling, "dangling reference"))
+		fmtNum(p.CellSize), p.Plane, english.Count(len(p.Cells), "cell"), english.Count(errs, "error"), english.Count(warns, "warning"),
+		english.Count(rejected, "rejected reference"), english.Count(dangling, "dangling reference"))
 	return m
 }
 

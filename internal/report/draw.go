@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/simulate"
 )
@@ -57,18 +59,11 @@ func subtitle(p *simulate.PolicyRun, o simulate.Options) string {
 	if d := o.Disk; d != nil {
 		add("disk IO, %d workers, %g ms a frame", d.Concurrency, float64(d.FrameBudget.Nanoseconds())/1e6)
 	} else {
-		add("latency %d %s", o.Model.LatencyFrames, plural(o.Model.LatencyFrames, "frame", "frames"))
+		add("latency %d %s", o.Model.LatencyFrames, english.Plural(o.Model.LatencyFrames, "frame"))
 		if o.Model.BytesPerFrame != nil {
 			add("%d B/frame", *o.Model.BytesPerFrame)
 		}
 	}
 	add("distance %s", set.Distance)
 	return strings.Join(parts, " · ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/streaming"
@@ -46,7 +48,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#e07b00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, pluralS(sum.Loads, "load"), streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, english.Plural(sum.Loads, "load"), streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
 	}
 	if b := set.Budget; b != nil {
 		requested.Levels = append(requested.Levels, drawing.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
@@ -139,7 +141,7 @@ func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming
 	notes := map[string][]string{}
 	for k, e := range eps {
 		label := fmt.Sprintf("%s: %s", streaming.FrameRange{First: e.First, Last: e.Last}, e.Cause)
-		title := fmt.Sprintf("frames %s: %d %s missing, likely %s", streaming.FrameRange{First: e.First, Last: e.Last}, len(e.Cells), pluralS(len(e.Cells), "cell"), e.Cause)
+		title := fmt.Sprintf("frames %s: %d %s missing, likely %s", streaming.FrameRange{First: e.First, Last: e.Last}, len(e.Cells), english.Plural(len(e.Cells), "cell"), e.Cause)
 		badge := ""
 		if k < maxMarkLabels {
 			badge = fmt.Sprint(k + 1)

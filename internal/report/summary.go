@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
+
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -66,7 +68,7 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	for _, n := range rr.CellEntityCounts {
 		entities += n
 	}
-	line("resident at the end", "%d %s, %d %s%s", len(rr.ResidentCells), pluralS(len(rr.ResidentCells), "cell"), entities, plural(entities, "entity", "entities"), nameList(rr.ResidentCells, 8))
+	line("resident at the end", "%d %s, %d %s%s", len(rr.ResidentCells), english.Plural(len(rr.ResidentCells), "cell"), entities, english.Plural(entities, "entity"), nameList(rr.ResidentCells, 8))
 	line("load count", "%d", rr.LoadCount)
 	if s.Assets != nil {
 		writeAssetSummary(line, s.Assets)
@@ -92,7 +94,7 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 	if s.HoleFrames == 0 {
 		line("hole frames", "0 of %d", s.Frames)
 	} else {
-		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, pluralS(s.MaxHoles, "hole"))
+		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, english.Plural(s.MaxHoles, "hole"))
 	}
 	switch eps := s.HoleEpisodes; {
 	case s.FirstResidentFrame > 0:
@@ -132,12 +134,12 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 					drawing.Short(src.From.X), drawing.Short(src.From.Z), drawing.Short(src.To.X), drawing.Short(src.To.Z))
 			}
 		}
-		span := fmt.Sprintf("%s %s", pluralS(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})
+		span := fmt.Sprintf("%s %s", english.Plural(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})
 		fmt.Fprintf(bw, "    %-18s up to %d %s, likely %s; %s\n", span,
-			e.MaxHoles, pluralS(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
+			e.MaxHoles, english.Plural(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
 		cells := make([]string, len(e.Cells))
 		for i, c := range e.Cells {
-			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, pluralS(c.Frames, "frame"))
+			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, english.Plural(c.Frames, "frame"))
 		}
 		fmt.Fprintf(bw, "      missing %s\n", streaming.NameList(cells, 8))
 	}
@@ -157,7 +159,7 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 		return cmp.Compare(b, a)
 	})
 	for _, c := range causes {
-		fmt.Fprintf(bw, "    %-20s %d missing %s: %s\n", c, total[c], pluralS(total[c], "cell-frame"), c.Advice())
+		fmt.Fprintf(bw, "    %-20s %d missing %s: %s\n", c, total[c], english.Plural(total[c], "cell-frame"), c.Advice())
 	}
 }
 
@@ -181,13 +183,6 @@ func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
 			fmt.Fprintf(bw, "    %-20s cells %s\n", "", streaming.NameList(b.Cells, 10))
 		}
 	}
-}
-
-func pluralS(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // nameList renders ": a, b, c" with at most n names.
@@ -267,8 +262,8 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	for _, n := range rt.CellEntityCounts {
 		entities += n
 	}
-	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d %s, %d %s)\n", rt.CellCount, pluralS(rt.CellCount, "cell"), rt.SourceCount, pluralS(rt.SourceCount, "source"))
-	line("residentCells", "%d, %d %s%s", len(rt.ResidentCells), entities, plural(entities, "entity", "entities"), nameList(rt.ResidentCells, 8))
+	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d %s, %d %s)\n", rt.CellCount, english.Plural(rt.CellCount, "cell"), rt.SourceCount, english.Plural(rt.SourceCount, "source"))
+	line("residentCells", "%d, %d %s%s", len(rt.ResidentCells), entities, english.Plural(entities, "entity"), nameList(rt.ResidentCells, 8))
 	line("desiredCells", "%d%s", len(rt.DesiredCells), nameList(rt.DesiredCells, 8))
 	line("prefetchCells", "%d%s", len(rt.PrefetchCells), nameList(rt.PrefetchCells, 8))
 	line("preparedCells", "%d%s", len(rt.PreparedCells), nameList(rt.PreparedCells, 8))
