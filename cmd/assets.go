@@ -1,8 +1,8 @@
 package cmd
 
 import (
-	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/validate"
 )
 

@@ -11,7 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/config"
 )
 
 // newConfigCmd is `worldcook config [COMMAND]`: the settings a command

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/config"
 )
 
 // A mistake on the command line is answered with its fix: the flag or

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/config"
 )
 
 // faultFS is the real file system failing the way a read-only or full

@@ -13,7 +13,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/config"
 	goldenfile "github.com/worldcook/worldcook/internal/golden"
 )
 
@@ -105,7 +105,7 @@ func TestHelpReads(t *testing.T) {
 					flagLines++
 				}
 				if n := utf8.RuneCountInString(l); n > helpWidth {
-					t.Errorf("--help line of %d columns (shorten the help tag in config/config.go; detail goes in docs/):\n%s", n, l)
+					t.Errorf("--help line of %d columns (shorten the help tag in internal/config/config.go; detail goes in docs/):\n%s", n, l)
 				}
 			}
 			if flagLines == 0 {

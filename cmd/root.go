@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/config"
 )
 
 // Exit statuses shared by every command.
@@ -96,7 +96,7 @@ func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, er
 // settings registers the declared settings of section ("" for the global
 // ones) as flags of cmd in fs, with value completion for the settings
 // that have a set of values. Flags are never registered by hand: a new
-// setting is a field with tags in package config (see config/declare.go).
+// setting is a field with tags in package config (see internal/config/declare.go).
 func settings(cmd *cobra.Command, section string, fs *pflag.FlagSet) {
 	for _, s := range config.Register(section, fs) {
 		switch {

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -142,7 +142,7 @@ func TestEveryFlagIsASetting(t *testing.T) {
 		}
 		s := config.FlagSetting(cf.flag)
 		if s == nil {
-			t.Errorf("%s --%s is not a declared setting: declare it as a field of config.%s with tags (see config/declare.go)", cf.command, cf.flag.Name, cf.section)
+			t.Errorf("%s --%s is not a declared setting: declare it as a field of config.%s with tags (see internal/config/declare.go)", cf.command, cf.flag.Name, cf.section)
 			continue
 		}
 		fixed := cf.section == "tune" && s.Section == "simulate" && slices.Contains(config.TuneFixed, s.Flag)

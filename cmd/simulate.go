@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/config"
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/config"
 	simreport "github.com/worldcook/worldcook/internal/report"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"

@@ -12,7 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/tune"

@@ -36,7 +36,7 @@ const (
 
 // policyDef is one scheduling policy: how it runs a route and what it
 // refuses. A new policy is one more entry in policies (and its name in
-// the --policy enum of config/config.go).
+// the --policy enum of internal/config/config.go).
 type policyDef struct {
 	name Policy
 	// run replays route through world; start is when the run began, for

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/worldcook/worldcook/config"
+	"github.com/worldcook/worldcook/internal/bytesize"
 )
 
 // maxValues bounds the values one dimension may list, so that a range
@@ -126,7 +126,7 @@ func (d dimension[T]) item(item string) ([]T, error) {
 const unsetValue = "none"
 
 // parseSizes reads a byte dimension (--budget, --max-resident-bytes): as
-// ParseDistances, with byte sizes (16KiB, 1.5MB: config.ParseSize) for
+// ParseDistances, with byte sizes (16KiB, 1.5MB: bytesize.Parse) for
 // values, ends and steps, and Unset for the setting left unset. The values
 // come back ascending, unset last, without repeats.
 func parseSizes(s string) ([]*int64, error) {
@@ -160,7 +160,7 @@ func parseSizes(s string) ([]*int64, error) {
 var byteSizes = dimension[int64]{
 	value: size,
 	step: func(item, arg string, a, b int64) ([]int64, error) {
-		step, err := config.ParseSize(arg)
+		step, err := bytesize.Parse(arg)
 		if err != nil {
 			return nil, fmt.Errorf("%q: the step %q is %v", item, arg, err)
 		}
@@ -262,7 +262,7 @@ func distance(s string) (float64, error) {
 }
 
 func size(s string) (int64, error) {
-	v, err := config.ParseSize(s)
+	v, err := bytesize.Parse(s)
 	if err != nil {
 		return 0, fmt.Errorf("%q is %v", s, err)
 	}

@@ -1,11 +1,11 @@
-package config
+package bytesize
 
 import (
 	"strconv"
 	"testing"
 )
 
-func TestParseSize(t *testing.T) {
+func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want int64
@@ -44,15 +44,15 @@ func TestParseSize(t *testing.T) {
 		{"1/2", 0, true},
 		{"--1", 0, true},
 	} {
-		got, err := ParseSize(tc.in)
+		got, err := Parse(tc.in)
 		if tc.bad {
 			if err == nil {
-				t.Errorf("ParseSize(%q) = %d, want an error", tc.in, got)
+				t.Errorf("Parse(%q) = %d, want an error", tc.in, got)
 			}
 			continue
 		}
 		if err != nil || got != tc.want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+			t.Errorf("Parse(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
 		}
 	}
 }
@@ -64,11 +64,11 @@ func FuzzParseSize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseSize(s)
+		n, err := Parse(s)
 		if err != nil {
 			return
 		}
-		back, err := ParseSize(strconv.FormatInt(n, 10))
+		back, err := Parse(strconv.FormatInt(n, 10))
 		if err != nil || back != n {
 			t.Fatalf("%q = %d, which reads back as %d, %v", s, n, back, err)
 		}

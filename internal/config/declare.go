@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/worldcook/worldcook/internal/bytesize"
 )
 
 // A setting is declared once, as a field of Config (or of one of its
@@ -301,7 +303,7 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 		v.SetInt(int64(d))
 		return v, nil
 	case s.Unit == "bytes":
-		n, err := ParseSize(text)
+		n, err := bytesize.Parse(text)
 		if err != nil {
 			return v, fmt.Errorf("%q is %v", text, err)
 		}

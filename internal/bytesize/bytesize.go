@@ -1,4 +1,6 @@
-package config
+// Package bytesize reads byte sizes as every setting and flag of worldcook
+// writes them: a whole number of bytes or a number with an SI or IEC unit.
+package bytesize
 
 import (
 	"errors"
@@ -24,7 +26,7 @@ var sizeUnits = map[string]int64{
 
 var errSize = errors.New("not a byte size: use a whole number of bytes or a number with a unit, such as 16KiB, 64MiB or 1.5GB")
 
-// ParseSize reads a byte size: "4096", "16KiB", "64MiB", "1.5GB", "2 kB".
+// Parse reads a byte size: "4096", "16KiB", "64MiB", "1.5GB", "2 kB".
 // A fraction is allowed when it names whole bytes (1.5KiB is 1536, 1.5B
 // is refused). The sign is kept, so that a negative size can be refused
 // by the setting's rule with a message that names the setting.
@@ -32,7 +34,7 @@ var errSize = errors.New("not a byte size: use a whole number of bytes or a numb
 // It is written here rather than taken from a library because the common
 // ones either read "MB" as 2^20 or round through float64, which turns
 // large sizes into neighbouring ones; this one is exact (big.Rat).
-func ParseSize(s string) (int64, error) {
+func Parse(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	neg := strings.HasPrefix(t, "-")
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")

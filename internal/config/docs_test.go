@@ -11,7 +11,7 @@ import (
 )
 
 const (
-	docsFile   = "../docs/config.md"
+	docsFile   = "../../docs/config.md"
 	tableStart = "<!-- settings table: generated from the declarations by go test ./config -update -->"
 	tableEnd   = "<!-- end of settings table -->"
 )
