@@ -7,7 +7,7 @@ import "strings"
 
 // Quote returns s as one shell word: as it is when it holds only
 // characters no shell treats specially, else in single quotes (a single
-// quote inside written '\'').
+// quote inside written '\”).
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, special) < 0 {
 		return s
