@@ -6,8 +6,8 @@ package shell
 import "strings"
 
 // Quote returns s as one shell word: as it is when it holds only
-// characters no shell treats specially, else in single quotes (a single
-// quote inside written '\”).
+// characters no shell treats specially, else in single quotes (each
+// single quote inside closes them, is escaped and opens them again).
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, special) < 0 {
 		return s
