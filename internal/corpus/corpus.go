@@ -35,6 +35,20 @@ func Projects() string {
 	return shared("estella-projects")
 }
 
+// EngineSDK returns the engine's TypeScript sources (its sdk/src folder)
+// that tests run in Node to compare worldcook with the engine, or ""
+// when they are not there. WORLDCOOK_ENGINE_SDK overrides the default,
+// ../shared/estella-sdk/engine/sdk/src beside the repository.
+func EngineSDK() string {
+	if d := os.Getenv("WORLDCOOK_ENGINE_SDK"); d != "" {
+		return existing(d)
+	}
+	if d := shared("estella-sdk"); d != "" {
+		return existing(filepath.Join(d, "engine", "sdk", "src"))
+	}
+	return ""
+}
+
 // existing is d when it is a folder, else "": a variable naming a folder
 // that is not there means the material is absent, and tests skip.
 func existing(d string) string {
