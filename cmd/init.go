@@ -43,9 +43,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 			assetOptions(&vopts, cfg.AssetRefs)
 			opts := initworld.Options{Plane: c.Plane, Check: vopts}
 			if c.CellSize != nil {
-				if *c.CellSize <= 0 {
-					return inputErr(fmt.Errorf("--cell-size %v: a cell size must be more than 0", *c.CellSize))
-				}
+				// More than 0, as its declaration says (internal/config).
 				opts.CellSize = *c.CellSize
 			}
 			r, err := initworld.Run(args[0], opts, c.Write)

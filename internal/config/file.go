@@ -297,10 +297,10 @@ func kindName(n *yaml.Node) string {
 	return "an alias"
 }
 
-// suggest returns "; did you mean X?" with the candidate nearest to key,
-// when one is near enough to be a typo of it, else "".
+// suggest returns "; did you mean X?" with the candidate key most likely
+// means (Meant), else "".
 func suggest(key string, candidates []string) string {
-	if best := Nearest(key, candidates); best != "" {
+	if best := Meant(key, candidates); best != "" {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	return ""
