@@ -57,4 +57,3 @@ func TestViews(t *testing.T) {
 		t.Errorf("a hidden camera gave a view: %+v", p.View)
 	}
 }
-
