@@ -8,6 +8,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -46,8 +47,10 @@ type Config struct {
 	// worldcook.yaml sets them (assetRefs:).
 	AssetRefs AssetRefs
 
-	// File is the configuration file that was read, if any.
-	File string
+	// File is the configuration file that was read, if any; Found says
+	// how it was found (or where none was).
+	File  string
+	Found Found
 
 	origins map[string]Origin
 }
@@ -303,7 +306,14 @@ func (s *Setting) subject(o Origin) string {
 // Resolve once.
 type Loader struct {
 	flags map[string][]*pflag.FlagSet
+	near  string
 }
+
+// Near names the command's first input (a scene, a folder of scenes, a
+// cooked world): without --config and without a worldcook.yaml in the
+// working directory, Resolve reads the nearest one from the input's folder
+// up to its Estella project's root.
+func (l *Loader) Near(input string) { l.near = input }
 
 // NewLoader returns a Loader that reads WORLDCOOK_* variables from the
 // environment.
@@ -389,8 +399,8 @@ func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
 	return nil
 }
 
-// Resolve reads the configuration file (explicit, or ./worldcook.yaml if
-// present) and returns the typed configuration. Every value of every layer
+// Resolve reads the configuration file (explicit, else ./worldcook.yaml,
+// else the one nearest to the input given to Near: see find) and returns the typed configuration. Every value of every layer
 // is checked: an error names the flag, the variable or the file, line and
 // key it came from.
 func (l *Loader) Resolve(file string) (*Config, error) {
@@ -402,13 +412,20 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 			s.store(root, v)
 		}
 	}
+	cfg.Found = Found{How: ByFlag, File: file}
 	if file == "" {
-		if _, err := os.Lstat(DefaultFile); err == nil {
-			file = DefaultFile
-		}
+		cfg.Found = find(l.near)
+		file = cfg.Found.File
 	}
 	if file != "" {
-		if err := readFile(cfg, root, file); err != nil {
+		// A file found beside the input is read with its paths from its
+		// own folder: cook.out: build means the project's build folder
+		// wherever the command runs.
+		base := ""
+		if cfg.Found.How == NearInput {
+			base = filepath.Dir(file)
+		}
+		if err := readFile(cfg, root, file, base); err != nil {
 			return nil, err
 		}
 		cfg.File = file
