@@ -35,8 +35,8 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell"},
-	{"internal/mapped"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell", "internal/tilemap", "internal/navgrid"},
+	{"internal/mapped", "internal/timeline", "internal/enginejs"},
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
