@@ -62,6 +62,10 @@ type Source struct {
 	Prefetch, Load, Unload float64
 	// Enabled is false for a source that asks for nothing.
 	Enabled bool
+	// View is what the source's camera shows, centred on it; nil when
+	// nothing says (no camera, no view setting): pop-in is then not
+	// counted around it.
+	View *View
 }
 
 // Point is a position on the partition plane.
@@ -78,6 +82,9 @@ type World struct {
 	Plane   string
 	Cells   []Cell
 	Sources []Source
+	// View is the scene's main camera's view (nil: none), for the sources
+	// a route is given in a world without authored ones.
+	View *View
 	// RuntimeSources are the sources as the Estella runtime samples them:
 	// on X and Z whatever the plane (for an xz world, Sources).
 	RuntimeSources []Source
@@ -146,6 +153,7 @@ func sourcesFromManifest(m *manifest.Manifest) []Source {
 			Load:     s.LoadRadius,
 			Unload:   s.UnloadRadius,
 			Enabled:  s.Enabled,
+			View:     ViewOf(s.View),
 		}
 	}
 	return out
@@ -164,6 +172,7 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Plane:    plane,
 		Cells:    cellsFromManifest(m),
 		Sources:  sourcesFromManifest(m),
+		View:     ViewOf(m.View),
 		// The runtime's view of the sources, for --policy estella.
 		RuntimeSources: runtimeSources(m),
 		Files:          files,

@@ -104,10 +104,15 @@ type Validate struct {
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path             string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
-	LoadRadius       *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
-	UnloadRadius     *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
-	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	Path           string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
+	LoadRadius     *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
+	UnloadRadius   *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
+	PrefetchRadius *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	// ViewSize and ViewDistance set every source's view, instead of its
+	// camera's (in worldcook.yaml also simulate: {view: {width, height}}
+	// or {view: {distance}}); at most one of them.
+	ViewSize         *string  `flag:"view-size" unit:"extent" help:"every source's view, a WxH rectangle (default: the camera's)"`
+	ViewDistance     *float64 `flag:"view-distance" unit:"distance" help:"every source's view, a disc of this radius"`
 	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes a frame may start loading (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
 	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"streaming.MaxFrameSetting" help:"modelled IO: frames from dispatch to completion"`
@@ -210,6 +215,7 @@ var TuneFixed = []string{
 	"max-in-flight", "latency-frames", "io-bytes-per-frame", "lod-radius", "pinned-radius", "evict-cooldown",
 	"distance", "fail-rate", "seed", "retries", "retry-backoff", "retry-timeout", "warmup", "policy",
 	"publish-frames", "unload-frames", "plane", "levels", "scenes-root", "assets", "asset-costs",
+	"view-size", "view-distance",
 }
 
 // Name says where the value of field (a pointer to a field of c) came

@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets"},
+	{"internal/assets", "internal/camera"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo"},
