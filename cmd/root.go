@@ -178,7 +178,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newTuneCmd(a),
 	)
 	addHelpTopics(root)
-	explainArgs(root)
+	explainArgs(root, a)
 	return root, a
 }
 
