@@ -173,7 +173,7 @@ type Init struct {
 type SceneInput struct {
 	Plane      string `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"plane cells are cut on; xy for 2D worlds"`
 	Levels     int    `flag:"levels" unit:"count" max:"grid.MaxLevel" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: as the engine names them)"`
 	AssetFolders
 }
 
