@@ -54,6 +54,9 @@ type Cell struct {
 // Source is a streaming source: a place that asks cells to exist.
 type Source struct {
 	Name string
+	// Entity is the id of the scene entity that carries it (0 for a
+	// source a route makes in a world without authored ones).
+	Entity int64
 	// X and Z are the source's position on the partition plane.
 	X, Z float64
 	// Prefetch, Load and Unload are the radii: cells within Prefetch are
@@ -147,6 +150,7 @@ func sourcesFromManifest(m *manifest.Manifest) []Source {
 		}
 		out[i] = Source{
 			Name:     name,
+			Entity:   s.Entity,
 			X:        s.Position.X,
 			Z:        z,
 			Prefetch: s.PrefetchRadius,

@@ -196,12 +196,16 @@ type Tune struct {
 	PrefetchRadius   *string  `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
 	Budget           *string  `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
 	MaxResidentBytes *string  `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
-	Require          []string `flag:"require" default:"streaming.FailHoles" enum:"streaming.FailConditions" help:"conditions no route may show (as --fail-on)"`
+	Require          []string `flag:"require" enum:"streaming.FailConditions" help:"conditions no route may show (default: pop-in; holes if no view)"`
 	Minimize         string   `flag:"minimize" default:"peak-resident" help:"mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
 	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`
 	Plot             string   `flag:"plot" unit:"path" help:"draw the candidates on peak resident × loads to this SVG"`
+	// Diff and Write put the recommendation on the scene's sources: the
+	// diff on stdout (the report then goes to stderr), or the edit made.
+	Diff  bool `flag:"diff" help:"print the scene edit that sets the recommended radii"`
+	Write bool `flag:"write" help:"set the recommended radii on the scene's sources, atomically"`
 
 	from map[string]Origin
 }
