@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/buildinfo"
+	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/internal/watch"
 	"github.com/worldcook/worldcook/validate"
@@ -51,6 +54,33 @@ func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sidefile.Guard) 
 	return nil
 }
 
+// watchingText says, once, what a watch watches and how to stop it: the
+// input files (scenes, prefabs, assets and their sidecars), the folders
+// that hold them, and the folders whose new scenes join the next cook.
+func watchingText(w watch.Watched) string {
+	rel := func(ds []string) []string {
+		out := make([]string, len(ds))
+		for i, d := range ds {
+			out[i] = d
+			if wd, err := os.Getwd(); err == nil {
+				if r, err := filepath.Rel(wd, d); err == nil && !strings.HasPrefix(r, "..") {
+					out[i] = r
+				}
+			}
+		}
+		return out
+	}
+	where := english.Count(len(w.Folders), "folder")
+	if n := len(w.Folders); n > 0 && n <= 3 {
+		where = strings.Join(rel(w.Folders), ", ")
+	}
+	msg := "watching " + english.Count(w.Files, "file") + " the cook read (scenes, prefabs, assets, .meta files) in " + where
+	if len(w.SceneDirs) > 0 {
+		msg += ", and new scenes under " + strings.Join(rel(w.SceneDirs), ", ")
+	}
+	return msg + "; cooking again after each change; press Ctrl-C to stop"
+}
+
 // watchCook cooks, then again on every change of an input, until
 // interrupted: Ctrl-C between cooks exits 0; during one it stops the cook,
 // which leaves the previous world as any interrupted cook does.
@@ -89,7 +119,14 @@ func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, s
 		}
 		return in
 	}
-	err := watch.Run(ctx, once, watch.Options{SceneExt: validate.SceneExt, Exclude: opts.Cfg.Out})
+	told := opts.Quiet
+	armed := func(w watch.Watched) {
+		if !told {
+			told = true
+			fmt.Fprintf(opts.IO.Err, "worldcook: %s\n", watchingText(w))
+		}
+	}
+	err := watch.Run(ctx, once, watch.Options{SceneExt: validate.SceneExt, Exclude: opts.Cfg.Out, Armed: armed})
 	switch {
 	case err == nil:
 		return nil

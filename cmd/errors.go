@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/worldcook/worldcook/internal/config"
+	"github.com/worldcook/worldcook/internal/shell"
 )
 
 // A mistake on the command line is answered with its fix: the flag or
@@ -39,8 +41,10 @@ var (
 )
 
 // flagError is every command's answer to a flag that does not parse: the
-// nearest flag for an unknown one, and where to read about them all.
-func flagError(c *cobra.Command, err error) error {
+// flag an unknown one most likely means (by meaning, then by spelling:
+// config.Meant), what to do instead for a setting the command does not
+// take, and where to read about them all. args is the command line.
+func flagError(c *cobra.Command, err error, args []string) error {
 	msg := err.Error()
 	var names []string
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -49,8 +53,10 @@ func flagError(c *cobra.Command, err error) error {
 		}
 	})
 	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
-		if best := config.Nearest(m[1], names); best != "" {
+		if best := config.Meant(m[1], names); best != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", best)
+		} else if config.Synonym(m[1]) == "cell-size" {
+			msg += ": " + cellSizeAdvice(c, m[1], args)
 		}
 	} else if m := unknownShorthand.FindStringSubmatch(msg); m != nil {
 		// A one-letter flag that does not exist: the one long flag that
@@ -66,6 +72,33 @@ func flagError(c *cobra.Command, err error) error {
 		}
 	}
 	return inputErr(fmt.Errorf("%s; see '%s --help'", msg, c.CommandPath()))
+}
+
+// cellSizeAdvice says where the cell size of a streamed world is set,
+// for a command that reads it from the scene (or world) instead of a
+// flag: the scene's StreamedWorld, which init writes into a scene that
+// has none. The init command repeats the size and the scene given, when
+// the command line holds them.
+func cellSizeAdvice(c *cobra.Command, flag string, args []string) string {
+	size, scene := "N", "SCENE"
+	var scenes []string
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--"+flag+"="); ok {
+			size = v
+		} else if a == "--"+flag && i+1 < len(args) {
+			size = args[i+1]
+		} else if strings.HasSuffix(a, ".esscene") && !strings.HasPrefix(a, "-") {
+			scenes = append(scenes, a)
+		}
+	}
+	if _, err := strconv.ParseFloat(size, 64); err != nil {
+		size = "N"
+	}
+	if len(scenes) == 1 {
+		scene = shell.Quote(scenes[0])
+	}
+	return fmt.Sprintf("%s reads the cell size from the world: the cellSize of the scene's StreamedWorld entity; set it there, or have init write a StreamedWorld into a scene without one: worldcook init --cell-size %s %s",
+		c.Name(), size, scene)
 }
 
 // commandError rewrites cobra's unknown command error (whose suggestions

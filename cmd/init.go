@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/initworld"
 )
 
@@ -43,14 +44,25 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 			assetOptions(&vopts, cfg.AssetRefs)
 			opts := initworld.Options{Plane: c.Plane, Check: vopts}
 			if c.CellSize != nil {
-				if *c.CellSize <= 0 {
-					return inputErr(fmt.Errorf("--cell-size %v: a cell size must be more than 0", *c.CellSize))
-				}
+				// More than 0, as its declaration says (internal/config).
 				opts.CellSize = *c.CellSize
+			}
+			// The plane goes in the settings file too, so that cook,
+			// validate and simulate cut the world as init did. Checked
+			// before the scene is written: a file that cannot take it
+			// stops the run with nothing written.
+			rec, err := cfg.RecordPlane(args[0], c.Plane)
+			if err != nil {
+				return inputErr(err)
 			}
 			r, err := initworld.Run(args[0], opts, c.Write)
 			if err != nil {
 				return inputErr(err)
+			}
+			if c.Write && rec != nil {
+				if err := rec.Write(); err != nil {
+					return inputErr(fmt.Errorf("the scene is written, but the plane is not recorded: %v", err))
+				}
 			}
 			if !c.Write {
 				a.io.Out.Write(r.Diff)
@@ -61,6 +73,14 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 				}
 				if c.Write && len(r.Diff) > 0 {
 					fmt.Fprintf(a.io.Err, "worldcook: wrote %s\n", r.File)
+				}
+				if rec != nil {
+					fmt.Fprintf(a.io.Err, "worldcook: %s\n", planeRecordLine(rec, c.Write))
+				}
+			}
+			if rec != nil {
+				for _, o := range rec.Overrides {
+					fmt.Fprintf(a.io.Err, "worldcook: warning: %s still overrides the top-level plane for that command; remove it\n", o)
 				}
 			}
 			for _, n := range r.Notes {
@@ -74,4 +94,17 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 	}
 	settings(cmd, "init", cmd.Flags())
 	return cmd
+}
+
+// planeRecordLine says where init records the plane (or, without --write,
+// would).
+func planeRecordLine(rec *config.PlaneRecord, written bool) string {
+	what := fmt.Sprintf("plane: %s at %s:%d", rec.Plane, rec.File, rec.Line)
+	if rec.Create {
+		what = fmt.Sprintf("plane: %s in a new %s", rec.Plane, rec.File)
+	}
+	if written {
+		return "recorded " + what + ", so that every command cuts the world on " + rec.Plane
+	}
+	return "with --write, init also records " + what + " (every command reads it); without it, pass --plane " + rec.Plane + " to every command"
 }

@@ -70,6 +70,8 @@ type app struct {
 	// machine is set by a command whose output is JSON Lines, so that a
 	// failure is reported in them too.
 	machine bool
+	// args are the command line as given, for advice that repeats it.
+	args []string
 }
 
 // config resolves the configuration for one command run: the command's own
@@ -84,6 +86,11 @@ func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, er
 		if err := l.Bind(section, cmd.Flags()); err != nil {
 			return nil, inputErr(err)
 		}
+	}
+	// The settings follow the input: without --config or a worldcook.yaml
+	// here, the one nearest to the first scene (or world) is read.
+	if args := cmd.Flags().Args(); len(args) > 0 {
+		l.Near(args[0])
 	}
 	cfg, err := l.Resolve(a.configFile)
 	if err != nil {
@@ -154,9 +161,9 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 	pf := root.PersistentFlags()
 	// --config is the one flag that is not a setting: it says where the
 	// settings file is, so it cannot come from that file.
-	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default ./worldcook.yaml if present)")
+	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default: ./worldcook.yaml, else the input's nearest)")
 	settings(root, "", pf)
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err, a.args) })
 	// Unknown commands get their suggestions on the one line of the
 	// error (commandError), not on lines of their own.
 	root.DisableSuggestions = true
@@ -185,6 +192,7 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 		streams.OutTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
 	}
 	root, a := newRoot(streams)
+	a.args = args
 	root.SetArgs(args)
 	err := commandError(root, root.Execute())
 	code := report(errw, err)

@@ -346,10 +346,15 @@ func (l *assetLister) add(i int32, field, p string) {
 			continue
 		}
 		l.reported[m] = true
+		hint := "fix the reference in " + m.Via + " or add the file it names"
+		if m.Via == "" {
+			// The document itself is what the engine cannot use.
+			hint = "fix " + m.Path
+		}
 		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
 			Message: l.c.who(i) + " " + field + ": " + m.Message(),
 			Subject: diag.Subject{Field: field},
-			Hint:    "fix the reference in " + m.Via + " or add the file it names"}})
+			Hint:    hint}})
 	}
 }
 

@@ -314,3 +314,40 @@ func TestAssetsAsTheEngineLoadsThem(t *testing.T) {
 		t.Errorf("missing-asset findings %q", missing)
 	}
 }
+
+// TestAssetsOfContainers: the missing files a container names are each
+// one warning on the entity that loads the container, naming the file
+// that names them; a container that names nothing usable says to fix it.
+func TestAssetsOfContainers(t *testing.T) {
+	file := filepath.Join("..", "testdata", "containers", "assets", "scenes", "main.esscene")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := scene.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Check(d, Options{SceneName: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Findings {
+		if f.Code == CodeMissingAsset {
+			got = append(got, itoa(*f.Entity)+": "+f.Message+" ("+f.Hint+")")
+		}
+	}
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "containers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`3: "Hero" (3) SpineAnimation.atlasPath: "../../../outside.png" (assets/spine/../../../outside.png), referenced by assets/spine/hero.atlas, is outside the project ` + root + ` (fix the reference in assets/spine/hero.atlas or add the file it names)`,
+		`3: "Hero" (3) SpineAnimation.atlasPath: "assets/spine/gone.jpg", referenced by assets/spine/hero.atlas, does not exist (fix the reference in assets/spine/hero.atlas or add the file it names)`,
+		`5: "Blank" (5) DragonBonesAnimation.atlasPath: "assets/dragonbones/Blank_tex.json" names no image (no "imagePath" string): the engine draws its armatures untextured (fix assets/dragonbones/Blank_tex.json)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("missing-asset findings\n%q\nwant\n%q", got, want)
+	}
+}

@@ -18,7 +18,7 @@ const DefaultCellSize = 1000
 // Per-entity flags, set by the passes below. One small word per entity
 // keeps a world of millions of entities cheap to describe.
 const (
-	fTransform     uint16 = 1 << iota // carries a Transform
+	fTransform     uint32 = 1 << iota // carries a Transform
 	fPersistent                       // carries WorldPersistent
 	fStreamedWorld                    // carries StreamedWorld
 	fSource                           // carries WorldStreamingSource
@@ -34,6 +34,7 @@ const (
 	fCanvas                           // carries Canvas or UICanvas
 	fCamera                           // carries Camera
 	fTypo                             // carries a component named like a misspelt streaming component
+	fGlobalLight                      // its first Light2D lights the whole scene (globalLight)
 )
 
 // ref is one entity reference: a single field's value or one list element.
@@ -69,11 +70,11 @@ type checker struct {
 	parent []int32 // parent index, -1 for top-level entities (after cuts)
 	root   []int32
 	order  []int32 // parents before children
-	flags  []uint16
+	flags  []uint32
 	// cls holds the flags classify sets (what each entity carries, which
 	// positions are wanted) while the structural passes set theirs in
 	// flags; run merges them.
-	cls []uint16
+	cls []uint32
 	// blockRefs holds the references componentFlags collected, per block
 	// of entities, for classify to gather in authored order.
 	blockRefs [][]ref
@@ -140,8 +141,8 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 
 func (c *checker) run() error {
 	n := len(c.d.Entities)
-	c.flags = make([]uint16, n)
-	c.cls = make([]uint16, n)
+	c.flags = make([]uint32, n)
+	c.cls = make([]uint32, n)
 	c.parent = make([]int32, n)
 	c.plan.cut = make([]bool, n)
 	// Reading which components each entity carries needs only the
@@ -180,6 +181,7 @@ func (c *checker) run() error {
 	c.checkRefs()
 	if c.plan.Streamed {
 		c.collectSources()
+		c.collectViews()
 	}
 	c.runRules(phaseScene)
 	if c.plan.Streamed {

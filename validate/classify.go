@@ -28,7 +28,8 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 		}
 		var refs []ref
 		for i := from; i < min(from+classifyBlock, n); i++ {
-			var fl uint16
+			var fl uint32
+			light := false // a Light2D was met: only the first counts, as Component finds it
 			for _, comp := range d.Components(i) {
 				switch comp.Type {
 				case "Transform":
@@ -47,6 +48,16 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 					switch {
 					case isExtentType(comp.Type):
 						fl |= fExtent
+						// Whether a light is scene-wide is read here, on
+						// every core while the components are at hand,
+						// so that the cell rule visits only those lights
+						// and not every entity with an extent.
+						if comp.Type == "Light2D" && !light {
+							light = true
+							if globalLight(comp.Data) != "" {
+								fl |= fGlobalLight
+							}
+						}
 					case isBuiltinRefType(comp.Type):
 						fl |= fRefs
 					case typos.intended(comp.Type) != "":

@@ -275,7 +275,9 @@ func (c *checker) uiRootInCell(i int32, cell *Cell) {
 
 // globalLights reports the scene-wide lights entity i of cell spawns:
 // its own, or for an instance those of its expansion. An entity the
-// engine does not spawn ("visible": false) lights nothing.
+// engine does not spawn ("visible": false) lights nothing. Entities
+// outside instances come here only when componentFlags found their
+// Light2D scene-wide (fGlobalLight).
 func (c *checker) globalLights(i int32, of *Cell) {
 	cell := of.Name
 	if c.flags[i]&fPrefab == 0 {
@@ -452,7 +454,7 @@ var ruleGlobalLightInCell = rule{
 		Help:  "Mark it WorldPersistent."},
 	phase:      phaseCells,
 	cellEntity: (*checker).globalLights,
-	mask:       fExtent | fPrefab,
+	mask:       fGlobalLight | fPrefab,
 }
 
 var ruleCameraInCell = rule{

@@ -303,7 +303,7 @@ func (w *placer) run(run []int32) {
 
 // placeRoot returns the placer's cell index of top-level entity i, or -1
 // for the persistent world.
-func (w *placer) placeRoot(i int32, fl uint16, in *instance, hasT bool, m *scene.Affine) int32 {
+func (w *placer) placeRoot(i int32, fl uint32, in *instance, hasT bool, m *scene.Affine) int32 {
 	c := w.c
 	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
 		return -1

@@ -72,7 +72,7 @@ type rule struct {
 	// cellEntity finds them on entity i of cell (phaseCells) when
 	// c.flags[i]&mask != 0.
 	cellEntity func(c *checker, i int32, cell *Cell)
-	mask       uint16
+	mask       uint32
 }
 
 // ruleList is every rule, in the order reports list them.
@@ -131,7 +131,7 @@ func (c *checker) runRules(p phase) {
 // entities, in cell order, then authored order.
 func (c *checker) runCellRules() {
 	var rs []*rule
-	var mask uint16
+	var mask uint32
 	for _, r := range ruleList {
 		if r.phase == phaseCells {
 			rs = append(rs, r)

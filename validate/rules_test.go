@@ -109,6 +109,15 @@ func TestRules(t *testing.T) {
 			{ID: 2, C: []string{tr(0, 0, 0), comp("Light2D", `{"type": 0}`)}},
 			{ID: 3, C: []string{tr(0, 0, 0), comp("Light2D", `{"type": 3, "radius": 10}`)}},
 			{ID: 4, C: []string{tr(0, 0, 0), comp("Light2D", `{}`)}}}},
+		// An entity's first Light2D is the one read, as the engine's
+		// component lookup finds it.
+		{name: "a sun after a point light on one entity", es: []E{settings,
+			{ID: 2, C: []string{tr(0, 0, 0), comp("Light2D", `{"type": 0}`), comp("Light2D", `{"type": 1}`)}}}},
+		{name: "a point light after a sun on one entity", es: []E{settings,
+			{ID: 2, C: []string{tr(0, 0, 0), comp("Light2D", `{"type": 1}`), comp("Light2D", `{"type": 0}`)}}},
+			want: []string{"global-light-in-cell@2:Light2D"}},
+		{name: "a hidden sun spawns no light", es: []E{settings,
+			{ID: 2, Raw: `{"id": 2, "name": "Sun", "parent": null, "children": [], "components": [` + tr(0, 0, 0) + `, ` + comp("Light2D", `{"type": 1}`) + `], "visible": false}`}}},
 		{name: "a persistent sun, a disabled one", es: []E{settings,
 			{ID: 2, C: []string{tr(0, 0, 0), persistent, comp("Light2D", `{"type": 1}`)}},
 			{ID: 3, C: []string{tr(0, 0, 0), comp("Light2D", `{"type": 1, "enabled": false}`)}}}},

@@ -173,6 +173,10 @@ func (g *Graph) load(p string) *node {
 
 // follow records the references of a followed document.
 func (g *Graph) follow(n *node, k *compiledKind, data []byte) {
+	if c, ok := containers[k.format]; ok {
+		g.followContainer(n, c, data)
+		return
+	}
 	var refs []Found
 	var err error
 	if k.Ext == materialExt {

@@ -27,6 +27,11 @@ type Kind struct {
 	FileRelative bool
 	// Fields are reference fields of this kind beyond Rules.Fields.
 	Fields []string
+
+	// format names the container reader of a built-in kind whose
+	// document is not read for reference fields (see containers); a
+	// kind from the settings has none, and replaces the built-in one.
+	format string
 }
 
 // Rules decide what a reference is. A string is an asset reference when it
@@ -64,6 +69,12 @@ func DefaultRules() Rules {
 			{Ext: ".esenv", Follow: true, FileRelative: true, Fields: []string{"specular", "irradianceMap"}},
 			{Ext: ".tmj", Follow: true, FileRelative: true, Fields: []string{"image"}},
 			{Ext: ".tsj", Follow: true, FileRelative: true, Fields: []string{"image"}},
+			// Containers: their loaders read files the document names in
+			// a format of its own (see container.go).
+			{Ext: ".atlas", Follow: true, format: "spine-atlas"},
+			{Ext: "_tex.json", Follow: true, format: "dragonbones-atlas"},
+			{Ext: ".fnt", Follow: true, format: "bitmap-font"},
+			{Ext: ".bmfont", Follow: true, format: "bitmap-font-json"},
 		},
 	}
 }
@@ -129,7 +140,7 @@ func (r Rules) Key() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(n.Fields, ","))
 	for _, k := range n.Kinds {
-		fmt.Fprintf(&b, ";%s:%t:%t:%s", k.Ext, k.Follow, k.FileRelative, strings.Join(k.Fields, ","))
+		fmt.Fprintf(&b, ";%s:%t:%t:%s:%s", k.Ext, k.Follow, k.FileRelative, strings.Join(k.Fields, ","), k.format)
 	}
 	return b.String()
 }
@@ -138,6 +149,9 @@ func (r Rules) Key() string {
 type compiled struct {
 	fields map[string]bool
 	kinds  map[string]*compiledKind
+	// suffixed are the kinds named by the end of a file name rather than
+	// by its extension (DragonBones' "_tex.json"): they come first.
+	suffixed []*compiledKind
 }
 
 type compiledKind struct {
@@ -155,13 +169,22 @@ func (r Rules) compile() compiled {
 		for _, f := range k.Fields {
 			ck.fields[f] = true
 		}
-		c.kinds[strings.ToLower(k.Ext)] = ck
+		if strings.HasPrefix(k.Ext, ".") {
+			c.kinds[strings.ToLower(k.Ext)] = ck
+		} else {
+			c.suffixed = append(c.suffixed, ck)
+		}
 	}
 	return c
 }
 
 // kindOf returns the kind of a slash path by its extension, or nil.
 func (c compiled) kindOf(p string) *compiledKind {
+	for _, k := range c.suffixed {
+		if base := p[strings.LastIndexByte(p, '/')+1:]; len(base) > len(k.Ext) && hasSuffixFold(base, k.Ext) {
+			return k
+		}
+	}
 	dot := strings.LastIndexByte(p, '.')
 	if dot < 0 || strings.LastIndexByte(p, '/') > dot {
 		return nil

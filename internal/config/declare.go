@@ -24,6 +24,7 @@ import (
 //	values:"table,jsonl,csv"       values offered to completion; the package
 //	                               that owns them checks them
 //	min:"1" max:"1024"             a range beyond the unit's own rule
+//	positive:"true"                more than 0 (a cell size), not 0 or more
 //	help:"…"                       the help line; {min}, {max} and {values}
 //	                               in it read as the declared bounds and
 //	                               values
@@ -64,6 +65,7 @@ type Setting struct {
 
 	aliases  map[string]string
 	min, max *float64
+	positive bool
 	index    []int        // the field's index path from Config
 	typ      reflect.Type // the field's type (the element type when Optional)
 }
@@ -93,6 +95,7 @@ var units = map[string]struct {
 	"path":        {false, "", "file"},
 	"dir":         {false, "", "dir"},
 	"seed":        {false, "", "uint"},
+	"extent":      {false, "a width and a height, WxH, such as 1280x720", "WxH"},
 }
 
 var (
@@ -186,6 +189,7 @@ func declareField(section string, f reflect.StructField, index []int) *Setting {
 		Unit: f.Tag.Get("unit"), Help: f.Tag.Get("help"), index: index, typ: f.Type}
 	get := func(key string) string { return ownedTag(s.Path(), key, f.Tag.Get(key)) }
 	s.Default = get("default")
+	s.positive = f.Tag.Get("positive") == "true"
 	s.Env = "WORLDCOOK_"
 	if section != "" {
 		s.Env += strings.ToUpper(section) + "_"
@@ -309,6 +313,12 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 		}
 		v.SetInt(n)
 		return v, nil
+	case s.Unit == "extent":
+		if _, _, err := ParseExtent(text); err != nil {
+			return v, err
+		}
+		v.SetString(text)
+		return v, nil
 	}
 	switch s.typ.Kind() {
 	case reflect.String:
@@ -396,6 +406,13 @@ func (s *Setting) check(v reflect.Value) (string, error) {
 	}
 	if s.min != nil || s.max != nil {
 		want = rangeText(lo, hi, s.Unit)
+	}
+	if s.positive {
+		// One rule, said once, whichever side of 0 the value is on.
+		want = strings.Replace(want, "0 or more", "more than 0", 1)
+		if x <= 0 {
+			return want, errBadValue
+		}
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) || x < lo || x > hi {
 		return want, errBadValue

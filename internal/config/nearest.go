@@ -2,6 +2,58 @@ package config
 
 import "sort"
 
+// synonyms are the words a newcomer reaches for instead of worldcook's
+// own, by what they mean rather than how they are spelt: the flag other
+// tools call so (--output, -o's long form), or another word for the same
+// thing (a camera --route is a --path). Each setting is listed with the
+// words that mean it; a word is compared spelling-blind, as every name.
+var synonyms = []struct {
+	setting string
+	words   []string
+}{
+	{"out", []string{"output", "output-dir", "outdir", "output-directory", "dest", "destination", "target-dir", "build-dir"}},
+	{"path", []string{"route", "routes", "camera-path", "track", "trajectory", "waypoints"}},
+	{"cell-size", []string{"cell", "grid-size", "cell-width", "tile-size"}},
+	{"check", []string{"dry-run", "verify"}},
+	{"write", []string{"apply", "in-place", "inplace"}},
+	{"config", []string{"config-file", "settings", "conf"}},
+	{"jobs", []string{"threads", "parallel", "workers", "concurrency"}},
+	{"assets", []string{"asset-dir", "assets-dir", "project"}},
+	{"format", []string{"output-format", "reporter"}},
+	{"quiet", []string{"silent"}},
+}
+
+// Synonym returns the setting name means (a setting's own name, in any
+// spelling, means itself), or "".
+func Synonym(name string) string {
+	n := normalize(name)
+	for _, s := range synonyms {
+		if normalize(s.setting) == n {
+			return s.setting
+		}
+		for _, w := range s.words {
+			if normalize(w) == n {
+				return s.setting
+			}
+		}
+	}
+	return ""
+}
+
+// Meant returns the candidate a user who wrote name most likely meant:
+// the one it is a synonym of, else the nearest by spelling (Nearest),
+// else "".
+func Meant(name string, candidates []string) string {
+	if s := Synonym(name); s != "" {
+		for _, c := range candidates {
+			if normalize(c) == normalize(s) {
+				return c
+			}
+		}
+	}
+	return Nearest(name, candidates)
+}
+
 // Nearest returns the candidate nearest to name when one is near enough to
 // be a typo of it, else "". Names are compared spelling-blind, as keys are
 // (maxResidentBytes, max-resident-bytes and max_resident_bytes are one

@@ -45,6 +45,19 @@ type Options struct {
 	Exclude string
 	// Waiting, if set, is told when the loop starts waiting for a change.
 	Waiting func()
+	// Armed, if set, is told after each cook what the loop now watches.
+	Armed func(Watched)
+}
+
+// Watched is what the loop watches between two cooks.
+type Watched struct {
+	// Files is how many input files it watches.
+	Files int
+	// Folders are the folders it watches (absolute, sorted): those of the
+	// files, and every folder under SceneDirs.
+	Folders []string
+	// SceneDirs are the folders whose new scenes join the next cook.
+	SceneDirs []string
 }
 
 // DefaultDebounce covers an editor's save: write, rename, a .meta
@@ -89,6 +102,9 @@ func Run(ctx context.Context, cook func(context.Context) Inputs, opts Options) e
 		if err := l.arm(in); err != nil {
 			return err
 		}
+		if opts.Armed != nil {
+			opts.Armed(l.watching)
+		}
 		if opts.Waiting != nil {
 			opts.Waiting()
 		}
@@ -108,6 +124,8 @@ type loop struct {
 	files   map[string]bool
 	dirs    []string
 	watched map[string]bool
+	// watching is what the last arm watches.
+	watching Watched
 }
 
 func abs(p string) string {
@@ -166,6 +184,13 @@ func (l *loop) arm(in Inputs) error {
 		}
 		l.watched[d] = true
 	}
+	files := len(l.files)
+	for _, d := range l.dirs {
+		if l.files[d] {
+			files-- // a folder argument, not a file
+		}
+	}
+	l.watching = Watched{Files: files, Folders: dirs, SceneDirs: append([]string(nil), l.dirs...)}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -203,5 +204,38 @@ func TestInterrupt(t *testing.T) {
 	err := Run(ctx, func(context.Context) Inputs { stop(); return Inputs{Files: []string{scene}} }, Options{})
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("during a cook: %v", err)
+	}
+}
+
+// TestArmed: after a cook the loop says what it watches: the input files,
+// their folders and every folder under a scene folder, and those scene
+// folders (the output folder left out).
+func TestArmed(t *testing.T) {
+	dir := t.TempDir()
+	scenes, assets, out := filepath.Join(dir, "levels"), filepath.Join(dir, "assets"), filepath.Join(dir, "levels", "out")
+	scene, tex := filepath.Join(scenes, "town", "main.esscene"), filepath.Join(assets, "t.png")
+	for _, d := range []string{filepath.Dir(scene), assets, out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, scene, "{}")
+	write(t, tex, "png")
+	ctx, stop := context.WithCancel(context.Background())
+	got := make(chan Watched, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, func(context.Context) Inputs {
+			return Inputs{Files: []string{scene, tex, tex}, Dirs: []string{scenes}, OK: true}
+		}, Options{Exclude: out, Armed: func(w Watched) { got <- w }})
+	}()
+	w := <-got
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := Watched{Files: 2, Folders: []string{assets, scenes, filepath.Join(scenes, "town")}, SceneDirs: []string{scenes}}
+	if w.Files != want.Files || !slices.Equal(w.Folders, want.Folders) || !slices.Equal(w.SceneDirs, want.SceneDirs) {
+		t.Errorf("watched %+v, want %+v", w, want)
 	}
 }
