@@ -35,6 +35,7 @@ type Config struct {
 	Simulate Simulate `section:"simulate"`
 	Init     Init     `section:"init"`
 	Tune     Tune     `section:"tune"`
+	Route    Route    `section:"route"`
 
 	// Components declares project component types whose fields hold entity
 	// ids, so that validation checks them like the engine's own. Only
@@ -201,6 +202,25 @@ type Tune struct {
 	from map[string]Origin
 }
 
+// Route holds worldcook route's settings (docs/route.md).
+type Route struct {
+	// From nil makes every kind of route the scene has; set, each kind
+	// must yield one.
+	From     []string `flag:"from" enum:"route.Kinds" help:"routes to make: {values} (default: every kind the scene has)"`
+	Out      string   `flag:"out,o" default:"routes" unit:"dir" help:"folder to write the route CSVs into"`
+	FPS      float64  `flag:"fps" default:"route.DefaultFPS" unit:"rate" positive:"true" help:"frames a second the routes are sampled at"`
+	Speed    *float64 `flag:"speed" unit:"rate" positive:"true" help:"walking speed of markers and tour, units/s (default: a NavAgent's, else 300)"`
+	Source   string   `flag:"source" help:"streaming source the markers, tour and teleport routes drive (default: the first enabled)"`
+	Loops    int      `flag:"loops" default:"1" unit:"count" min:"1" help:"times a loop or pingPong timeline is played"`
+	Hold     float64  `flag:"hold" default:"route.DefaultHold" unit:"seconds" help:"seconds the teleport route holds each spawn point"`
+	Points   []string `flag:"points" help:"component types whose entities join the Marker entities as markers"`
+	Map      string   `flag:"map" unit:"path" help:"draw the cells and the routes made to this SVG (validate's map)"`
+	Recorder bool     `flag:"recorder" help:"print the TypeScript system that records a route in a development build, and exit"`
+	SceneInput
+
+	from map[string]Origin
+}
+
 // TuneFixed are the simulate settings worldcook tune takes as they are
 // configured (flags of tune, simulate: keys, WORLDCOOK_SIMULATE_*) and
 // keeps fixed for the search: the scheduler's and the modelled IO's other
@@ -222,6 +242,9 @@ func (c *Validate) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Simulate) Name(field any) string { return nameOf(c, field, c.from) }
+
+// Name says where the value of field came from; see Cook.Name.
+func (c *Route) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
@@ -451,7 +474,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 	}
 	cfg.inherit(root)
 	cfg.Simulate.DefaultWorld = cfg.Cook.Out
-	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins
+	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from, cfg.Route.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }
 
