@@ -18,7 +18,7 @@ import (
 func newRouteCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "route SCENE",
-		Short: "Make the camera routes simulate and tune replay, from the scene's timelines, markers and cells",
+		Short: "Make the routes simulate and tune replay, from timelines, markers and cells",
 		Long: `Route writes route CSVs that simulate --path and tune --path read, one file per route into
 --out (default routes/), and prints a line per route: its file, frames, length and what it
 follows. The kinds (--from, default every kind the scene has):

@@ -14,7 +14,8 @@ import (
 // navGridFromTilemapLayer: a cell per tile, blocked where a collidable
 // tile is painted (flip flags masked off), walkable elsewhere, unpainted
 // tiles included, row 0 at the bottom. It spans the painted chunks and
-// the markers, a tile beyond them on every side.
+// the markers: beyond them is off the grid, where the engine's search
+// does not go (a game builds its grid over its map).
 type tileGrid struct {
 	name             string
 	grid             *navgrid.Grid
@@ -106,7 +107,6 @@ func (m *maker) buildTileGrid(layers []int, pts []marker) (*tileGrid, string, er
 		}
 		span(int(tx), int(ty))
 	}
-	minX, minY, maxX, maxY = minX-1, minY-1, maxX+1, maxY+1
 	width, height := maxX-minX+1, maxY-minY+1
 	if int64(width)*int64(height) > navgrid.MaxCells {
 		return nil, "", fmt.Errorf("%s: the tilemap %s and the markers span %d×%d tiles, more than the %d a walk's grid may hold (navgrid.MaxCells); bring the markers closer to the painted tiles", w.file(), names[0], width, height, navgrid.MaxCells)

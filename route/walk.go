@@ -21,34 +21,25 @@ func walk(pts []Point, speed, fps float64) ([]Point, error) {
 	if n := math.Ceil(total / step); n+1 > MaxFrames || math.IsNaN(n) {
 		return nil, fmt.Errorf("a walk of %s units at %s units a second and %s frames a second spans more than %d frames (MaxRouteFrames); raise --speed or lower --fps", num(total), num(speed), num(fps), MaxFrames)
 	}
+	// Frame k is k·step along the line, measured from the start (not
+	// added up frame by frame, which would drift).
+	cum := make([]float64, len(pts))
+	for i := 1; i < len(pts); i++ {
+		cum[i] = cum[i-1] + math.Hypot(pts[i].X-pts[i-1].X, pts[i].Z-pts[i-1].Z)
+	}
 	out := []Point{pts[0]}
-	seg, at := 1, 0.0 // the segment being walked, and how far along it
-	for seg < len(pts) {
-		a, b := pts[seg-1], pts[seg]
-		l := math.Hypot(b.X-a.X, b.Z-a.Z)
-		next := at + step
-		if next < l {
-			f := next / l
-			out = append(out, Point{a.X + (b.X-a.X)*f, a.Z + (b.Z-a.Z)*f})
-			at = next
-			continue
-		}
-		// The frame lies past this segment's end: carry the rest on.
-		at = next - l
-		seg++
-		for seg < len(pts) {
-			a, b = pts[seg-1], pts[seg]
-			l = math.Hypot(b.X-a.X, b.Z-a.Z)
-			if at < l {
-				break
-			}
-			at -= l
-			seg++
-		}
-		if seg == len(pts) {
+	seg := 1
+	for k := 1; ; k++ {
+		d := float64(k) * step
+		if d >= total {
 			break
 		}
-		f := at / l
+		for seg < len(pts)-1 && cum[seg] <= d {
+			seg++
+		}
+		a, b := pts[seg-1], pts[seg]
+		l := cum[seg] - cum[seg-1]
+		f := (d - cum[seg-1]) / l
 		out = append(out, Point{a.X + (b.X-a.X)*f, a.Z + (b.Z-a.Z)*f})
 	}
 	if last := pts[len(pts)-1]; out[len(out)-1] != last {
