@@ -61,6 +61,11 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	row("most holes in a frame", d(s.MaxHoles), d(e.MaxHoles))
 	row("first hole", first(s.FirstHoleFrame), first(e.FirstHoleFrame))
 	row("first fully resident", first(s.FirstResidentFrame), first(e.FirstResidentFrame))
+	if s.View || e.View {
+		row("pop-in frames", d(s.PopInFrames), d(e.PopInFrames))
+		row("most pop-in in a frame", d(s.MaxPopIn), d(e.MaxPopIn))
+		row("first pop-in", first(s.FirstPopInFrame), first(e.FirstPopInFrame))
+	}
 	row("peak resident bytes", strconv.FormatInt(s.PeakResidentBytes, 10), strconv.FormatInt(e.PeakResidentBytes, 10))
 	row("peak prepared bytes", strconv.FormatInt(s.PeakPreparedBytes, 10), strconv.FormatInt(e.PeakPreparedBytes, 10))
 	row("peak in flight", d(s.PeakInFlight), d(e.PeakInFlight))
@@ -117,8 +122,9 @@ func WriteComparisonJSON(w io.Writer, res *simulate.Result) error {
 	return err
 }
 
-// totals is a summary without its hole episodes.
+// totals is a summary without its hole and pop-in episodes.
 func totals(s streaming.Summary) streaming.Summary {
 	s.HoleEpisodes = []streaming.HoleEpisode{}
+	s.PopInEpisodes = []streaming.HoleEpisode{}
 	return s
 }
