@@ -1,12 +1,8 @@
 package validate
 
 import (
-	"io"
-	"path/filepath"
-
-	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/camera"
-	"github.com/worldcook/worldcook/internal/regular"
+	esproject "github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -15,10 +11,6 @@ import (
 // "The view"). Package camera reads the cameras; this file says which
 // camera a source rides on: the Camera on its own entity, else the one of
 // its nearest ancestor, else the scene's main camera.
-
-// maxProjectBytes bounds the project.esproject read for its design
-// resolution: a project file is a few hundred bytes.
-const maxProjectBytes = 1 << 20
 
 // collectViews gives each authored source its view and the plan the main
 // camera's. A scene without a camera gets neither.
@@ -78,12 +70,14 @@ func (c *checker) componentField(i int32, typ string) camera.Fields {
 }
 
 // screen is what the scene's cameras draw on: the design resolution of
-// the project that holds the scene and the scene's first Canvas.
+// the project that holds the scene (none when its project file cannot be
+// read: the view then assumes 16:9 and says so) and the scene's first
+// Canvas.
 func (c *checker) screen() camera.Screen {
 	var s camera.Screen
-	if dir, ok := assets.FindProject(c.d.Path); ok {
-		if data, ok := readProject(filepath.Join(dir, assets.ProjectFile)); ok {
-			s.DesignWidth, s.DesignHeight, _ = camera.DesignResolution(data)
+	if dir, ok := esproject.Find(c.d.Path); ok {
+		if p, err := esproject.Load(dir); err == nil {
+			s.DesignWidth, s.DesignHeight = p.DesignWidth, p.DesignHeight
 		}
 	}
 	if c.canvas >= 0 && !c.d.Entities[c.canvas].Hidden {
@@ -91,20 +85,4 @@ func (c *checker) screen() camera.Screen {
 		s.Canvas = &cv
 	}
 	return s
-}
-
-// readProject reads a project file of at most maxProjectBytes; a file
-// that cannot be read gives no design resolution (the view then assumes
-// 16:9 and says so).
-func readProject(file string) ([]byte, bool) {
-	f, size, err := regular.Open(file, "project")
-	if err != nil || size > maxProjectBytes {
-		if f != nil {
-			f.Close()
-		}
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxProjectBytes))
-	return data, err == nil
 }

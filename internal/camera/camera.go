@@ -14,8 +14,6 @@ package camera
 import (
 	"math"
 
-	"github.com/worldcook/worldcook/internal/jsondoc"
-
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -252,23 +250,4 @@ func View(c Camera, s Screen, via string) manifest.View {
 	v.Height = 2 * half
 	v.Width = v.Height * aspect
 	return v
-}
-
-// DesignResolution reads a project.esproject's designResolution {width,
-// height}; ok is false when the document is not JSON or gives none of
-// positive finite sides.
-func DesignResolution(project []byte) (w, h float64, ok bool) {
-	var doc struct {
-		DesignResolution *struct {
-			Width, Height float64
-		} `json:"designResolution"`
-	}
-	if err := jsondoc.Unmarshal(project, &doc); err != nil || doc.DesignResolution == nil {
-		return 0, 0, false
-	}
-	w, h = doc.DesignResolution.Width, doc.DesignResolution.Height
-	if !(w > 0) || !(h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
-		return 0, 0, false
-	}
-	return w, h, true
 }

@@ -146,24 +146,3 @@ func TestReadCanvas(t *testing.T) {
 		t.Errorf("ReadCanvas of defaults = %+v, want %+v", got, want)
 	}
 }
-
-func TestDesignResolution(t *testing.T) {
-	for _, tc := range []struct {
-		doc  string
-		w, h float64
-		ok   bool
-	}{
-		{`{"name": "P", "designResolution": {"width": 800, "height": 600}}`, 800, 600, true},
-		{`{"name": "P"}`, 0, 0, false},
-		{`{"designResolution": {"width": 0, "height": 600}}`, 0, 0, false},
-		{`{"designResolution": {"width": "800", "height": 600}}`, 0, 0, false},
-		{`{"designResolution": [800, 600]}`, 0, 0, false},
-		{`not json`, 0, 0, false},
-		{``, 0, 0, false},
-	} {
-		w, h, ok := DesignResolution([]byte(tc.doc))
-		if w != tc.w || h != tc.h || ok != tc.ok {
-			t.Errorf("DesignResolution(%s) = %v, %v, %v; want %v, %v, %v", tc.doc, w, h, ok, tc.w, tc.h, tc.ok)
-		}
-	}
-}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/enginejs"
+	"github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/internal/scene"
 )
 
@@ -75,9 +75,9 @@ func TestAgainstTheEngine(t *testing.T) {
 		if len(cams) == 0 {
 			continue
 		}
-		if dir, ok := assets.FindProject(f); ok {
-			if p, err := os.ReadFile(filepath.Join(dir, assets.ProjectFile)); err == nil {
-				m.screen.DesignWidth, m.screen.DesignHeight, _ = DesignResolution(p)
+		if dir, ok := project.Find(f); ok {
+			if p, err := project.Load(dir); err == nil {
+				m.screen.DesignWidth, m.screen.DesignHeight = p.DesignWidth, p.DesignHeight
 			}
 		}
 		m.main = Main(m.cams)

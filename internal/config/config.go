@@ -163,7 +163,7 @@ type Simulate struct {
 
 // Init holds the init command's settings.
 type Init struct {
-	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
+	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: the view spans 2x2 cells)"`
 	Plane    string   `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
 	AssetFolders

@@ -81,3 +81,54 @@ func TestRetuneWriteRefusesReadOnly(t *testing.T) {
 		t.Errorf("--write did not write the radii:\n%s", got)
 	}
 }
+
+// TestInitFromTheView: a camera's view decides init's cell size (the view
+// spans about 2×2 cells) and the radii of the source it adds (the load
+// radius the view's reach and a cell, prefetch and unload a cell beyond),
+// unless --cell-size is given.
+func TestInitFromTheView(t *testing.T) {
+	scene := func(camera string) []byte {
+		return []byte(`{"version": 1, "name": "V", "entities": [
+ {"id": 1, "name": "Cam", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 10}}}, {"type": "Camera", "data": ` + camera + `}]},
+ {"id": 2, "name": "A", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": -600, "y": 0, "z": -300}}}]},
+ {"id": 3, "name": "B", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 600, "y": 0, "z": 300}}}]}
+]}`)
+	}
+	for _, tc := range []struct {
+		name, camera string
+		opts         Options
+		cell         float64
+		radii        [3]float64
+	}{
+		{"orthographic 1280 × 720", `{"projectionType": 1, "orthoSize": 360, "aspectRatio": 1.7777777777777777}`, Options{}, 500, [3]float64{1240, 1740, 1740}},
+		{"perspective, farPlane 2000", `{"projectionType": 0, "farPlane": 2000}`, Options{}, 2000, [3]float64{4000, 6000, 6000}},
+		{"--cell-size wins, the radii still cover the view", `{"projectionType": 1, "orthoSize": 360, "aspectRatio": 1.7777777777777777}`, Options{CellSize: 100}, 100, [3]float64{835, 935, 935}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Make("v.esscene", scene(tc.camera), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.CellSize != tc.cell || r.Radii != tc.radii || r.View == nil {
+				t.Errorf("cell size %v, radii %v, view %+v; want %v, %v", r.CellSize, r.Radii, r.View, tc.cell, tc.radii)
+			}
+			if !strings.Contains(string(r.After), `"loadRadius": `+formatNum(tc.radii[0])) {
+				t.Errorf("the source added has not the radii:\n%s", r.After)
+			}
+			if s := strings.Join(r.Summary(), "\n"); !strings.Contains(s, "assumes the view of entity 1 \"Cam\"") {
+				t.Errorf("the summary does not say what it assumed:\n%s", s)
+			}
+		})
+	}
+	// Without a camera, the extent decides, and init says no view.
+	r, err := Make("v.esscene", []byte(`{"version": 1, "name": "V", "entities": [
+ {"id": 2, "name": "A", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": -600, "y": 0, "z": -300}}}]},
+ {"id": 3, "name": "B", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 600, "y": 0, "z": 300}}}]}
+]}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.View != nil || !strings.Contains(strings.Join(r.Summary(), "\n"), "assumes no view") {
+		t.Errorf("no camera: view %+v, summary %v", r.View, r.Summary())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,6 +56,10 @@ type Project struct {
 	ScenesRoot string
 	// From says where ScenesRoot came from, for messages.
 	From string
+	// DesignWidth and DesignHeight are the designResolution the game is
+	// made for, the screen its cameras' views are drawn on (0 × 0 when
+	// the project gives none of positive finite sides).
+	DesignWidth, DesignHeight float64
 }
 
 // The engine's conventions when a project says nothing: the entry scenes
@@ -96,6 +101,10 @@ func parse(root, file string, data []byte) (*Project, error) {
 	var doc map[string]json.RawMessage
 	_ = json.Unmarshal(data, &doc) // a document that is no object names nothing
 	p := &Project{Root: root}
+	var dr struct{ Width, Height float64 }
+	if json.Unmarshal(doc["designResolution"], &dr) == nil && dr.Width > 0 && dr.Height > 0 && !math.IsInf(dr.Width, 0) && !math.IsInf(dr.Height, 0) {
+		p.DesignWidth, p.DesignHeight = dr.Width, dr.Height
+	}
 	if s, ok := str(doc["defaultScene"]); ok && s != "" {
 		if dir, ok := folderOf(s); ok {
 			p.ScenesRoot, p.From = dir, "the folder of its defaultScene "+s

@@ -135,3 +135,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestDesignResolution(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		w, h float64
+	}{
+		{`{"name": "P", "designResolution": {"width": 800, "height": 600}}`, 800, 600},
+		{`{"name": "P"}`, 0, 0},
+		{`{"designResolution": {"width": 0, "height": 600}}`, 0, 0},
+		{`{"designResolution": {"width": "800", "height": 600}}`, 0, 0},
+		{`{"designResolution": [800, 600]}`, 0, 0},
+		{`[]`, 0, 0},
+	} {
+		p, err := parse(t.TempDir(), "project.esproject", []byte(tc.doc))
+		if err != nil || p.DesignWidth != tc.w || p.DesignHeight != tc.h {
+			t.Errorf("%s: %v × %v, %v; want %v × %v", tc.doc, p.DesignWidth, p.DesignHeight, err, tc.w, tc.h)
+		}
+	}
+}
