@@ -242,11 +242,11 @@ func TestListFlagsComplete(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"simulate", "--fail-on", ""}, []string{"holes", "over-budget", "over-cap", "failures"}},
-		{[]string{"simulate", "--fail-on", "holes,"}, []string{"holes,over-budget", "holes,over-cap", "holes,failures"}},
+		{[]string{"simulate", "--fail-on", ""}, []string{"holes", "pop-in", "over-budget", "over-cap", "failures"}},
+		{[]string{"simulate", "--fail-on", "holes,"}, []string{"holes,pop-in", "holes,over-budget", "holes,over-cap", "holes,failures"}},
 		{[]string{"simulate", "--fail-on", "holes,over-"}, []string{"holes,over-budget", "holes,over-cap"}},
-		{[]string{"simulate", "--fail-on", "holes", "--fail-on", "over-cap,"}, []string{"over-cap,over-budget", "over-cap,failures"}},
-		{[]string{"simulate", "--fail-on", "holes,over-budget,over-cap,"}, []string{"holes,over-budget,over-cap,failures"}},
+		{[]string{"simulate", "--fail-on", "holes", "--fail-on", "over-cap,"}, []string{"over-cap,pop-in", "over-cap,over-budget", "over-cap,failures"}},
+		{[]string{"simulate", "--fail-on", "holes,over-budget,over-cap,"}, []string{"holes,over-budget,over-cap,pop-in", "holes,over-budget,over-cap,failures"}},
 		{[]string{"simulate", "--assets", "../testdata/demo,../testdata/v"}, []string{"../testdata/demo,../testdata/validate/"}},
 	} {
 		_, out, _ := run(t, append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)

@@ -14,12 +14,14 @@ func newInitCmd(a *app) *cobra.Command {
 		Use:   "init SCENE",
 		Short: "Make an authored scene a streamed world",
 		Long: `Init prints a unified diff that makes SCENE a streamed world: a
-StreamedWorld entity with a cell size (default: about 8x8 cells over the
-extent of what streams), WorldPersistent on the top-level entities that
+StreamedWorld entity with a cell size (default: the camera's view spans
+about 2x2 cells; without a camera, about 8x8 cells over the extent of what
+streams), WorldPersistent on the top-level entities that
 must stay loaded (cameras, UI roots, scene-wide lights, streaming sources
 and what they ride on, and entities a hard reference binds across a cell
 border), and a WorldStreamingSource on the main camera when the scene has
-no source. The edit only inserts: every byte of the scene is kept.
+no source, with radii that want every cell its view shows. The edit only
+inserts: every byte of the scene is kept.
 Apply the diff with patch -p1 or git apply from the scene's folder, or
 pass --write. A scene that is already streamed is left as it is.
 

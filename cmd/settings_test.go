@@ -78,7 +78,7 @@ func sample(s *config.Setting) (text, yaml string) {
 		return "a,b", "[a, b]"
 	}
 	v := map[string]string{"bytes": "16KiB", "count": "7", "frames": "9", "distance": "12.5", "ms": "2.5",
-		"probability": "0.25", "duration": "90s", "path": "some/file.csv", "seed": "42"}[s.Unit]
+		"probability": "0.25", "duration": "90s", "path": "some/file.csv", "seed": "42", "extent": "1280x720"}[s.Unit]
 	if v == "" {
 		v = "x"
 	}

@@ -298,7 +298,12 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 	if err != nil {
 		return simulate.Options{}, err
 	}
+	view, err := viewSetting(&c)
+	if err != nil {
+		return simulate.Options{}, err
+	}
 	o := simulate.Options{
+		View:   view,
 		Policy: simulate.Policy(c.Policy), Compare: c.Compare,
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
@@ -313,6 +318,27 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// viewSetting is the view --view-size or --view-distance gives every
+// source (nil when neither is set).
+func viewSetting(c *config.Simulate) (*streaming.View, error) {
+	switch {
+	case c.ViewSize != nil && c.ViewDistance != nil:
+		return nil, fmt.Errorf("%s and %s both set the view: give a rectangle (an orthographic camera) or a distance (a perspective one), not both", c.Name(&c.ViewSize), c.Name(&c.ViewDistance))
+	case c.ViewSize != nil:
+		w, h, err := config.ParseExtent(*c.ViewSize)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name(&c.ViewSize), err)
+		}
+		return &streaming.View{HalfWidth: w / 2, HalfHeight: h / 2}, nil
+	case c.ViewDistance != nil:
+		if !(*c.ViewDistance > 0) {
+			return nil, fmt.Errorf("%s must be above 0: a view of radius 0 shows nothing", c.Name(&c.ViewDistance))
+		}
+		return &streaming.View{Disc: true, Radius: *c.ViewDistance}, nil
+	}
+	return nil, nil
 }
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.

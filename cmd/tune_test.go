@@ -77,7 +77,7 @@ type tuneCandidate struct {
 // simulate --fail-on holes passes.
 func TestTuneFiguresAreSimulates(t *testing.T) {
 	code, out, errs := run(t, "--json", "tune", "--path", demoRoute, "--cell-size", "700,1000,2000",
-		"--budget", "48KiB,none", "--latency-frames", "2", demoScene)
+		"--budget", "48KiB,none", "--latency-frames", "2", "--require", "holes", demoScene)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -208,8 +208,9 @@ func TestTuneRefuses(t *testing.T) {
 		{"budget under estella", []string{"--path", demoRoute, "--policy", "estella", "--budget", "16KiB", demoScene}},
 		{"over-budget without a budget", []string{"--path", demoRoute, "--require", "holes,over-budget", demoScene}},
 		{"unknown objective", []string{"--path", demoRoute, "--minimize", "memory", demoScene}},
-		{"nothing feasible", []string{"--path", demoRoute, "--load-radius", "100,200", "--unload-radius", "3000",
-			"--prefetch-radius", "200", "--latency-frames", "30", demoScene}},
+		{"load radii that leave the view uncovered", []string{"--path", demoRoute, "--load-radius", "100,200", demoScene}},
+		{"nothing feasible", []string{"--path", demoRoute, "--load-radius", "900", "--unload-radius", "3000",
+			"--prefetch-radius", "900", "--latency-frames", "30", demoScene}},
 	} {
 		code, out, errs := run(t, append([]string{"tune"}, tc.args...)...)
 		errs = strings.ReplaceAll(errs, cooked, "COOKED")
@@ -222,4 +223,54 @@ func TestTuneRefuses(t *testing.T) {
 		fmt.Fprintf(&b, "# %s\nexit %d\n%s\n", tc.name, code, errs)
 	}
 	golden.Compare(t, "testdata/tune/errors.txt", []byte(b.String()))
+}
+
+// TestTuneDiffAndWrite: --diff prints, on stdout alone, the edit that puts
+// the recommendation on the source the route drives (and the cell size it
+// changes), which git apply applies from where tune ran; --write makes it,
+// and the recommended scene then simulates without pop-in after the
+// warm-up, as the run promised; a read-only scene is never written.
+func TestTuneDiffAndWrite(t *testing.T) {
+	scene := demoAt(t, 1000)
+	dir := filepath.Dir(scene)
+	args := []string{"tune", "--path", demoRoute, "--cell-size", "1000,2000", "--load-radius", "900,1200", "--unload-radius", "1500,2500", "--prefetch-radius", "1500,2500"}
+	code, diff, errs := run(t, append(args, "--diff", scene)...)
+	if code != 0 {
+		t.Fatalf("tune --diff: exit %d: %s", code, errs)
+	}
+	if !strings.HasPrefix(diff, "--- a/") || !strings.Contains(errs, "recommended (") || !strings.Contains(diff, `"loadRadius": `) {
+		t.Fatalf("stdout is not the diff alone, or the report is not on stderr:\n%s\n--- stderr:\n%s", diff, errs)
+	}
+	if strings.Count(diff, "\n+") == 0 || strings.Contains(diff, `"Main Camera"`) {
+		t.Errorf("the diff should edit the Player's source only, the one the route drives:\n%s", diff)
+	}
+	os.Chmod(scene, 0o444)
+	if code, _, errs := run(t, append(args, "--write", scene)...); code != ExitInput || !strings.Contains(errs, "read-only") {
+		t.Errorf("--write on a read-only scene: exit %d, %s", code, errs)
+	}
+	os.Chmod(scene, 0o644)
+	if code, _, errs := run(t, append(args, "--write", scene)...); code != 0 || !strings.Contains(errs, "wrote ") {
+		t.Fatalf("--write: exit %d, %s", code, errs)
+	}
+	after, _ := os.ReadFile(scene)
+	if !strings.Contains(string(after), diffAdded(diff)) {
+		t.Errorf("--write did not make the edit --diff printed:\n%s", diff)
+	}
+	code, _, errs = run(t, "simulate", "--path", demoRoute, "--fail-on", "pop-in", "--summary-only", scene)
+	if code != 0 {
+		t.Errorf("the recommended scene fails its gate: %s", errs)
+	}
+	if code, _, errs := run(t, append(args, "--diff", filepath.Join(dir, "missing.esscene"))...); code != ExitInput {
+		t.Errorf("a scene that is not there: exit %d, %s", code, errs)
+	}
+}
+
+// diffAdded is the first added line of a diff, without its '+'.
+func diffAdded(diff string) string {
+	for _, l := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			return l[1:]
+		}
+	}
+	return "\x00"
 }

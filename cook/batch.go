@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -80,7 +81,13 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			out = append(out, Scene{File: f, Root: dirRoot})
+			r := dirRoot
+			if _, inProject := project.Find(f); root == "" && inProject {
+				// Named as the engine names it (validate.SceneName),
+				// whichever folder it was found under.
+				r = ""
+			}
+			out = append(out, Scene{File: f, Root: r})
 		}
 	}
 	seen := map[string]string{}

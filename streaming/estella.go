@@ -285,6 +285,8 @@ type Estella struct {
 	first      []int32
 	// scratch
 	cand, near []int32
+	viewers    []viewer
+	viewed     []int32
 	pendDue    []op
 }
 
@@ -806,6 +808,19 @@ func (e *Estella) finishReport() {
 			rep.HoleCauses[k] = e.holeCause(i)
 		}
 	}
+	// Pop-in: what the views show, where the sources stand.
+	e.viewers = viewers(e.sources, e.actual, e.viewers)
+	popIn(rep, e.viewers, e.index, e.geo, e.cells, &e.viewed,
+		func(i int32) bool { return e.st[i].res == ResResident },
+		func(i int32) HoleCause {
+			switch {
+			case e.withinLoad(i):
+				return e.holeCause(i)
+			case e.apart && !e.st[i].desired:
+				return CausePlane
+			}
+			return CauseLoadRadius
+		})
 	for k, s := range e.sources {
 		if s.Enabled {
 			rep.Positions = append(rep.Positions, SourcePosition{Source: s.Name, X: e.actual[k].X, Z: e.actual[k].Z})

@@ -46,6 +46,14 @@ type FrameReport struct {
 	// Holes are the cells within some source's load radius that are not
 	// resident at the end of the frame: visible pop-in.
 	Holes []string `json:"holes"`
+	// PopIn counts the cells some source's view shows that are not
+	// resident at the end of the frame (docs/simulate.md, "Pop-in"):
+	// what the player sees missing. PopInCells names them, nearest a
+	// source first, and PopInCauses gives each its likely cause; a report
+	// writes the names with the cell states only.
+	PopIn       int         `json:"popIn"`
+	PopInCells  []string    `json:"-"`
+	PopInCauses []HoleCause `json:"-"`
 
 	// Timing is set by real (disk) IO only.
 	Timing *FrameTiming `json:"timing,omitempty"`
@@ -177,6 +185,18 @@ type Summary struct {
 	// that a frame costs no more for them and any policy gets them.
 	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
 	Gate         *GateResult   `json:"gate,omitempty"`
+
+	// View says some source had a view: pop-in was counted. PopInFrames
+	// are the frames with pop-in, MaxPopIn the most cells of one frame,
+	// FirstPopInFrame the first frame with any (0: none), and
+	// PopInEpisodes the runs of frames with pop-in, as HoleEpisodes are
+	// of holes (their maxHoles counting the cells popping in). Conclude
+	// finds them from the frames.
+	View            bool          `json:"view"`
+	PopInFrames     int           `json:"popInFrames"`
+	MaxPopIn        int           `json:"maxPopIn"`
+	FirstPopInFrame int           `json:"firstPopInFrame"`
+	PopInEpisodes   []HoleEpisode `json:"popInEpisodes"`
 	// Assets is set for a world with assets whose costs are counted.
 	Assets *AssetSummary `json:"assets,omitempty"`
 }
@@ -185,6 +205,17 @@ type Summary struct {
 // episodes, and the gate's verdict when it has conditions.
 func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
 	sum.HoleEpisodes = holeEpisodes(frames)
+	sum.PopInEpisodes = popInEpisodes(frames)
+	sum.PopInFrames, sum.MaxPopIn, sum.FirstPopInFrame = 0, 0, 0
+	for i := range frames {
+		if n := frames[i].PopIn; n > 0 {
+			if sum.PopInFrames == 0 {
+				sum.FirstPopInFrame = frames[i].Frame
+			}
+			sum.PopInFrames++
+			sum.MaxPopIn = max(sum.MaxPopIn, n)
+		}
+	}
 	sum.Gate = nil
 	if len(gate.FailOn) > 0 {
 		verdict := evaluateGate(frames, sum, gate)
@@ -367,6 +398,7 @@ func (s *Scheduler) Summary() Summary {
 	}
 	sum.Residency = s.Residency()
 	sum.HoleEpisodes = []HoleEpisode{}
+	sum.PopInEpisodes = []HoleEpisode{}
 	if s.book != nil {
 		sum.Assets = s.book.summary()
 	}

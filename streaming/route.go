@@ -384,6 +384,28 @@ func routeDriven(sources []Source) int {
 	return max(slices.IndexFunc(sources, func(s Source) bool { return s.Enabled }), 0)
 }
 
+// Drives reports, for each of sources, whether the route moves it: the
+// sources its source column names, or without one the first enabled
+// source (as Bind binds them).
+func (rt *Route) Drives(sources []Source) []bool {
+	out := make([]bool, len(sources))
+	if len(sources) == 0 {
+		return out
+	}
+	if !rt.HasSource {
+		out[routeDriven(sources)] = true
+		return out
+	}
+	named := map[string]bool{}
+	for _, row := range rt.Rows {
+		named[row.Source] = true
+	}
+	for i, s := range sources {
+		out[i] = named[s.Name]
+	}
+	return out
+}
+
 // Undriven warns about each enabled authored source that the route does
 // not move (Bind says which it moves: those its source column names, or
 // the first enabled one). Such a source stands at its authored position

@@ -177,6 +177,9 @@ type Scheduler struct {
 	// book counts asset holds; nil for a world without assets or when
 	// their costs are ignored.
 	book *assetBook
+	// viewers and viewed are per-frame scratch of popIn.
+	viewers []viewer
+	viewed  []int32
 	// measured counts distance evaluations, a size-independent proxy for
 	// the work a frame does (see the cost test).
 	measured uint64
@@ -270,6 +273,7 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.gatherNear()
 	s.dispatch(&rep)
 	s.holes(&rep)
+	s.popIn(&rep)
 	rep.Resident = len(s.resident)
 	rep.InFlight = s.nInflight
 	rep.ResidentBytes = s.residentTotal()
@@ -798,6 +802,22 @@ func (s *Scheduler) holes(rep *FrameReport) {
 		rep.Holes[k] = s.cells[i].Name
 		rep.HoleCauses = append(rep.HoleCauses, s.holeCause(i))
 	}
+}
+
+// popIn lists the cells the sources' views show that are not resident
+// at the end of the frame. A cell within a load radius is a hole too and
+// has its cause; one beyond every load radius is never published while
+// it shows.
+func (s *Scheduler) popIn(rep *FrameReport) {
+	s.viewers = viewers(s.sources, nil, s.viewers)
+	popIn(rep, s.viewers, s.index, s.geo, s.cells, &s.viewed,
+		func(i int32) bool { return s.rt[i].state == Resident },
+		func(i int32) HoleCause {
+			if s.measure(i).flags&inLoad != 0 {
+				return s.holeCause(i)
+			}
+			return CauseLoadRadius
+		})
 }
 
 // holeCause says why cell i, wanted within a load radius, is not resident.

@@ -10,11 +10,12 @@ import (
 	"sync"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
+	"github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // ProjectFile marks the root of an Estella project.
-const ProjectFile = "project.esproject"
+const ProjectFile = project.File
 
 // MaxMetaBytes bounds a .meta sidecar: one is a few hundred bytes, and
 // anything much larger is not one.
@@ -155,19 +156,4 @@ func (x *Index) walk(root string) {
 
 // FindProject returns the Estella project holding file: the nearest folder
 // at or above file's folder with a project.esproject, as an absolute path.
-func FindProject(file string) (string, bool) {
-	abs, err := filepath.Abs(filepath.Dir(file))
-	if err != nil {
-		return "", false
-	}
-	for d := abs; ; {
-		if st, err := os.Stat(filepath.Join(d, ProjectFile)); err == nil && st.Mode().IsRegular() {
-			return d, true
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", false
-		}
-		d = up
-	}
-}
+func FindProject(file string) (string, bool) { return project.Find(file) }

@@ -104,10 +104,15 @@ type Validate struct {
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path             string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
-	LoadRadius       *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
-	UnloadRadius     *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
-	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	Path           string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
+	LoadRadius     *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
+	UnloadRadius   *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
+	PrefetchRadius *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	// ViewSize and ViewDistance set every source's view, instead of its
+	// camera's (in worldcook.yaml also simulate: {view: {width, height}}
+	// or {view: {distance}}); at most one of them.
+	ViewSize         *string  `flag:"view-size" unit:"extent" help:"every source's view, a WxH rectangle (default: the camera's)"`
+	ViewDistance     *float64 `flag:"view-distance" unit:"distance" help:"every source's view, a disc of this radius"`
 	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes a frame may start loading (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
 	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"streaming.MaxFrameSetting" help:"modelled IO: frames from dispatch to completion"`
@@ -157,7 +162,7 @@ type Simulate struct {
 
 // Init holds the init command's settings.
 type Init struct {
-	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
+	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: the view spans 2x2 cells)"`
 	Plane    string   `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
 	AssetFolders
@@ -168,7 +173,7 @@ type Init struct {
 type SceneInput struct {
 	Plane      string `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"plane cells are cut on; xy for 2D worlds"`
 	Levels     int    `flag:"levels" unit:"count" max:"grid.MaxLevel" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: as the engine names them)"`
 	AssetFolders
 }
 
@@ -191,12 +196,16 @@ type Tune struct {
 	PrefetchRadius   *string  `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
 	Budget           *string  `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
 	MaxResidentBytes *string  `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
-	Require          []string `flag:"require" default:"streaming.FailHoles" enum:"streaming.FailConditions" help:"conditions no route may show (as --fail-on)"`
+	Require          []string `flag:"require" enum:"streaming.FailConditions" help:"conditions no route may show (default: pop-in; holes if no view)"`
 	Minimize         string   `flag:"minimize" default:"peak-resident" help:"mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
 	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`
 	Plot             string   `flag:"plot" unit:"path" help:"draw the candidates on peak resident × loads to this SVG"`
+	// Diff and Write put the recommendation on the scene's sources: the
+	// diff on stdout (the report then goes to stderr), or the edit made.
+	Diff  bool `flag:"diff" help:"print the scene edit that sets the recommended radii"`
+	Write bool `flag:"write" help:"set the recommended radii on the scene's sources, atomically"`
 
 	from map[string]Origin
 }
@@ -210,6 +219,7 @@ var TuneFixed = []string{
 	"max-in-flight", "latency-frames", "io-bytes-per-frame", "lod-radius", "pinned-radius", "evict-cooldown",
 	"distance", "fail-rate", "seed", "retries", "retry-backoff", "retry-timeout", "warmup", "policy",
 	"publish-frames", "unload-frames", "plane", "levels", "scenes-root", "assets", "asset-costs",
+	"view-size", "view-distance",
 }
 
 // Name says where the value of field (a pointer to a field of c) came

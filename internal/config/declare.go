@@ -95,6 +95,7 @@ var units = map[string]struct {
 	"path":        {false, "", "file"},
 	"dir":         {false, "", "dir"},
 	"seed":        {false, "", "uint"},
+	"extent":      {false, "a width and a height, WxH, such as 1280x720", "WxH"},
 }
 
 var (
@@ -311,6 +312,12 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 			return v, fmt.Errorf("%q is %v", text, err)
 		}
 		v.SetInt(n)
+		return v, nil
+	case s.Unit == "extent":
+		if _, _, err := ParseExtent(text); err != nil {
+			return v, err
+		}
+		v.SetString(text)
 		return v, nil
 	}
 	switch s.typ.Kind() {

@@ -184,6 +184,9 @@ func (d *fileDecoder) section(name string, n *yaml.Node) error {
 		if s := lookup(name, k.Value); s != nil {
 			return d.value(s, k, v)
 		}
+		if name == "simulate" && normalize(k.Value) == "view" {
+			return d.view(v)
+		}
 		hint := suggest(k.Value, keys)
 		if hint == "" {
 			var others []string

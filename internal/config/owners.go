@@ -40,7 +40,6 @@ var owned = map[string]any{
 	"streaming.DistanceModes":  []string{streaming.DistanceBounds.String(), streaming.DistanceCenter.String() + "|centre"},
 	"streaming.DistanceBounds": streaming.DistanceBounds.String(),
 	"streaming.FailConditions": streaming.FailConditions,
-	"streaming.FailHoles":      streaming.FailHoles,
 	"streaming.MaxConcurrency": streaming.MaxConcurrency,
 	// MaxFrameBudgetMS bounds --frame-budget-ms, which is in ms.
 	"streaming.MaxFrameBudgetMS":           streaming.MaxFrameBudgetMS,

@@ -67,6 +67,17 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	row("most holes in a frame", d(s.MaxHoles), d(e.MaxHoles))
 	row("first hole", first(firstHole(s)), first(firstHole(e)))
 	row("first fully resident", first(s.FirstResidentFrame), first(e.FirstResidentFrame))
+	if s.View || e.View {
+		row("pop-in frames", d(s.PopInFrames), d(e.PopInFrames))
+		row("most pop-in in a frame", d(s.MaxPopIn), d(e.MaxPopIn))
+		firstPopIn := func(s *streaming.Summary) *int {
+			if s.PopInFrames == 0 {
+				return nil
+			}
+			return &s.FirstPopInFrame
+		}
+		row("first pop-in", first(firstPopIn(s)), first(firstPopIn(e)))
+	}
 	row("peak resident bytes", strconv.FormatInt(s.PeakResidentBytes, 10), strconv.FormatInt(e.PeakResidentBytes, 10))
 	row("peak prepared bytes", strconv.FormatInt(s.PeakPreparedBytes, 10), strconv.FormatInt(e.PeakPreparedBytes, 10))
 	row("peak in flight", d(s.PeakInFlight), d(e.PeakInFlight))
@@ -123,8 +134,9 @@ func WriteComparisonJSON(w io.Writer, res *simulate.Result) error {
 	return err
 }
 
-// totals is a summary without its hole episodes.
+// totals is a summary without its hole and pop-in episodes.
 func totals(s streaming.Summary) streaming.Summary {
 	s.HoleEpisodes = []streaming.HoleEpisode{}
+	s.PopInEpisodes = []streaming.HoleEpisode{}
 	return s
 }

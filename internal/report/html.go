@@ -126,6 +126,14 @@ type timelineRun struct {
 	Sources        []timelineSource  `json:"sources"`
 	Episodes       []timelineEpisode `json:"episodes"`
 	LeftOut        string            `json:"leftOut"`
+	// HasView says some source has a view; PopIn are, in the shape of
+	// Changes, each frame's cells a view shows that are not resident (a
+	// drawn cell's index each), PopInCount their count a frame as a
+	// series, and PopInEpisodes the runs of frames with pop-in.
+	HasView       bool              `json:"hasView"`
+	PopIn         []int             `json:"popIn"`
+	PopInCount    []int64           `json:"popInCount"`
+	PopInEpisodes []timelineEpisode `json:"popInEpisodes"`
 }
 
 // timelineSource is an enabled source: its radii and where it went, as
@@ -137,6 +145,9 @@ type timelineSource struct {
 	Unload   float64   `json:"unload"`
 	Prefetch float64   `json:"prefetch"`
 	Keys     []float64 `json:"keys"`
+	// View is what the source's camera shows around it: [half-width,
+	// half-height] of a rectangle, [radius] of a disc, [] for none.
+	View []float64 `json:"view"`
 }
 
 type timelineEpisode struct {
@@ -205,7 +216,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	}
 	// Every list is an array to the page, never null.
 	r.Names, r.Grid, r.Grown, r.Bytes, r.Assets, r.AssetBytes = []string{}, []int32{}, []float64{}, []int64{}, []int{}, []int64{}
-	r.Sources, r.Episodes = []timelineSource{}, []timelineEpisode{}
+	r.Sources, r.Episodes, r.PopInEpisodes = []timelineSource{}, []timelineEpisode{}, []timelineEpisode{}
 
 	// One pass over the frames: each frame's state for every cell it
 	// names, against the last, as changes by world index.
@@ -316,6 +327,14 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			}
 		}
 	})
+	r.HasView = p.Summary.View
+	r.PopIn = groups(n, func(i int, emit func(int)) {
+		for _, name := range p.Frames[i].PopInCells {
+			if k, ok := at[index[name]]; ok {
+				emit(k)
+			}
+		}
+	})
 	col := func(v func(f *streaming.FrameReport) int64) []int64 {
 		out := []int64{}
 		last, lastFrame := int64(0), 0
@@ -332,6 +351,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	r.Prepared = col(func(f *streaming.FrameReport) int64 { return f.PreparedBytes })
 	r.Requested = col(func(f *streaming.FrameReport) int64 { return f.RequestedBytes })
 	r.Holes = col(func(f *streaming.FrameReport) int64 { return int64(len(f.Holes)) })
+	r.PopInCount = col(func(f *streaming.FrameReport) int64 { return int64(f.PopIn) })
 
 	// The map frames the drawn cells and where the sources reached.
 	world := boxOf(w.Cells, nil)
@@ -342,24 +362,38 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			continue
 		}
 		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
-			Keys: keyFrames(p.Route, i, s, w.CellSize/100)}
+			Keys: keyFrames(p.Route, i, s, w.CellSize/100), View: []float64{}}
+		reach := max(s.Load, s.Unload, s.Prefetch)
+		switch v := s.View; {
+		case v == nil:
+		case v.Disc:
+			src.View = []float64{v.Radius}
+			reach = max(reach, v.Radius)
+		default:
+			src.View = []float64{v.HalfWidth, v.HalfHeight}
+			reach = max(reach, v.HalfWidth, v.HalfHeight)
+		}
 		for k := 0; k < len(src.Keys); k += 3 {
 			x, z := src.Keys[k+1], src.Keys[k+2]
-			reach := max(s.Load, s.Unload, s.Prefetch)
 			view = [4]float64{min(view[0], x-reach), min(view[1], z-reach), max(view[2], x+reach), max(view[3], z+reach)}
 		}
 		r.Sources = append(r.Sources, src)
 	}
 	r.View = view
-	for _, e := range p.Summary.HoleEpisodes {
-		// The page counts frames from 1.
-		base := p.Summary.FirstFrame - 1
-		ep := timelineEpisode{First: e.First - base, Last: e.Last - base, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
-		for _, c := range e.Cells[:min(len(e.Cells), 8)] {
-			ep.Names = append(ep.Names, c.Cell)
+	// The page counts frames from 1.
+	base := p.Summary.FirstFrame - 1
+	episodes := func(eps []streaming.HoleEpisode) []timelineEpisode {
+		out := []timelineEpisode{}
+		for _, e := range eps {
+			ep := timelineEpisode{First: e.First - base, Last: e.Last - base, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
+			for _, c := range e.Cells[:min(len(e.Cells), 8)] {
+				ep.Names = append(ep.Names, c.Cell)
+			}
+			out = append(out, ep)
 		}
-		r.Episodes = append(r.Episodes, ep)
+		return out
 	}
+	r.Episodes, r.PopInEpisodes = episodes(p.Summary.HoleEpisodes), episodes(p.Summary.PopInEpisodes)
 	return r, nil
 }
 

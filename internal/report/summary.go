@@ -116,12 +116,35 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 	default:
 		line("first position", "never fully resident")
 	}
-	writeEpisodes(bw, s.HoleEpisodes)
+	writeEpisodes(bw, s.HoleEpisodes, "hole")
+	writePopIn(bw, line, s)
 }
 
-func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
+// writePopIn writes the summary's lines about pop-in: the frames with
+// any, and its episodes; without a view, that it was not counted.
+func writePopIn(bw *bufio.Writer, line func(label, format string, args ...any), s *streaming.Summary) {
+	switch {
+	case !s.View:
+		line("pop-in", "not counted: no source has a view (set --view-size or --view-distance)")
+		return
+	case s.PopInFrames == 0:
+		line("pop-in frames", "0 of %d", s.Frames)
+	default:
+		line("pop-in frames", "%d of %d (first at frame %d, at most %d %s)", s.PopInFrames, s.Frames, s.FirstPopInFrame, s.MaxPopIn, english.Plural(s.MaxPopIn, "cell"))
+	}
+	writeEpisodes(bw, s.PopInEpisodes, "pop-in")
+}
+
+// writeEpisodes writes hole or pop-in episodes (what names them: "hole",
+// "pop-in"), each with its frames, sources and missing cells, then what
+// each likely cause means.
+func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode, what string) {
 	if len(eps) == 0 {
 		return
+	}
+	unit := "hole"
+	if what != "hole" {
+		unit = "cell"
 	}
 	var total [streaming.NumCauses]int
 	for _, e := range eps {
@@ -129,7 +152,7 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 			total[c.Cause] += c.CellFrames
 		}
 	}
-	fmt.Fprintf(bw, "  %-22s %d\n", "hole episodes", len(eps))
+	fmt.Fprintf(bw, "  %-22s %d\n", what+" episodes", len(eps))
 	for k, e := range eps {
 		if k == maxEpisodesShown {
 			fmt.Fprintf(bw, "    and %d more episodes (every one is in --format jsonl's summary)\n", len(eps)-k)
@@ -146,7 +169,7 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 		}
 		span := fmt.Sprintf("%s %s", english.Plural(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})
 		fmt.Fprintf(bw, "    %-18s up to %d %s, likely %s; %s\n", span,
-			e.MaxHoles, english.Plural(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
+			e.MaxHoles, english.Plural(e.MaxHoles, unit), e.Cause, strings.Join(where, "; "))
 		cells := make([]string, len(e.Cells))
 		for i, c := range e.Cells {
 			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, english.Plural(c.Frames, "frame"))
@@ -186,6 +209,13 @@ func writeGate(bw *bufio.Writer, g *streaming.GateResult, first int) {
 		warm = "never free of holes"
 	case g.WarmupAuto:
 		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", first+g.Warmup-1)
+	}
+	if g.WarmupAuto && slices.Contains(g.FailOn, streaming.FailPopIn) {
+		if g.PopInWarmupEnded {
+			warm += fmt.Sprintf("; pop-in's until frame %d, the first without pop-in", first+g.PopInWarmup-1)
+		} else {
+			warm += "; never free of pop-in"
+		}
 	}
 	fmt.Fprintf(bw, "  %-22s %s (--fail-on %s; %s)\n", "gate", verdict, strings.Join(g.FailOn, ","), warm)
 	for _, b := range g.Breaches {

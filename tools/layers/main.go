@@ -35,12 +35,12 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell"},
-	{"internal/mapped"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell", "internal/tilemap", "internal/navgrid"},
+	{"internal/mapped", "internal/timeline", "internal/enginejs", "internal/project"},
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets"},
+	{"internal/assets", "internal/camera"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo"},

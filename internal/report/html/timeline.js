@@ -1,6 +1,7 @@
 // The timeline of a worldcook simulate run (--html): the map of cells
 // coloured by state at the shown frame, the route so far and each source's
-// circles, a chart of bytes with a cursor, the hole episodes and a cell's
+// circles and camera view, the cells the view shows missing (pop-in), a
+// chart of bytes with a cursor, the hole and pop-in episodes and a cell's
 // details. The data is the run's state changes; a frame is shown by
 // applying (or undoing) the changes between it and the frame shown before.
 (function () {
@@ -114,6 +115,9 @@
     r.prepared = series(R.prepared);
     r.requested = series(R.requested);
     r.holes = series(R.holes);
+    r.popIn = decode(R.popIn);
+    r.popInCount = series(R.popInCount);
+    r.popped = []; // the cells marked popping in at the shown frame
     drawMap(r);
     listEpisodes(r);
     r.selected = -1;
@@ -161,10 +165,16 @@
       so.setAttribute('class', 'route'); so.setAttribute('d', d.join(''));
       routes.appendChild(all); routes.appendChild(so);
       var g = document.createElementNS(NS, 'g');
-      g.innerHTML = '<title>' + esc(s.name) + '</title><circle class="ring prefetch"></circle><circle class="ring unload"></circle>' +
+      var view = '';
+      if (s.view.length === 2) {
+        view = '<rect class="view" x="' + (-s.view[0]) + '" y="' + (-s.view[1]) + '" width="' + 2 * s.view[0] + '" height="' + 2 * s.view[1] + '"><title>what ' + esc(s.name) + "'s camera shows</title></rect>";
+      } else if (s.view.length === 1) {
+        view = '<circle class="view" r="' + s.view[0] + '"><title>how far ' + esc(s.name) + "'s camera sees</title></circle>";
+      }
+      g.innerHTML = '<title>' + esc(s.name) + '</title>' + view + '<circle class="ring prefetch"></circle><circle class="ring unload"></circle>' +
         '<circle class="ring load"></circle><circle class="source"></circle>';
       sources.appendChild(g);
-      var rings = g.querySelectorAll('circle');
+      var rings = g.querySelectorAll('circle:not(.view)');
       rings[0].setAttribute('r', s.prefetch); rings[1].setAttribute('r', s.unload); rings[2].setAttribute('r', s.load);
       return { s: s, len: len, total: total, so: so, g: g, rings: rings };
     });
@@ -281,13 +291,18 @@
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
       p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
     });
+    R.popInEpisodes.forEach(function (e) {
+      var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
+      p.push('<rect class="popinband" x="' + x + '" y="' + (H1 + 13) + '" width="' + w + '" height="6"><title>pop-in, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
+    });
     svg.innerHTML = p.join('');
     r.cursor = r.root.querySelector('.chartbox .cursor');
     var cap = document.createElement('div');
     cap.className = 'caption';
     cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
       (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
-      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes';
+      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes' +
+      (R.hasView ? ', magenta marks: pop-in episodes' : '');
     svg.parentNode.insertAdjacentElement('afterend', cap);
     svg.addEventListener('click', function (e) {
       var box = svg.getBoundingClientRect();
@@ -296,15 +311,20 @@
   }
 
   function listEpisodes(r) {
-    var R = r.R, el = r.root.querySelector('.episodes');
-    if (!R.episodes.length) { el.innerHTML = '<p>No hole episodes.</p>'; return; }
-    var p = ['<p>', R.episodes.length, ' hole episode', R.episodes.length > 1 ? 's' : '', ':</p><ol>'];
-    R.episodes.forEach(function (e) {
-      p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
-        e.last > e.first ? '–' + fname(e.last) : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
-        ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
-    });
-    p.push('</ol>');
+    var R = r.R, el = r.root.querySelector('.episodes'), p = [];
+    var list = function (eps, what) {
+      if (!eps.length) { p.push('<p>No ', what, ' episodes.</p>'); return; }
+      p.push('<p>', eps.length, ' ', what, ' episode', eps.length > 1 ? 's' : '', ':</p><ol>');
+      eps.forEach(function (e) {
+        p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
+          e.last > e.first ? '–' + fname(e.last) : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
+          ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
+      });
+      p.push('</ol>');
+    };
+    list(R.episodes, 'hole');
+    if (R.hasView) list(R.popInEpisodes, 'pop-in');
+    else p.push('<p>Pop-in is not counted: no source has a view (no camera, no --view-size or --view-distance).</p>');
     el.innerHTML = p.join('');
   }
 
@@ -322,6 +342,9 @@
       var c = r.cell[k];
       if (r.drawn[c] !== r.state[c]) { r.drawn[c] = r.state[c]; r.els[c].setAttribute('data-state', STATES[r.state[c]]); }
     }
+    r.popped.forEach(function (c) { r.els[c].removeAttribute('data-popin'); });
+    r.popped = Array.prototype.slice.call(r.popIn.code, r.popIn.first[f], r.popIn.first[f + 1]);
+    r.popped.forEach(function (c) { r.els[c].setAttribute('data-popin', ''); });
     r.sources.forEach(function (src) {
       var p = where(src, f);
       src.g.setAttribute('transform', 'translate(' + p.x + ' ' + (-p.z) + ')');
@@ -334,6 +357,7 @@
     txt += ' · requested ' + bytes(r.requested[f]);
     if (R.budget != null) txt += ' of ' + bytes(R.budget);
     txt += ' · ' + r.holes[f] + ' hole' + (r.holes[f] === 1 ? '' : 's');
+    if (R.hasView) txt += ' · ' + r.popInCount[f] + ' popping in';
     r.now.textContent = txt;
     if (r.selected >= 0) details(r);
   }
@@ -485,6 +509,14 @@
       var i = r.index[cell];
       if (i === undefined) return r.R.leftOut ? null : 'absent';
       return STATES[r.state[i]];
+    },
+    // popIn says whether a drawn cell pops in at the shown frame: a view
+    // shows it and it is not resident.
+    popIn: function (cell, policy) {
+      var r = policy ? byPolicy[policy] : runs[0];
+      if (!r) return null;
+      var i = r.index[cell];
+      return i !== undefined && r.els[i].hasAttribute('data-popin');
     },
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
