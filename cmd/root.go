@@ -176,6 +176,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newConfigCmd(a),
 		newInitCmd(a),
 		newTuneCmd(a),
+		newRouteCmd(a),
 	)
 	addHelpTopics(root)
 	explainArgs(root)

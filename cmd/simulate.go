@@ -36,6 +36,9 @@ type simulateOptions struct {
 	JSON       bool
 	// ConfigFile is the configuration file read, an input of the run.
 	ConfigFile string
+	// Set is the route set Cfg.Path is one of (simulate --path DIR): its
+	// files are inputs of the run too, and its pages list each other.
+	Set *routeSet
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -106,6 +109,20 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.Cfg.Path == "" {
+		return runSimulateOne(ctx, opts)
+	}
+	files, err := routeFiles(opts.Cfg.Path)
+	if err != nil {
+		return inputErr(err)
+	}
+	if len(files) == 1 && files[0] == opts.Cfg.Path {
+		return runSimulateOne(ctx, opts)
+	}
+	return runRouteSet(ctx, opts, files)
+}
+
+func runSimulateOne(ctx context.Context, opts *simulateOptions) error {
 	c := opts.Cfg
 	run, err := simulateRun(opts)
 	if err != nil {
@@ -164,6 +181,9 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 			return err
 		}
 	}
+	if opts.Set != nil {
+		opts.Set.ran(res)
+	}
 	if c.HTML != "" {
 		if err := writeTimeline(opts, run, res); err != nil {
 			return err
@@ -201,6 +221,11 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 	if err != nil {
 		return err
 	}
+	if opts.Set != nil {
+		// Written when the whole set has run: each page lists them all.
+		opts.Set.pages = append(opts.Set.pages, pendingPage{opts: opts, tl: tl, world: res.Runs[0].World})
+		return nil
+	}
 	if err := drawings(opts, res.Runs[0].World).WriteFile(opts.Cfg.HTML, "--html", tl.WriteHTML); err != nil {
 		return inputErr(err)
 	}
@@ -216,6 +241,9 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 // run read (the configuration, the route, the world's manifests and cells).
 func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
 	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	if opts.Set != nil {
+		side.Inputs(opts.Set.files...)
+	}
 	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
 	side.Inputs(manifests...)
 	for _, cell := range world.Cells {

@@ -114,6 +114,16 @@ func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, erro
 }
 
 func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) error {
+	// A --path that is a folder is every route in it.
+	var paths []string
+	for _, p := range cfg.Tune.Path {
+		files, err := routeFiles(p)
+		if err != nil {
+			return inputErr(err)
+		}
+		paths = append(paths, files...)
+	}
+	cfg.Tune.Path = paths
 	s, o, err := tuneSetup(cfg, world)
 	if err != nil {
 		return inputErr(err)

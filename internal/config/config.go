@@ -35,6 +35,7 @@ type Config struct {
 	Simulate Simulate `section:"simulate"`
 	Init     Init     `section:"init"`
 	Tune     Tune     `section:"tune"`
+	Route    Route    `section:"route"`
 
 	// Components declares project component types whose fields hold entity
 	// ids, so that validation checks them like the engine's own. Only
@@ -104,7 +105,7 @@ type Validate struct {
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path           string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
+	Path           string   `flag:"path" unit:"path" help:"route CSV (header, then x,z; y, frame, source optional) or folder"`
 	LoadRadius     *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
 	UnloadRadius   *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
 	PrefetchRadius *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
@@ -189,7 +190,7 @@ type AssetFolders struct {
 // size, or none); the simulate settings tune does not search are the
 // simulate section's (TuneFixed), fixed for the whole search.
 type Tune struct {
-	Path             []string `flag:"path" unit:"path" help:"route CSV to tune against; repeat for several routes"`
+	Path             []string `flag:"path" unit:"path" help:"route CSV or folder to tune against; repeat for several"`
 	CellSize         *string  `flag:"cell-size" help:"cell sizes to try: list, A..B/STEP or A..BxF (scene only)"`
 	LoadRadius       *string  `flag:"load-radius" help:"load radii to try (default: {0.5,1,1.5,2,3}·cell size)"`
 	UnloadRadius     *string  `flag:"unload-radius" help:"unload radii to try (default: load + {0.5,1,2}·cell size)"`
@@ -206,6 +207,25 @@ type Tune struct {
 	// diff on stdout (the report then goes to stderr), or the edit made.
 	Diff  bool `flag:"diff" help:"print the scene edit that sets the recommended radii"`
 	Write bool `flag:"write" help:"set the recommended radii on the scene's sources, atomically"`
+
+	from map[string]Origin
+}
+
+// Route holds worldcook route's settings (docs/route.md).
+type Route struct {
+	// From nil makes every kind of route the scene has; set, each kind
+	// must yield one.
+	From     []string `flag:"from" enum:"route.Kinds" help:"routes to make: {values} (default: all)"`
+	Out      string   `flag:"out,o" default:"routes" unit:"dir" help:"folder to write the route CSVs into"`
+	FPS      float64  `flag:"fps" default:"route.DefaultFPS" unit:"rate" positive:"true" help:"frames a second the routes are sampled at"`
+	Speed    *float64 `flag:"speed" unit:"rate" positive:"true" help:"walking speed, units/s (default: a NavAgent's, else 300)"`
+	Source   string   `flag:"source" help:"source markers, tour and teleport drive (default: first enabled)"`
+	Loops    int      `flag:"loops" default:"1" unit:"count" min:"1" help:"times a loop or pingPong timeline is played"`
+	Hold     float64  `flag:"hold" default:"route.DefaultHold" unit:"seconds" help:"seconds the teleport route holds each spawn point"`
+	Points   []string `flag:"points" help:"component types whose entities join the Marker entities as markers"`
+	Map      string   `flag:"map" unit:"path" help:"draw the cells and the routes made to this SVG (validate's map)"`
+	Recorder bool     `flag:"recorder" help:"print the in-game route recorder (TypeScript) and exit"`
+	SceneInput
 
 	from map[string]Origin
 }
@@ -232,6 +252,9 @@ func (c *Validate) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Simulate) Name(field any) string { return nameOf(c, field, c.from) }
+
+// Name says where the value of field came from; see Cook.Name.
+func (c *Route) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
@@ -461,7 +484,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 	}
 	cfg.inherit(root)
 	cfg.Simulate.DefaultWorld = cfg.Cook.Out
-	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins
+	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from, cfg.Route.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }
 

@@ -90,6 +90,8 @@ var units = map[string]struct {
 	"frames":      {true, "0 or more frames", "frames"},
 	"distance":    {true, "a finite distance, 0 or more", "distance"},
 	"ms":          {true, "0 or more milliseconds", "ms"},
+	"seconds":     {true, "0 or more seconds", "seconds"},
+	"rate":        {true, "a number a second, 0 or more", "rate"},
 	"probability": {true, "a probability from 0 to 1", "probability"},
 	"duration":    {true, "a duration of 0 or more, such as 30s or 2m", "duration"},
 	"path":        {false, "", "file"},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/english"
 	"html/template"
 	"io"
 	"math"
@@ -65,6 +66,9 @@ var fullGridCells = 4096
 // Timeline is a run laid out for the --html page.
 type Timeline struct {
 	data timelineData
+	// Routes, when the run is one of a set (simulate --path DIR), list
+	// every route of the set, this one marked Current, linked to its page.
+	Routes []TimelineRoute
 	// LeftOut says, per policy, what the page does not draw (empty when
 	// it draws every cell the route touched).
 	LeftOut []string
@@ -161,6 +165,20 @@ type timelineEpisode struct {
 type cellSets struct {
 	Holes, Resident, Unloading, Prepared, Loading []string
 }
+
+// TimelineRoute is one route of a set in a page's route list: its name,
+// the page of its run (relative to this one), and its figures.
+type TimelineRoute struct {
+	Name, Href string
+	Current    bool
+	Frames     int
+	HoleFrames int
+	PeakBytes  int64
+	Loads      int
+}
+
+// Holes says the route's hole frames, for the list.
+func (r TimelineRoute) Holes() string { return english.Count(r.HoleFrames, "hole frame") }
 
 // NewTimeline lays out a run for the --html page; o are the options it
 // ran with.
@@ -493,10 +511,11 @@ func (t *Timeline) WriteHTML(w io.Writer) error {
 	return timelineTemplate.Execute(w, struct {
 		Title    string
 		Policies []string
+		Routes   []TimelineRoute
 		CSS      template.CSS
 		JS       template.JS
 		Data     template.JS
-	}{t.data.Title, policies, template.CSS(timelineCSS), template.JS(timelineJS), template.JS(bytes.TrimSpace(data.Bytes()))})
+	}{t.data.Title, policies, t.Routes, template.CSS(timelineCSS), template.JS(timelineJS), template.JS(bytes.TrimSpace(data.Bytes()))})
 }
 
 // frameCellSets are frame i's cells by state: its holes and the sets the

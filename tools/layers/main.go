@@ -43,7 +43,7 @@ var layers = [][]string{
 	{"internal/assets", "internal/camera"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
-	{"simulate", "internal/buildinfo"},
+	{"simulate", "internal/buildinfo", "route"},
 	{"internal/report"},
 	{"internal/config"},
 	{"tune"},
@@ -56,7 +56,7 @@ var layers = [][]string{
 // take and return) and the command line's own internal packages (the
 // renderers of simulate's results, the side files, init, watch and the
 // build files).
-var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
+var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "route", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
