@@ -53,6 +53,7 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		loader.Close()
 		return nil, err
 	}
+	b.sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		b.sched.ReportCellStates()
 	}

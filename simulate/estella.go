@@ -75,6 +75,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
+	sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		sched.ReportCellStates()
 	}

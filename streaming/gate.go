@@ -91,7 +91,8 @@ func (g Gate) Check(set Settings) error {
 type GateResult struct {
 	FailOn []string `json:"failOn"`
 	// Warmup is the number of frames at the start whose holes did not
-	// count; WarmupAuto says it was found (the first frame without holes)
+	// count (the last of them is frame Summary.FirstFrame+Warmup-1);
+	// WarmupAuto says it was found (the first frame without holes)
 	// rather than given, and WarmupEnded whether such a frame came.
 	Warmup      int  `json:"warmup"`
 	WarmupAuto  bool `json:"warmupAuto"`
@@ -150,7 +151,7 @@ func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 		res.WarmupAuto = true
 		for i := range frames {
 			if len(frames[i].Holes) == 0 {
-				res.Warmup, res.WarmupEnded = frames[i].Frame, true
+				res.Warmup, res.WarmupEnded = i+1, true
 				break
 			}
 		}
@@ -162,7 +163,7 @@ func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 		} else {
 			for i := range frames {
 				if frames[i].PopIn == 0 {
-					res.PopInWarmup, res.PopInWarmupEnded = frames[i].Frame, true
+					res.PopInWarmup, res.PopInWarmupEnded = i+1, true
 					break
 				}
 			}
@@ -172,9 +173,9 @@ func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 		var b Breach
 		switch cond {
 		case FailHoles:
-			b = holeBreach(frames, &res)
+			b = holeBreach(frames, &res, sum.FirstFrame)
 		case FailPopIn:
-			b = popInBreach(frames, &res)
+			b = popInBreach(frames, &res, sum.FirstFrame)
 		case FailOverBudget:
 			b = overBreach(frames, sum.Budget, "dispatched more than the budget of",
 				func(r *FrameReport) (int64, []string) { return r.RequestedBytes, r.Requested })
@@ -235,27 +236,28 @@ func frameWord(n int) string {
 	return "frames"
 }
 
-// warmupSpan names the frames a warm-up of n frames covered.
-func warmupSpan(n int) string {
+// warmupSpan names the frames a warm-up of n frames covered, the first
+// numbered first.
+func warmupSpan(n, first int) string {
 	switch n {
 	case 0:
 		return "no frame"
 	case 1:
-		return "frame 1"
+		return fmt.Sprintf("frame %d", first)
 	}
-	return fmt.Sprintf("frames 1-%d", n)
+	return fmt.Sprintf("frames %s", FrameRange{first, first + n - 1})
 }
 
-func holeBreach(frames []FrameReport, res *GateResult) Breach {
+func holeBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	var b Breach
 	var cells cellSet
-	first := res.Warmup
+	warm := res.Warmup
 	if !res.WarmupEnded {
-		first = 0 // never fully resident: every hole counts
+		warm = 0 // never fully resident: every hole counts
 	}
 	for i := range frames {
 		r := &frames[i]
-		if r.Frame <= first || len(r.Holes) == 0 {
+		if i < warm || len(r.Holes) == 0 {
 			continue
 		}
 		b.Frames = ranges(b.Frames, r.Frame)
@@ -268,23 +270,23 @@ func holeBreach(frames []FrameReport, res *GateResult) Breach {
 	case !res.WarmupEnded:
 		b.Detail = fmt.Sprintf("no frame of %d was free of holes: the warm-up never ended", len(frames))
 	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup))
+		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup, firstFrame))
 	default:
 		b.Detail = fmt.Sprintf("%d %s with holes after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.Warmup)
 	}
 	return b
 }
 
-func popInBreach(frames []FrameReport, res *GateResult) Breach {
+func popInBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	var b Breach
 	var cells cellSet
-	first := res.PopInWarmup
+	warm := res.PopInWarmup
 	if !res.PopInWarmupEnded {
-		first = 0 // never free of pop-in: every frame counts
+		warm = 0 // never free of pop-in: every frame counts
 	}
 	for i := range frames {
 		r := &frames[i]
-		if r.Frame <= first || r.PopIn == 0 {
+		if i < warm || r.PopIn == 0 {
 			continue
 		}
 		b.Frames = ranges(b.Frames, r.Frame)
@@ -297,7 +299,7 @@ func popInBreach(frames []FrameReport, res *GateResult) Breach {
 	case !res.PopInWarmupEnded:
 		b.Detail = fmt.Sprintf("no frame of %d was free of pop-in: the view never showed its cells all resident", len(frames))
 	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d %s with pop-in after the warm-up, which lasted %s (until the first frame without pop-in)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.PopInWarmup))
+		b.Detail = fmt.Sprintf("%d %s with pop-in after the warm-up, which lasted %s (until the first frame without pop-in)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.PopInWarmup, firstFrame))
 	default:
 		b.Detail = fmt.Sprintf("%d %s with pop-in after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.PopInWarmup)
 	}

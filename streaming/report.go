@@ -11,7 +11,10 @@ import (
 // the order the cells became resident, evictions in the order they
 // happened, cancellations in dispatch order. Holes are nearest first.
 type FrameReport struct {
-	// Frame numbers start at 1: frame k is the route's k-th frame.
+	// Frame is the frame's number as the route numbers it: its frame
+	// column, else the row count from 1 (Summary.FirstFrame is the
+	// first's). The schedulers count their frames from 1 whatever the
+	// numbering; only the reports carry it.
 	Frame int `json:"frame"`
 	// Requested are the requests started (loads, prefetches and retries).
 	Requested []string `json:"requested"`
@@ -128,7 +131,13 @@ type ResidencyReport struct {
 
 // Summary totals a run.
 type Summary struct {
-	Frames int `json:"frames"`
+	// Frames is how many frames ran; FirstFrame the number of the first
+	// (the route's frame column, else 1). Every frame field below is a
+	// frame's number, meaningful only when the count beside it says the
+	// event happened (PeakResidentFrame when PeakResidentBytes > 0,
+	// FirstHoleFrame when HoleFrames > 0).
+	Frames     int `json:"frames"`
+	FirstFrame int `json:"firstFrame"`
 
 	PeakResidentBytes     int64  `json:"peakResidentBytes"`
 	PeakResidentFrame     int    `json:"peakResidentFrame"`
@@ -162,9 +171,9 @@ type Summary struct {
 	MaxHoles       int `json:"maxHoles"`
 	FirstHoleFrame int `json:"firstHoleFrame"`
 	// FirstResidentFrame is the frame at which every cell the first
-	// frame's sources wanted within their load radius was resident
-	// (0: never during the run).
-	FirstResidentFrame int `json:"firstResidentFrame"`
+	// frame's sources wanted within their load radius was resident (nil:
+	// never during the run).
+	FirstResidentFrame *int `json:"firstResidentFrame"`
 
 	Residency ResidencyReport `json:"residency"`
 	// IO is set by real (disk) IO only.
@@ -275,6 +284,9 @@ func durationStat(ds []time.Duration) DurationStat {
 // stats accumulates the summary as frames go by.
 type stats struct {
 	sum Summary
+	// base is what a scheduler's own frame count (from 1) adds to name a
+	// frame as the route does: FirstFrame - 1.
+	base int
 
 	// Disk IO only.
 	reads                          int
@@ -287,7 +299,28 @@ type stats struct {
 func (st *stats) init(set Settings) {
 	st.sum.Budget = set.Budget
 	st.sum.MaxResidentBytes = set.MaxResidentBytes
+	st.sum.FirstFrame = 1
 }
+
+// numberFrom makes first the number of the first frame.
+func (st *stats) numberFrom(first int) {
+	st.sum.FirstFrame, st.base = first, first-1
+}
+
+// label is the number of the scheduler's frame-th frame.
+func (st *stats) label(frame int) int { return frame + st.base }
+
+// resident records the frame at which the first position became fully
+// resident, once.
+func (st *stats) resident(frame int) {
+	if st.sum.FirstResidentFrame == nil {
+		f := st.label(frame)
+		st.sum.FirstResidentFrame = &f
+	}
+}
+
+// LastFrame is the number of the run's last frame.
+func (s *Summary) LastFrame() int { return s.FirstFrame + s.Frames - 1 }
 
 func (st *stats) dispatched(prefetch, retry, proxy bool) {
 	st.sum.Loads++
@@ -314,7 +347,7 @@ func (st *stats) io(r Result) {
 }
 
 func (st *stats) giveUp(frame int, cell string, attempts int, err error) {
-	st.sum.GaveUp = append(st.sum.GaveUp, GaveUp{Cell: cell, Frame: frame, Attempts: attempts, Err: err.Error()})
+	st.sum.GaveUp = append(st.sum.GaveUp, GaveUp{Cell: cell, Frame: st.label(frame), Attempts: attempts, Err: err.Error()})
 }
 
 func (st *stats) timing(t *FrameTiming, apply, budget time.Duration) {
@@ -328,7 +361,7 @@ func (st *stats) timing(t *FrameTiming, apply, budget time.Duration) {
 
 func (st *stats) add(r *FrameReport) {
 	s := &st.sum
-	s.Frames = r.Frame
+	s.Frames++
 	if r.ResidentBytes > s.PeakResidentBytes {
 		s.PeakResidentBytes, s.PeakResidentFrame = r.ResidentBytes, r.Frame
 	}

@@ -367,6 +367,17 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	return out, frames, nil
 }
 
+// FirstFrame is the number of the route's first frame: its first row's
+// frame column, else 1 (the rows are then the frames, counted from 1).
+// Every later frame is numbered one more than the one before, so none
+// is numbered past the last row's frame.
+func (rt *Route) FirstFrame() int {
+	if rt.HasFrame && len(rt.Rows) > 0 {
+		return int(rt.Rows[0].Frame)
+	}
+	return 1
+}
+
 // routeDriven is the source a route without a source column moves: the
 // first enabled one (the first of all when none is enabled).
 func routeDriven(sources []Source) int {

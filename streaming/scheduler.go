@@ -230,6 +230,11 @@ func (s *Scheduler) Sources() []Source { return slices.Clone(s.sources) }
 // Frame returns the number of the last frame stepped (0 before the first).
 func (s *Scheduler) Frame() int { return s.frame }
 
+// NumberFrom makes first the number the reports give the first frame
+// (the route's frame column), before the first Step: frame k is reported
+// as first+k-1.
+func (s *Scheduler) NumberFrom(first int) { s.stats.numberFrom(first) }
+
 // Close closes the IO layer.
 //
 // Over a frozen world (World.Freeze) Close also hands the per-cell
@@ -260,7 +265,7 @@ func (s *Scheduler) State(name string) CellState {
 func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.frame++
 	s.move(positions)
-	rep := FrameReport{Frame: s.frame, Positions: s.positions()}
+	rep := FrameReport{Frame: s.stats.label(s.frame), Positions: s.positions()}
 	s.finish(&rep)
 	s.evict(&rep)
 	s.release(&rep)
@@ -848,7 +853,7 @@ func (s *Scheduler) holeCause(i int32) HoleCause {
 }
 
 func (s *Scheduler) checkFirst() {
-	if s.stats.sum.FirstResidentFrame > 0 {
+	if s.stats.sum.FirstResidentFrame != nil {
 		return
 	}
 	for _, i := range s.first {
@@ -856,7 +861,7 @@ func (s *Scheduler) checkFirst() {
 			return
 		}
 	}
-	s.stats.sum.FirstResidentFrame = s.frame
+	s.stats.resident(s.frame)
 }
 
 // Residency returns the residency report: the resident cells in the order

@@ -1,6 +1,7 @@
 // Bundles a test's TypeScript entry with the engine's own sources for
 // Node: node build.cjs ESBUILD SDK ENTRY OUT. "@engine/..." in an import
-// names a file under SDK (the engine's sdk/src). The sources kept beside
+// names a file under SDK (the engine's sdk/src), and "esengine" its entry
+// (index.ts), as a game imports it. The sources kept beside
 // worldcook are a selection of the engine's files; a module they import
 // that is not among them becomes an inert stand-in exporting the names
 // asked of it, so that the functions under test (which never call into
@@ -36,6 +37,12 @@ esbuild.build({
   plugins: [{ name: 'absent', setup(b) {
     b.onResolve({ filter: /^@engine\// }, (args) => {
       const file = path.join(sdk, args.path.slice('@engine/'.length) + '.ts');
+      if (fs.existsSync(file)) return { path: file };
+      return { path: args.importer + '?' + args.path, namespace: 'absent', pluginData: { names: namesFrom(args.importer, args.path) } };
+    });
+    // The engine's package name, as a game imports it: its SDK entry.
+    b.onResolve({ filter: /^esengine$/ }, (args) => {
+      const file = path.join(sdk, 'index.ts');
       if (fs.existsSync(file)) return { path: file };
       return { path: args.importer + '?' + args.path, namespace: 'absent', pluginData: { names: namesFrom(args.importer, args.path) } };
     });

@@ -75,11 +75,13 @@ type Timeline struct {
 }
 
 type timelineData struct {
-	Title   string        `json:"title"`
-	Route   string        `json:"route"`
-	Frames  int           `json:"frames"`
-	Compare bool          `json:"compare"`
-	Runs    []timelineRun `json:"runs"`
+	Title  string `json:"title"`
+	Route  string `json:"route"`
+	Frames int    `json:"frames"`
+	// FirstFrame is the route's number of the page's frame 1.
+	FirstFrame int           `json:"firstFrame"`
+	Compare    bool          `json:"compare"`
+	Runs       []timelineRun `json:"runs"`
 }
 
 // timelineRun is one policy's run as the page reads it. Lists are flat
@@ -206,6 +208,7 @@ func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
 		}
 		t.data.Runs = append(t.data.Runs, r)
 		t.data.Frames = max(t.data.Frames, len(p.Frames))
+		t.data.FirstFrame = p.Summary.FirstFrame
 		if t.data.Title == "" {
 			t.data.Title = title(p, o)
 		}
@@ -297,7 +300,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 		slices.SortStableFunc(byTouch, func(a, b int32) int { return int(firstTouch[a] - firstTouch[b]) })
 		last := firstTouch[byTouch[maxTimelineCells-1]]
 		r.LeftOut = fmt.Sprintf("%s: the route touches %d cells; the map draws the %d it reaches first (to frame %d) and leaves out %d: their states are in the per-frame report (--cell-states)",
-			p.Policy, touched, maxTimelineCells, last, touched-maxTimelineCells)
+			p.Policy, touched, maxTimelineCells, int(last)+p.Summary.FirstFrame-1, touched-maxTimelineCells)
 		drawn = byTouch[:maxTimelineCells]
 		slices.Sort(drawn)
 	}
@@ -395,10 +398,12 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 		r.Sources = append(r.Sources, src)
 	}
 	r.View = view
+	// The page counts frames from 1.
+	base := p.Summary.FirstFrame - 1
 	episodes := func(eps []streaming.HoleEpisode) []timelineEpisode {
 		out := []timelineEpisode{}
 		for _, e := range eps {
-			ep := timelineEpisode{First: e.First, Last: e.Last, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
+			ep := timelineEpisode{First: e.First - base, Last: e.Last - base, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
 			for _, c := range e.Cells[:min(len(e.Cells), 8)] {
 				ep.Names = append(ep.Names, c.Cell)
 			}

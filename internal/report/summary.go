@@ -28,6 +28,16 @@ func writeWarnings(bw *bufio.Writer, ws []streaming.Warning) error {
 	return nil
 }
 
+// peakText is a peak of bytes and the frame it was reached in ("16 KiB at
+// frame 40"), or none for a run that never reached any: such a run has no
+// frame to name.
+func peakText(b int64, prep string, frame int, none string) string {
+	if b == 0 {
+		return none
+	}
+	return fmt.Sprintf("%s %s frame %d", streaming.ByteSize(b), prep, frame)
+}
+
 // WriteSummary writes the totals for a person to read.
 func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	bw := bufio.NewWriter(w)
@@ -36,13 +46,13 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	}
 	fmt.Fprintf(bw, "summary of %d frames\n", s.Frames)
 	if g := s.Gate; g != nil {
-		writeGate(bw, g)
+		writeGate(bw, g, s.FirstFrame)
 	}
 	capText := "no cap"
 	if s.MaxResidentBytes != nil {
 		capText = fmt.Sprintf("cap %s, %d frames over", streaming.ByteSize(*s.MaxResidentBytes), s.FramesOverResidentCap)
 	}
-	line("peak resident", "%s at frame %d (%s)", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame, capText)
+	line("peak resident", "%s (%s)", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"), capText)
 	if s.PeakPreparedBytes > 0 {
 		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
 	}
@@ -51,7 +61,7 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	if s.Budget != nil {
 		budget = fmt.Sprintf("budget %s, %d frames over", streaming.ByteSize(*s.Budget), s.FramesOverBudget)
 	}
-	line("max requested", "%s in frame %d (%s)", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame, budget)
+	line("max requested", "%s (%s)", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"), budget)
 	line("loads", "%d (%d prefetches, %d retries, %d proxies)", s.Loads, s.Prefetches, s.Retries, s.Proxies)
 	line("published", "%d", s.Published)
 	line("unloads", "%d", s.Unloads)
@@ -97,9 +107,9 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, english.Plural(s.MaxHoles, "hole"))
 	}
 	switch eps := s.HoleEpisodes; {
-	case s.FirstResidentFrame > 0:
-		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
-	case len(eps) > 0 && eps[len(eps)-1].Last < s.Frames:
+	case s.FirstResidentFrame != nil:
+		line("first position", "fully resident at frame %d", *s.FirstResidentFrame)
+	case len(eps) > 0 && eps[len(eps)-1].Last < s.LastFrame():
 		// The route left the first position before all of it arrived: the
 		// cells it wanted there were let go, not forgotten.
 		line("first position", "never fully resident: the route moved on first (holes end at frame %d)", eps[len(eps)-1].Last)
@@ -186,7 +196,9 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode, what string) {
 	}
 }
 
-func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
+// writeGate writes the gate's verdict; first is the number of the run's
+// first frame.
+func writeGate(bw *bufio.Writer, g *streaming.GateResult, first int) {
 	verdict := "passed"
 	if g.Failed {
 		verdict = "FAILED"
@@ -196,11 +208,11 @@ func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
 	case g.WarmupAuto && !g.WarmupEnded:
 		warm = "never free of holes"
 	case g.WarmupAuto:
-		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", g.Warmup)
+		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", first+g.Warmup-1)
 	}
 	if g.WarmupAuto && slices.Contains(g.FailOn, streaming.FailPopIn) {
 		if g.PopInWarmupEnded {
-			warm += fmt.Sprintf("; pop-in's until frame %d, the first without pop-in", g.PopInWarmup)
+			warm += fmt.Sprintf("; pop-in's until frame %d, the first without pop-in", first+g.PopInWarmup-1)
 		} else {
 			warm += "; never free of pop-in"
 		}
@@ -255,14 +267,14 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	rt := &s.Runtime
 	fmt.Fprintf(bw, "summary of %d frames (Estella runtime scheduler: no budget, cap or LOD)\n", s.Frames)
 	if g := s.Gate; g != nil {
-		writeGate(bw, g)
+		writeGate(bw, g, s.FirstFrame)
 	}
-	line("peak resident", "%s at frame %d", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame)
+	line("peak resident", "%s", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"))
 	if s.PeakPreparedBytes > 0 {
 		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
 	}
 	line("peak in flight", "%d", s.PeakInFlight)
-	line("max requested", "%s in frame %d", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame)
+	line("max requested", "%s", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"))
 	line("preparations", "%d (%d for speculation)", rt.PrepareCount, rt.PrefetchRequests)
 	line("publishes", "%d started, %d resident", rt.LoadCount, s.Published)
 	line("unloads", "%d", rt.UnloadCount)

@@ -11,6 +11,8 @@
   var EVENTS = ['requested', 'published', 'unloaded', 'evicted', 'cancelled', 'dropped', 'failed'];
   var NS = 'http://www.w3.org/2000/svg';
   var N = D.frames;
+  // The page counts frames from 1; it names them as the route does.
+  function fname(f) { return f + D.firstFrame - 1; }
   var slider = document.getElementById('frame');
   var label = document.getElementById('frame-label');
   var playButton = document.getElementById('play');
@@ -287,11 +289,11 @@
     if (R.budget != null) p.push('<line class="level" x1="0" x2="1000" y1="' + (top2 + H2 - H2 * R.budget / peakReq) + '" y2="' + (top2 + H2 - H2 * R.budget / peakReq) + '"><title>budget ' + bytes(R.budget) + '</title></line>');
     R.episodes.forEach(function (e) {
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
-      p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + e.first + '–' + e.last + '</title></rect>');
+      p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
     });
     R.popInEpisodes.forEach(function (e) {
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
-      p.push('<rect class="popinband" x="' + x + '" y="' + (H1 + 13) + '" width="' + w + '" height="6"><title>pop-in, frames ' + e.first + '–' + e.last + '</title></rect>');
+      p.push('<rect class="popinband" x="' + x + '" y="' + (H1 + 13) + '" width="' + w + '" height="6"><title>pop-in, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
     });
     svg.innerHTML = p.join('');
     r.cursor = r.root.querySelector('.chartbox .cursor');
@@ -314,8 +316,8 @@
       if (!eps.length) { p.push('<p>No ', what, ' episodes.</p>'); return; }
       p.push('<p>', eps.length, ' ', what, ' episode', eps.length > 1 ? 's' : '', ':</p><ol>');
       eps.forEach(function (e) {
-        p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', e.first,
-          e.last > e.first ? '–' + e.last : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
+        p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
+          e.last > e.first ? '–' + fname(e.last) : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
           ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
       });
       p.push('</ol>');
@@ -350,7 +352,7 @@
       src.at = p;
     });
     r.cursor.style.left = ((f - 0.5) * 100 / N) + '%';
-    var R = r.R, txt = 'frame ' + f + ': resident ' + bytes(r.resident[f]);
+    var R = r.R, txt = 'frame ' + fname(f) + ': resident ' + bytes(r.resident[f]);
     if (r.assets[f]) txt += ' (assets ' + bytes(r.assets[f]) + ')';
     txt += ' · requested ' + bytes(r.requested[f]);
     if (R.budget != null) txt += ' of ' + bytes(R.budget);
@@ -380,7 +382,7 @@
     }
     following = follow.checked;
     slider.value = f;
-    label.textContent = 'frame ' + f + ' / ' + N;
+    label.textContent = 'frame ' + fname(f) + ' / ' + fname(N);
   }
 
   function select(r, i) {
@@ -449,7 +451,7 @@
     };
     var b = r.bounds;
     el.innerHTML = '<dl><dt>cell</dt><dd>' + esc(r.names[i]) + ' (grid ' + R.grid[2 * i] + ', ' + R.grid[2 * i + 1] + ')</dd>' +
-      '<dt>state</dt><dd data-detail-state="' + state + '">' + state + ' at frame ' + shown + '</dd>' +
+      '<dt>state</dt><dd data-detail-state="' + state + '">' + state + ' at frame ' + fname(shown) + '</dd>' +
       '<dt>why</dt><dd class="why">' + esc(why(state, bd, best)) + '</dd>' +
       '<dt>nearest source</dt><dd>' + (best ? esc(best.name) + ' at ' + num(bd) + (R.center ? ' (to the grid centre)' : ' (to the bounds)') +
         '; radii load ' + best.load + ', unload ' + best.unload + ', prefetch ' + best.prefetch : 'none') + '</dd>' +
