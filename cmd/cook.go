@@ -119,13 +119,15 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	// and put in place at the end, never over an input of the run.
 	side := sidefile.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
 	if opts.CPUProfile != "" {
-		f, err := side.Create(opts.CPUProfile, "--cpuprofile")
-		if err != nil {
-			return inputErr(err)
+		// Its own names for the errors here: the deferred Commit must
+		// report to the function's err, not to one shadowing it.
+		f, cerr := side.Create(opts.CPUProfile, "--cpuprofile")
+		if cerr != nil {
+			return inputErr(cerr)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
+		if perr := pprof.StartCPUProfile(f); perr != nil {
 			f.Abort()
-			return inputErr(err)
+			return inputErr(perr)
 		}
 		defer func() {
 			pprof.StopCPUProfile()

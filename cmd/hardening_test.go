@@ -219,6 +219,12 @@ func hostileFSCases() []hostileFS {
 				symlink(t, prefab, filepath.Join(dir, "profile"))
 				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--memprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
 			}},
+		{name: "--cpuprofile names a prefab through a link", code: 2, want: []string{"--cpuprofile", "an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, prefab := prefabScene(t, dir)
+				symlink(t, prefab, filepath.Join(dir, "profile"))
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--cpuprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
+			}},
 		{name: "validate --map names the scene", code: 2, want: []string{"--map", "an input of this run"},
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				s := demoInto(t, dir, "levels/main.esscene")
