@@ -1,18 +1,9 @@
 package validate
 
 import (
-	"math"
-	"strings"
-
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
-)
-
-// Defaults of the extent-bearing components (the engine's component
-// metadata; Sprite and ShapeRenderer sizes are the editor's 100×100).
-const (
-	defaultPPU        = 100
-	builtinMeshExtent = 50 // built-in meshes are 100 world units across
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // cellAcc accumulates one cell while the world is partitioned.
@@ -26,19 +17,6 @@ type cellAcc struct {
 	roots  int
 	count  int
 	maxID  int64 // the highest id of the cell's entities
-}
-
-// isExtentType reports whether a component type has a spatial extent that
-// grows a cell's bounds.
-func isExtentType(typ string) bool {
-	switch typ {
-	case "Sprite", "ShapeRenderer", "BoxCollider", "CircleCollider", "CapsuleCollider",
-		"SegmentCollider", "PolygonCollider", "ChainCollider",
-		"BoxCollider3D", "SphereCollider3D", "CapsuleCollider3D", "CharacterController3D",
-		"Mesh2D", "MeshRenderer", "MeshCollider3D", "ConvexCollider3D", "Light2D", "TilemapLayer", "Tilemap":
-		return true
-	}
-	return false
 }
 
 // extents grows cell ci by the component extents of entity i under its
@@ -57,86 +35,21 @@ func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, 
 		comps = eff
 	}
 	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
-	w.c.localExtents(comps, w.c.d.Path, w)
+	w.c.ext.Local(comps, w.c.d.Path, w)
 }
 
-// box and miss make a placer the sink of the entity being bounded.
-func (w *placer) box(lo, hi scene.Vec3, f frame) {
-	if f == scaled {
+// Box and Miss make a placer the sink of the entity being bounded.
+func (w *placer) Box(lo, hi scene.Vec3, f geometry.Frame) {
+	if f == geometry.Scaled {
 		w.addBox(w.sinkCI, w.sinkI, &w.sinkM, lo, hi)
 		return
 	}
-	m := frameMatrix(&w.sinkM, f)
+	m := geometry.FrameMatrix(&w.sinkM, f)
 	w.addBox(w.sinkCI, w.sinkI, &m, lo, hi)
 }
 
-func (w *placer) miss(comp, field, ref, why string) {
+func (w *placer) Miss(comp, field, ref, why string) {
 	if !w.sinkQuiet {
 		w.misses = append(w.misses, assetMiss{ent: w.sinkI, comp: comp, field: field, ref: ref, why: why})
 	}
 }
-
-// builtinMesh returns the local box of a "builtin:" mesh reference. Other
-// meshes need their asset to be bounded and add nothing.
-func builtinMesh(v []byte) (lo, hi scene.Vec3, ok bool) {
-	if scene.KindOf(v) != scene.String {
-		return lo, hi, false
-	}
-	// Read the string in place: built-in ids hold no escapes, and this runs
-	// for every mesh of the world.
-	id, found := strings.CutPrefix(string(v[1:len(v)-1]), "builtin:")
-	if !found {
-		return lo, hi, false
-	}
-	if q := strings.IndexByte(id, '?'); q >= 0 {
-		id = id[:q]
-	}
-	const e = builtinMeshExtent
-	switch id {
-	case "cube", "sphere", "cylinder", "cone":
-		return scene.Vec3{X: -e, Y: -e, Z: -e}, scene.Vec3{X: e, Y: e, Z: e}, true
-	case "capsule":
-		return scene.Vec3{X: -e / 2, Y: -e, Z: -e / 2}, scene.Vec3{X: e / 2, Y: e, Z: e / 2}, true
-	case "plane":
-		return scene.Vec3{X: -e, Z: -e}, scene.Vec3{X: e, Z: e}, true
-	case "quad":
-		return scene.Vec3{X: -e, Y: -e}, scene.Vec3{X: e, Y: e}, true
-	}
-	return lo, hi, false
-}
-
-// vec2 reads an {x, y} field; a field of the wrong shape takes the
-// defaults, as the engine drops invalid fields.
-func vec2(v []byte, dx, dy float64) [2]float64 {
-	def := [2]float64{dx, dy}
-	if v == nil {
-		return def
-	}
-	if x, y := dx, dy; len(v) > 0 && v[0] == '{' {
-		if _, ok := readVec(v, 0, &x, &y, nil, nil); ok {
-			return [2]float64{x, y}
-		}
-	}
-	out, err := scene.Vec2(v, def)
-	if err != nil {
-		return def
-	}
-	return out
-}
-
-// num reads a number field, def when absent or not a number.
-func num(v []byte, def float64) float64 {
-	if scene.KindOf(v) != scene.Number {
-		return def
-	}
-	if f, _, ok := number(v, 0); ok {
-		return f
-	}
-	f, err := scene.Float(v)
-	if err != nil {
-		return def
-	}
-	return f
-}
-
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

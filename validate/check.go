@@ -8,6 +8,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -84,6 +85,9 @@ type checker struct {
 	worlds  []int32 // entities carrying StreamedWorld, authored order
 	canvas  int32
 	ppu     float64
+	// ext reads the extents of components, once a streamed world's
+	// prefab reader is made (partition).
+	ext geometry.Extents
 
 	prefabIdx []int32          // prefab-instance entries, authored order
 	inst      []instance       // their placement, parallel to prefabIdx (streamed only)
@@ -130,7 +134,7 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 		table:  newFieldTable(opts.Components),
 		xy:     opts.Plane == manifest.PlaneXY,
 		canvas: -1,
-		ppu:    defaultPPU,
+		ppu:    geometry.DefaultPPU,
 		plan:   &Plan{Doc: doc, SceneName: opts.SceneName, Plane: opts.Plane},
 	}
 	if err := c.run(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // What each entity carries, read once for every rule: the components
@@ -46,7 +47,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 					fl |= fCamera
 				default:
 					switch {
-					case isExtentType(comp.Type):
+					case geometry.IsExtentType(comp.Type):
 						fl |= fExtent
 						// Whether a light is scene-wide is read here, on
 						// every core while the components are at hand,
@@ -144,7 +145,7 @@ func (c *checker) classify() error {
 	if c.canvas >= 0 {
 		data, _ := d.Component(int(c.canvas), "Canvas")
 		v, _ := scene.Field(data, "pixelsPerUnit")
-		if ppu := num(v, defaultPPU); ppu > 0 && finite(ppu) {
+		if ppu := geometry.Num(v, geometry.DefaultPPU); ppu > 0 && geometry.Finite(ppu) {
 			c.ppu = ppu
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // This file expands a prefab instance into the entities the engine spawns
@@ -328,7 +329,7 @@ func applyOverride(e *xent, o *override) {
 		}
 	case "name":
 		if scene.KindOf(o.value) == scene.String {
-			e.name = strOf(o.value)
+			e.name = geometry.Str(o.value)
 		}
 	case "visibility":
 		if scene.KindOf(o.value) == scene.Bool {
@@ -552,9 +553,9 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 			scene.Members(el, func(k, v []byte) bool {
 				switch string(k) {
 				case "prefabEntityId":
-					a.addr = strOf(v)
+					a.addr = geometry.Str(v)
 				case "name":
-					a.name = strOf(v)
+					a.name = geometry.Str(v)
 				case "visible":
 					a.hidden = string(v) == "false"
 				case "parentId":
@@ -562,13 +563,13 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 					// other value finds nothing and puts the entity under the
 					// root.
 					if scene.KindOf(v) == scene.String {
-						a.parentID, a.hasParent = strOf(v), true
+						a.parentID, a.hasParent = geometry.Str(v), true
 					}
 				case "components":
 					scene.Each(v, func(c []byte) bool {
 						typ, _ := scene.Field(c, "type")
 						data, _ := scene.Field(c, "data")
-						a.comps = append(a.comps, scene.Component{Type: strOf(typ), Data: data})
+						a.comps = append(a.comps, scene.Component{Type: geometry.Str(typ), Data: data})
 						return true
 					})
 				}
@@ -582,7 +583,7 @@ func parseDelta(d *scene.Document, i int, ovs []override) delta {
 		scene.Each(v, func(el []byte) bool {
 			// Only string ids name prefab entities (see parentId).
 			if scene.KindOf(el) == scene.String {
-				dl.removed = append(dl.removed, strOf(el))
+				dl.removed = append(dl.removed, geometry.Str(el))
 			}
 			return true
 		})

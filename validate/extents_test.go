@@ -1,8 +1,6 @@
 package validate
 
 import (
-	"encoding/binary"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,143 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
-
-func TestMeshHeaderOnRealAssets(t *testing.T) {
-	models := filepath.Join(projectsDir(t), "examples", "lighting-3d", "assets", "models")
-	cases := []struct {
-		file   string
-		lo, hi scene.Vec3
-	}{
-		{"waver_0_0.esmesh", scene.Vec3{X: -14, Y: 0, Z: -6}, scene.Vec3{X: 14, Y: 120, Z: 6}},
-		{"waver_1_0.esmesh", scene.Vec3{X: -220, Y: -220}, scene.Vec3{X: 220, Y: 220}},
-	}
-	for _, tc := range cases {
-		b := readMeshBox(filepath.Join(models, tc.file))
-		if !b.ok || b.lo != tc.lo || b.hi != tc.hi {
-			t.Errorf("%s: %+v, want %v..%v", tc.file, b, tc.lo, tc.hi)
-		}
-	}
-}
-
-func TestMeshHeaderRejects(t *testing.T) {
-	good := make([]byte, meshHeaderV1)
-	binary.LittleEndian.PutUint32(good, meshMagic)
-	binary.LittleEndian.PutUint16(good[4:], 2)
-	for k, v := range []float32{-1, -2, -3, 1, 2, 3} {
-		binary.LittleEndian.PutUint32(good[20+4*k:], math.Float32bits(v))
-	}
-	if _, _, err := decodeMeshBox(good); err != nil {
-		t.Fatalf("good header: %v", err)
-	}
-	mod := func(f func(b []byte)) []byte {
-		b := append([]byte(nil), good...)
-		f(b)
-		return b
-	}
-	bad := map[string][]byte{
-		"short":         good[:20],
-		"magic":         mod(func(b []byte) { b[0] = 'X' }),
-		"newer":         mod(func(b []byte) { binary.LittleEndian.PutUint16(b[4:], 3) }),
-		"channels":      mod(func(b []byte) { binary.LittleEndian.PutUint16(b[6:], 8) }),
-		"nan":           mod(func(b []byte) { binary.LittleEndian.PutUint32(b[20:], math.Float32bits(float32(math.NaN()))) }),
-		"inf":           mod(func(b []byte) { binary.LittleEndian.PutUint32(b[40:], math.Float32bits(float32(math.Inf(1)))) }),
-		"min above max": mod(func(b []byte) { binary.LittleEndian.PutUint32(b[20:], math.Float32bits(5)) }),
-	}
-	for name, b := range bad {
-		if _, _, err := decodeMeshBox(b); err == nil {
-			t.Errorf("%s accepted", name)
-		}
-	}
-}
-
-func FuzzMeshHeader(f *testing.F) {
-	// The real meshes of the example projects, where they are.
-	for _, file := range corpus.ProjectFiles(".esmesh") {
-		if b, err := os.ReadFile(file); err == nil && len(b) >= meshHeaderV1 {
-			f.Add(b[:meshHeaderV1])
-		}
-	}
-	f.Add(make([]byte, meshHeaderV1))
-	f.Add([]byte("ESMH\x02\x00\x06\x00"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		lo, hi, err := decodeMeshBox(b)
-		if err != nil {
-			return
-		}
-		if !(lo.X <= hi.X && lo.Y <= hi.Y && lo.Z <= hi.Z) || !lo.Finite() || !hi.Finite() {
-			t.Fatalf("accepted box %v..%v", lo, hi)
-		}
-	})
-}
-
-func TestTiledMapOnRealAsset(t *testing.T) {
-	file := filepath.Join(projectsDir(t), "examples", "tilemap-demo", "assets", "maps", "level.tmj")
-	b := readMapBox(file)
-	// 32 × 18 tiles of 18 units, its top-left corner at the origin, y up;
-	// its objects lie on the map.
-	if !b.ok || b.lo.X != 0 || b.hi.X != 32*18 || b.lo.Y != -18*18 || b.hi.Y != 0 {
-		t.Errorf("level.tmj box %+v", b)
-	}
-}
-
-func FuzzMapBox(f *testing.F) {
-	f.Add([]byte(`{"width": 2, "height": 3, "tilewidth": 16, "tileheight": 16, "layers": [{"type": "tilelayer"}]}`))
-	f.Add([]byte(`{"width": 2, "height": 3, "tilewidth": 16, "tileheight": 16, "orientation": "hexagonal", "layers": [{"type": "tilelayer", "chunks": [{"x": -16, "y": 0, "width": 16, "height": 16}]}]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		box := decodeMapBox("fuzz.tmj", b)
-		if strings.Contains(box.why, "\n") {
-			t.Fatalf("a message of two lines: %q", box.why)
-		}
-		if box.ok && !(box.lo.X <= box.hi.X && box.lo.Y <= box.hi.Y) {
-			t.Fatalf("accepted box %+v", box)
-		}
-	})
-}
-
-func TestTilemapLayerAndLightExtents(t *testing.T) {
-	root := projectsDir(t)
-	// The iso demo's painted tiles, on a 64×32 isometric grid.
-	src, err := os.ReadFile(filepath.Join(root, "examples", "tilemap-demo", "assets", "scenes", "iso-map.esscene"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := scene.Parse("iso-map.esscene", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, ok := d.Component(1, "TilemapLayer")
-	if !ok {
-		t.Fatal("no TilemapLayer on entity 1")
-	}
-	blob, _ := scene.Field(data, "chunks")
-	x0, y0, x1, y1, ok := paintedTiles(strOf(blob))
-	if !ok || x0 < 0 || y0 < 0 || x1 < x0 || y1 < y0 {
-		t.Fatalf("painted tiles %d..%d × %d..%d (%v)", x0, x1, y0, y1, ok)
-	}
-	c := &checker{ppu: defaultPPU, opts: Options{}, d: d}
-	var lo, hi scene.Vec3
-	c.localExtents([]scene.Component{{Type: "TilemapLayer", Data: data}}, d.Path, funcSink{onBox: func(l, h scene.Vec3, _ frame) { lo, hi = l, h }})
-	g := tileGrid{orient: 1, tw: 64, th: 32}
-	// Every painted tile's diamond lies in the box.
-	for tx := x0; tx <= x1; tx++ {
-		for ty := y0; ty <= y1; ty++ {
-			cx, cy := g.center(tx, ty)
-			if cx-32 < lo.X || cx+32 > hi.X || cy-16 < lo.Y || cy+16 > hi.Y {
-				t.Fatalf("tile %d,%d at %g,%g outside %v..%v", tx, ty, cx, cy, lo, hi)
-			}
-		}
-	}
-	// A point light reaches its radius, a directional one nothing.
-	var got []scene.Vec3
-	c.localExtents([]scene.Component{{Type: "Light2D", Data: []byte(`{"type":0,"radius":260}`)}, {Type: "Light2D", Data: []byte(`{"type":1}`)}, {Type: "Light2D", Data: []byte(`{}`)}},
-		"", funcSink{onBox: func(l, h scene.Vec3, _ frame) { got = append(got, h) }})
-	if len(got) != 2 || got[0].X != 260 || got[1].X != defaultLightRadius {
-		t.Errorf("light extents %v", got)
-	}
-}
 
 // FuzzPrefabExpansion decodes a prefab document and expands it, with an
 // instance's overrides, as a nested and a variant prefab of itself: any
@@ -188,7 +52,7 @@ func TestAssetPathsStayInTheProject(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "project"), 0o755)
 	os.WriteFile(filepath.Join(dir, "outside.esmesh"), make([]byte, 64), 0o644)
 	for _, ref := range []string{"../outside.esmesh", "a/../../outside.esmesh", "/../outside.esmesh"} {
-		if file, why, _ := p.resolve(ref, filepath.Join(dir, "project", "main.esscene")); why == "" {
+		if file, why, _ := geometry.Resolve(p.res, ref, filepath.Join(dir, "project", "main.esscene")); why == "" {
 			t.Errorf("%s resolved to %s", ref, file)
 		}
 	}

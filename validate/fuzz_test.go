@@ -2,7 +2,6 @@ package validate
 
 import (
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,46 +51,6 @@ func FuzzCheck(f *testing.F) {
 			}
 			if err := WriteMap(io.Discard, p); err != nil {
 				t.Fatal(err)
-			}
-		}
-	})
-}
-
-// FuzzReadTRS: the fast Transform reader agrees bit for bit with
-// scene.ParseTRS wherever it answers, and the fast member lookup with
-// scene.Members.
-func FuzzReadTRS(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"position": {"x": 1, "y": -2.5, "z": 3e2}}`, `{"position": {"x": 0.1, "y": 1e22, "z": -0}, "rotation": {"w": 0.7071067811865476, "y": 0.7071067811865476}}`,
-		`{"scale": {"x": 123456789012345678}, "position": {"x": 9007199254740993}}`, `{"worldPosition": {"x": [1, {"a": "}"}]}, "position": {"q": "x", "x": 1.5}}`,
-		`{"position": {"x": 1e-400, "y": 4.9e-324, "z": 2.2250738585072014e-308}}`, `{"position": null}`, `{"position": {"x": "1"}}`,
-		`{ "position" : { "x" : 1 , "y" : 2 } , "position": {"z": 7} }`, `{"position": {"x": 0.30000000000000004, "y": 1.7976931348623157e308}}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		raw, ok := componentData(data)
-		if !ok {
-			return
-		}
-		a1, a2, a3 := members3(raw, "position", "scale", "worldPosition")
-		b1, b2, b3 := slowMembers3(raw, "position", "scale", "worldPosition")
-		if string(a1) != string(b1) || string(a2) != string(b2) || string(a3) != string(b3) {
-			t.Fatalf("members3(%s) = %s %s %s, Members gives %s %s %s", raw, a1, a2, a3, b1, b2, b3)
-		}
-		fast, ok := readTRS(raw)
-		if !ok {
-			return
-		}
-		want, err := scene.ParseTRS(raw)
-		if err != nil {
-			t.Fatalf("readTRS accepted %s, ParseTRS says %v", raw, err)
-		}
-		a := []float64{fast.Position.X, fast.Position.Y, fast.Position.Z, fast.Rotation.X, fast.Rotation.Y, fast.Rotation.Z, fast.Rotation.W, fast.Scale.X, fast.Scale.Y, fast.Scale.Z}
-		b := []float64{want.Position.X, want.Position.Y, want.Position.Z, want.Rotation.X, want.Rotation.Y, want.Rotation.Z, want.Rotation.W, want.Scale.X, want.Scale.Y, want.Scale.Z}
-		for k := range a {
-			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-				t.Fatalf("readTRS(%s) = %+v, ParseTRS = %+v", raw, fast, want)
 			}
 		}
 	})

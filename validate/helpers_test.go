@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/internal/scene"
 )
 
@@ -142,25 +141,4 @@ func cellOf(t testing.TB, p *Plan, id int64) string {
 	}
 	t.Fatalf("entity %d is in no document", id)
 	return ""
-}
-
-// readMeshBox reads the bounding box of the .esmesh file at path.
-func readMeshBox(file string) assetBox {
-	f, size, err := regular.Open(file, "mesh")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	return meshBoxOf(f, size, file)
-}
-
-// readMapBox reads the local box a Tiled map's tile layers and objects
-// cover (y up, the map's top-left corner at the entity's origin).
-func readMapBox(file string) assetBox {
-	f, size, err := regular.Open(file, "map")
-	if err != nil {
-		return assetBox{why: err.Error()}
-	}
-	defer f.Close()
-	return mapBoxOf(f, size, file)
 }

@@ -1,12 +1,11 @@
 package validate
 
 import (
-	"bytes"
 	"runtime"
 	"strings"
-	"unsafe"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // override is one entry of an overrides list (an instance entry's, a
@@ -68,11 +67,11 @@ func appendOverrides(out []override, raw []byte) []override {
 				o.entity = idText(v)
 				o.numID = scene.KindOf(v) == scene.Number
 			case "type":
-				o.kind = strOf(v)
+				o.kind = geometry.Str(v)
 			case "componentType":
-				o.comp = strOf(v)
+				o.comp = geometry.Str(v)
 			case "propertyName":
-				o.prop = strOf(v)
+				o.prop = geometry.Str(v)
 			case "value":
 				o.value = v
 			case "componentData":
@@ -80,7 +79,7 @@ func appendOverrides(out []override, raw []byte) []override {
 				scene.Members(v, func(k2, v2 []byte) bool {
 					switch string(k2) {
 					case "type":
-						o.dataType = strOf(v2)
+						o.dataType = geometry.Str(v2)
 					case "data":
 						o.data = v2
 					}
@@ -100,26 +99,11 @@ func appendOverrides(out []override, raw []byte) []override {
 	return out
 }
 
-// strOf reads a JSON string value; anything else is "". A string without
-// escapes aliases v, as entity names alias their document: reading the
-// overrides of every instance of a large world copies nothing.
-func strOf(v []byte) string {
-	if scene.KindOf(v) != scene.String {
-		return ""
-	}
-	inner := v[1 : len(v)-1]
-	if len(inner) > 0 && bytes.IndexByte(inner, '\\') < 0 {
-		return unsafe.String(&inner[0], len(inner))
-	}
-	s, _ := scene.Str(v)
-	return s
-}
-
 // idText reads a prefab entity id, a string or (legacy) a number.
 func idText(v []byte) string {
 	switch scene.KindOf(v) {
 	case scene.String:
-		return strOf(v)
+		return geometry.Str(v)
 	case scene.Number:
 		return string(v)
 	}
@@ -309,14 +293,11 @@ func applyRootTransform(t scene.TRS, ovs []override) (scene.TRS, string) {
 		var ok bool
 		switch o.prop {
 		case "position":
-			t.Position, ok = vec3(o.value, scene.Vec3{})
+			t.Position, ok = geometry.Vec3(o.value, scene.Vec3{})
 		case "scale":
-			t.Scale, ok = vec3(o.value, scene.Vec3{X: 1, Y: 1, Z: 1})
+			t.Scale, ok = geometry.Vec3(o.value, scene.Vec3{X: 1, Y: 1, Z: 1})
 		case "rotation":
-			var q scene.Vec3
-			var w float64
-			q, w, ok = quat(o.value)
-			t.Rotation = scene.Quat{X: q.X, Y: q.Y, Z: q.Z, W: w}
+			t.Rotation, ok = geometry.Quat(o.value)
 		}
 		if !ok {
 			return t, "its Transform." + o.prop + " override is not an {x, y, z} object of numbers"
@@ -420,68 +401,6 @@ func compIndex(comps []scene.Component, typ string) int {
 		}
 	}
 	return -1
-}
-
-// vec3 reads {x, y, z}; missing axes take def's. When an axis is not a
-// number it reports false with the axes read before it.
-func vec3(v []byte, def scene.Vec3) (scene.Vec3, bool) {
-	// The usual object of plain numbers is read in one pass; anything
-	// else (escaped keys, a value that is not a number, numbers off the
-	// exact fast path) is read again from the start below.
-	if len(v) > 0 && v[0] == '{' {
-		out := def
-		if _, ok := readVec(v, 0, &out.X, &out.Y, &out.Z, nil); ok {
-			return out, true
-		}
-	}
-	return vec3Members(v, def)
-}
-
-// vec3Members is vec3 for any object: it defines the semantics.
-func vec3Members(v []byte, def scene.Vec3) (scene.Vec3, bool) {
-	if scene.KindOf(v) != scene.Object {
-		return def, false
-	}
-	out := def
-	ok := true
-	scene.Members(v, func(k, val []byte) bool {
-		var dst *float64
-		switch string(k) {
-		case "x":
-			dst = &out.X
-		case "y":
-			dst = &out.Y
-		case "z":
-			dst = &out.Z
-		default:
-			return true
-		}
-		f, err := scene.Float(val)
-		if err != nil {
-			ok = false
-			return false
-		}
-		*dst = f
-		return true
-	})
-	return out, ok
-}
-
-// quat reads a rotation quaternion {x, y, z, w}; a missing w is 1.
-func quat(v []byte) (scene.Vec3, float64, bool) {
-	xyz, ok := vec3(v, scene.Vec3{})
-	if !ok {
-		return xyz, 1, false
-	}
-	w := 1.0
-	if wv, has := scene.Field(v, "w"); has {
-		f, err := scene.Float(wv)
-		if err != nil {
-			return xyz, 1, false
-		}
-		w = f
-	}
-	return xyz, w, true
 }
 
 // field returns a root component field of an instance, a property

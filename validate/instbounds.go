@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // instanceBounds grows cell ci over everything instance entry i spawns,
@@ -41,7 +42,7 @@ func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
 			w.addBox(ci, i, &wm, bs[b], bs[b+1])
 		}
 		for _, b := range t.fixed[k] {
-			fm := frameMatrix(&wm, b.f)
+			fm := geometry.FrameMatrix(&wm, b.f)
 			w.addBox(ci, i, &fm, b.lo, b.hi)
 		}
 	}

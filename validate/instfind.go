@@ -6,6 +6,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // Findings from the expansion of prefab instances: what the engine will
@@ -320,11 +321,11 @@ func (c *checker) globalLights(i int32, of *Cell) {
 // spot (3) lights, which light around their position, and for a disabled
 // light, which lights nothing.
 func globalLight(data []byte) string {
-	tv, ev, _ := members3(data, "type", "enabled", "")
+	tv, ev, _ := geometry.Members3(data, "type", "enabled", "")
 	if scene.KindOf(ev) == scene.Bool && ev[0] == 'f' {
 		return ""
 	}
-	switch num(tv, 0) {
+	switch geometry.Num(tv, 0) {
 	case 1:
 		return "1 (directional)"
 	case 2:

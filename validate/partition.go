@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // Partition: where each top-level entity goes, prefab instances
@@ -34,7 +35,7 @@ func (c *checker) partition() error {
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
-	c.prefabsFor() // before the placers share it
+	c.ext = geometry.Extents{PPU: c.ppu, Boxes: c.prefabsFor().boxes} // before the placers share it
 	for i := range d.Entities {
 		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
 			c.persistentNotRoot(int32(i), "")

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 
 	json "github.com/goccy/go-json"
 
@@ -79,7 +80,7 @@ func readPrefabAt(r *assets.Resolver, at string) (*pdoc, string) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPrefabBytes+1))
 	if err != nil {
-		return nil, "cannot read prefab " + file + ": " + errText(err)
+		return nil, "cannot read prefab " + file + ": " + assets.ErrText(err)
 	}
 	return decodePrefabDoc(file, data)
 }
@@ -134,7 +135,7 @@ func compact(v json.RawMessage) []byte {
 
 // rawText reads a JSON string value; anything else is "".
 func rawText(v json.RawMessage) string {
-	return strOf(bytes.TrimSpace(v))
+	return geometry.Str(bytes.TrimSpace(v))
 }
 
 // rawOverrides reads an overrides list of a prefab document.
@@ -154,7 +155,7 @@ func rawID(v json.RawMessage) string { return idText(bytes.TrimSpace(v)) }
 func jsText(v []byte) string {
 	switch scene.KindOf(v) {
 	case scene.String:
-		return strOf(v)
+		return geometry.Str(v)
 	case scene.Number:
 		if f, err := scene.Float(v); err == nil {
 			return strconv.FormatFloat(f, 'f', -1, 64)

@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // parallelMin is the world size from which placement is spread over
@@ -237,7 +238,7 @@ func (w *placer) run(run []int32) {
 		} else if fl&fTransform != 0 {
 			t, ok := scene.TRS{}, false
 			if data, found := d.Component(int(i), "Transform"); found {
-				t, ok = readTRS(data)
+				t, ok = geometry.ReadTRS(data)
 			}
 			if !ok {
 				var err error
@@ -402,7 +403,7 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 // reported once per entity instead.
 func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	c := w.c
-	if !finite(u0) || !finite(u1) || !finite(v0) || !finite(v1) {
+	if !geometry.Finite(u0) || !geometry.Finite(u1) || !geometry.Finite(v0) || !geometry.Finite(v1) {
 		if c.flags[i]&fNonFinite == 0 {
 			c.flags[i] |= fNonFinite
 			w.add(i, Finding{Diagnostic: diag.Diagnostic{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // PrefabExt is the extension of Estella prefab documents.
@@ -71,7 +72,7 @@ func (p *Prefabs) Places(d *scene.Document, file string) bool {
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
-		at, why, isFile := p.resolve(e.ref, e.from)
+		at, why, isFile := geometry.Resolve(p.res, e.ref, e.from)
 		if why != "" || !isFile || seen[at] {
 			continue
 		}

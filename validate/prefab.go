@@ -1,12 +1,11 @@
 package validate
 
 import (
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"sync"
 
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // Prefabs finds prefab assets for prefab-instance entries, and the mesh
@@ -18,9 +17,11 @@ import (
 type Prefabs struct {
 	res *assets.Resolver
 
-	mu    sync.Mutex
-	docs  map[string]*prefabAsset // project path → the prefab read there
-	boxes map[string]assetBox     // project path → its local box
+	// boxes reads the meshes, maps and tilesets components name.
+	boxes *geometry.Boxes
+
+	mu   sync.Mutex
+	docs map[string]*prefabAsset // project path → the prefab read there
 	// files are the prefab documents read, in the order they were.
 	files []string
 }
@@ -45,7 +46,7 @@ func newPrefabs(dirs []string) *Prefabs {
 
 // NewPrefabsFor returns a Prefabs resolving through r.
 func NewPrefabsFor(r *assets.Resolver) *Prefabs {
-	return &Prefabs{res: r, docs: make(map[string]*prefabAsset)}
+	return &Prefabs{res: r, boxes: geometry.NewBoxes(r), docs: make(map[string]*prefabAsset)}
 }
 
 // Resolver is the resolver the prefabs are found with.
@@ -75,7 +76,7 @@ type prefabAsset struct {
 // resolver remembers each reference's answer and docs each prefab read,
 // so a second lookup reads nothing.
 func (p *Prefabs) lookup(ref, from string) *prefabAsset {
-	at, why, isFile := p.resolve(ref, from)
+	at, why, isFile := geometry.Resolve(p.res, ref, from)
 	if !isFile {
 		// The engine asks its loader anyway, which finds no prefab.
 		why = ref + " names no file (a builtin: name or a URL)"
@@ -101,24 +102,4 @@ func (p *Prefabs) read(at string) *prefabAsset {
 	a.doc, a.err = readPrefabAt(p.res, at)
 	p.docs[at] = a
 	return a
-}
-
-// resolve finds the project path an asset reference made in the file from
-// names; why says, naming the reference, why it names none, and isFile is
-// false when the text is not a file reference at all.
-func (p *Prefabs) resolve(ref, from string) (at, why string, isFile bool) {
-	rel, _ := p.res.Rel(from)
-	r := p.res.Resolve(ref, rel)
-	if r.Reason != "" {
-		return "", ref + " " + r.Reason, true
-	}
-	return r.Path, "", r.Ref
-}
-
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

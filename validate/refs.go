@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // References across residency boundaries (cross-cell-ref,
@@ -138,7 +139,7 @@ func (c *checker) arrow(from, to int32) *Arrow {
 	a := &Arrow{}
 	a.FromX, a.FromZ = c.uv(p)
 	a.ToX, a.ToZ = c.uv(q)
-	if !finite(a.FromX) || !finite(a.FromZ) || !finite(a.ToX) || !finite(a.ToZ) {
+	if !geometry.Finite(a.FromX) || !geometry.Finite(a.FromZ) || !geometry.Finite(a.ToX) || !geometry.Finite(a.ToZ) {
 		return nil
 	}
 	return a
@@ -153,7 +154,7 @@ func (c *checker) mark(from int32) *Arrow {
 	a := &Arrow{Dangling: true}
 	a.FromX, a.FromZ = c.uv(p)
 	a.ToX, a.ToZ = a.FromX, a.FromZ
-	if !finite(a.FromX) || !finite(a.FromZ) {
+	if !geometry.Finite(a.FromX) || !geometry.Finite(a.FromZ) {
 		return nil
 	}
 	return a

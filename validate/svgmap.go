@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 
 	"github.com/worldcook/worldcook/internal/drawing"
 	"github.com/worldcook/worldcook/manifest"
@@ -89,7 +90,7 @@ func planMap(p *Plan) *drawing.Map {
 		if p.Plane == manifest.PlaneXY {
 			v = s.Position.Y
 		}
-		if !finite(u) || !finite(v) {
+		if !geometry.Finite(u) || !geometry.Finite(v) {
 			continue
 		}
 		m.Rings = append(m.Rings, drawing.Ring{

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // template is one prefab expanded with one set of instance edits. Every
@@ -277,7 +278,7 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 	if !ok {
 		return
 	}
-	local, ok := readTRS(data)
+	local, ok := geometry.ReadTRS(data)
 	if !ok {
 		var err error
 		if local, err = scene.ParseTRS(data); err != nil {
@@ -299,15 +300,15 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 		t.rel[k] = local.Matrix()
 		t.abs[k] = true
 	}
-	c.localExtents(e.comps, t.file, funcSink{
-		onBox: func(lo, hi scene.Vec3, f frame) {
-			if f == scaled {
+	c.ext.Local(e.comps, t.file, geometry.FuncSink{
+		OnBox: func(lo, hi scene.Vec3, f geometry.Frame) {
+			if f == geometry.Scaled {
 				t.boxes[k] = append(t.boxes[k], lo, hi)
 			} else {
 				t.fixed[k] = append(t.fixed[k], fixedBox{lo: lo, hi: hi, f: f})
 			}
 		},
-		onMiss: func(comp, field, ref, why string) {
+		OnMiss: func(comp, field, ref, why string) {
 			t.misses = append(t.misses, assetMiss{ent: k, comp: comp, field: field, ref: ref, why: why})
 		},
 	})
@@ -326,7 +327,7 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 		t.flo = scene.Vec3{X: math.Min(t.flo.X, o.X), Y: math.Min(t.flo.Y, o.Y), Z: math.Min(t.flo.Z, o.Z)}
 		t.fhi = scene.Vec3{X: math.Max(t.fhi.X, o.X), Y: math.Max(t.fhi.Y, o.Y), Z: math.Max(t.fhi.Z, o.Z)}
 		for _, b := range t.fixed[k] {
-			t.fixedR = math.Max(t.fixedR, reach(b.lo, b.hi))
+			t.fixedR = math.Max(t.fixedR, geometry.Reach(b.lo, b.hi))
 		}
 	}
 }
@@ -334,7 +335,7 @@ func (c *checker) describe(t *template, k int32, fields func(string) []string, m
 // fixedBox is a local box placed in a frame other than scaled.
 type fixedBox struct {
 	lo, hi scene.Vec3
-	f      frame
+	f      geometry.Frame
 }
 
 // grow widens the template's box over the box lo..hi under matrix m.
@@ -349,7 +350,7 @@ func (t *template) grow(m *scene.Affine, lo, hi scene.Vec3) {
 		d := math.Abs(row[0])*e[0] + math.Abs(row[1])*e[1] + math.Abs(row[2])*e[2]
 		out[0][r], out[1][r] = mid-d, mid+d
 	}
-	if !finite(out[0][0]) || !finite(out[0][1]) || !finite(out[0][2]) || !finite(out[1][0]) || !finite(out[1][1]) || !finite(out[1][2]) {
+	if !geometry.Finite(out[0][0]) || !geometry.Finite(out[0][1]) || !geometry.Finite(out[0][2]) || !geometry.Finite(out[1][0]) || !geometry.Finite(out[1][1]) || !geometry.Finite(out[1][2]) {
 		// Left to the exact path, which reports it.
 		t.anyAbs = true
 		return

@@ -152,7 +152,7 @@ func (g *Graph) load(p string) *node {
 	if k != nil && k.Follow && st.Size() <= MaxDocBytes {
 		data, err := readOpen(f, MaxDocBytes)
 		if err != nil {
-			return fail("cannot be read: " + errText(err))
+			return fail("cannot be read: " + ErrText(err))
 		}
 		h.Write(data)
 		n.Bytes = int64(len(data))
@@ -160,7 +160,7 @@ func (g *Graph) load(p string) *node {
 	} else {
 		size, err := io.Copy(h, f)
 		if err != nil {
-			return fail("cannot be read: " + errText(err))
+			return fail("cannot be read: " + ErrText(err))
 		}
 		n.Bytes = size
 		if k != nil && k.Follow {

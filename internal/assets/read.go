@@ -20,9 +20,9 @@ func readOpen(f *os.File, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// errText is an error's message without the path an *fs.PathError
+// ErrText is an error's message without the path an *fs.PathError
 // repeats.
-func errText(err error) string {
+func ErrText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()

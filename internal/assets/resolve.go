@@ -244,7 +244,7 @@ type errProject struct {
 }
 
 func (e errProject) Error() string {
-	return "the project " + e.root + " cannot be opened: " + errText(e.err)
+	return "the project " + e.root + " cannot be opened: " + ErrText(e.err)
 }
 
 // Why says why Open's error leaves a file unusable, as a predicate of the
@@ -255,9 +255,9 @@ func Why(err error) string {
 	case errors.Is(err, fs.ErrNotExist):
 		return "does not exist"
 	case errors.Is(err, regular.ErrNotRegular):
-		return "is " + errText(err)
+		return "is " + ErrText(err)
 	case errors.As(err, &pe):
 		return "cannot be read: " + pe.Error()
 	}
-	return "cannot be read: " + errText(err)
+	return "cannot be read: " + ErrText(err)
 }

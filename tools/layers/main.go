@@ -41,6 +41,7 @@ var layers = [][]string{
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
 	{"internal/assets", "internal/camera"},
+	{"internal/world/geometry"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},

@@ -1,16 +1,27 @@
-package validate
+package geometry
 
 import (
+	"bytes"
 	"testing"
+
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/testworld"
 )
 
 // BenchmarkReadTRS reads every Transform of a generated world with the
-// one-pass reader placement uses: the hottest per-entity path of Check.
+// one-pass reader placement uses: the hottest per-entity path of placement.
 // in-place reads the data where the document holds it, spread over the
 // records as Check meets it; packed reads a copy laid end to end, which
 // the caches hold better, to show the cost of the reading itself.
 func BenchmarkReadTRS(b *testing.B) {
-	d := generated(b, 100_000)
+	var src bytes.Buffer
+	if err := testworld.Write(&src, testworld.Options{Entities: 100_000, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := scene.Parse("world.esscene", src.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
 	var data, packed [][]byte
 	var buf []byte
 	for i := range d.Entities {
@@ -30,8 +41,8 @@ func BenchmarkReadTRS(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, t := range c.data {
-					if _, ok := readTRS(t); !ok {
-						b.Fatalf("readTRS(%s) is off the fast path", t)
+					if _, ok := ReadTRS(t); !ok {
+						b.Fatalf("ReadTRS(%s) is off the fast path", t)
 					}
 				}
 			}

@@ -1,4 +1,4 @@
-package validate
+package geometry
 
 import (
 	"encoding/json"
@@ -39,10 +39,10 @@ func FuzzVec3(f *testing.F) {
 		if !ok {
 			return
 		}
-		got, gok := vec3(v, def)
+		got, gok := Vec3(v, def)
 		want, wok := vec3Members(v, def)
 		if gok != wok || !sameBits(got.X, want.X) || !sameBits(got.Y, want.Y) || !sameBits(got.Z, want.Z) {
-			t.Fatalf("vec3(%s) = %v %v, want %v %v", v, got, gok, want, wok)
+			t.Fatalf("Vec3(%s) = %v %v, want %v %v", v, got, gok, want, wok)
 		}
 	})
 }
@@ -66,11 +66,11 @@ func FuzzMembers3(f *testing.F) {
 		if !ok {
 			return
 		}
-		a1, a2, a3 := members3(v, k1, k2, k3)
+		a1, a2, a3 := Members3(v, k1, k2, k3)
 		b1, b2, b3 := slowMembers3(v, k1, k2, k3)
 		if string(a1) != string(b1) || string(a2) != string(b2) || string(a3) != string(b3) ||
 			(a1 == nil) != (b1 == nil) || (a2 == nil) != (b2 == nil) || (a3 == nil) != (b3 == nil) {
-			t.Fatalf("members3(%s, %q, %q, %q) = %s %s %s, Members gives %s %s %s", v, k1, k2, k3, a1, a2, a3, b1, b2, b3)
+			t.Fatalf("Members3(%s, %q, %q, %q) = %s %s %s, Members gives %s %s %s", v, k1, k2, k3, a1, a2, a3, b1, b2, b3)
 		}
 	})
 }
@@ -93,9 +93,9 @@ func TestNumber(t *testing.T) {
 	} {
 		// Alone, and followed by more of a span.
 		for _, tail := range []string{"", "}", `,"y":1.25}}`} {
-			f, end, ok := number([]byte(c.in+tail), 0)
+			f, end, ok := Number([]byte(c.in+tail), 0)
 			if ok != c.fast {
-				t.Errorf("number(%q) fast = %v, want %v", c.in+tail, ok, c.fast)
+				t.Errorf("Number(%q) fast = %v, want %v", c.in+tail, ok, c.fast)
 				continue
 			}
 			if !ok {
@@ -103,7 +103,7 @@ func TestNumber(t *testing.T) {
 			}
 			want, err := strconv.ParseFloat(c.in, 64)
 			if err != nil || end != len(c.in) || !sameBits(f, want) {
-				t.Errorf("number(%q) = %v (end %d), strconv gives %v, %v", c.in+tail, f, end, want, err)
+				t.Errorf("Number(%q) = %v (end %d), strconv gives %v, %v", c.in+tail, f, end, want, err)
 			}
 		}
 	}
@@ -149,13 +149,53 @@ func FuzzNumber(f *testing.F) {
 		if s == "" || !(s[0] == '-' || '0' <= s[0] && s[0] <= '9') || !('0' <= s[len(s)-1] && s[len(s)-1] <= '9') || !json.Valid([]byte(s)) {
 			return
 		}
-		got, end, ok := number([]byte(s+","), 0)
+		got, end, ok := Number([]byte(s+","), 0)
 		if !ok {
 			return
 		}
 		want, err := strconv.ParseFloat(s, 64)
 		if err != nil || end != len(s) || !sameBits(got, want) {
-			t.Fatalf("number(%q) = %v (end %d), strconv gives %v, %v", s, got, end, want, err)
+			t.Fatalf("Number(%q) = %v (end %d), strconv gives %v, %v", s, got, end, want, err)
+		}
+	})
+}
+
+// FuzzReadTRS: the fast Transform reader agrees bit for bit with
+// scene.ParseTRS wherever it answers, and the fast member lookup with
+// scene.Members.
+func FuzzReadTRS(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"position": {"x": 1, "y": -2.5, "z": 3e2}}`, `{"position": {"x": 0.1, "y": 1e22, "z": -0}, "rotation": {"w": 0.7071067811865476, "y": 0.7071067811865476}}`,
+		`{"scale": {"x": 123456789012345678}, "position": {"x": 9007199254740993}}`, `{"worldPosition": {"x": [1, {"a": "}"}]}, "position": {"q": "x", "x": 1.5}}`,
+		`{"position": {"x": 1e-400, "y": 4.9e-324, "z": 2.2250738585072014e-308}}`, `{"position": null}`, `{"position": {"x": "1"}}`,
+		`{ "position" : { "x" : 1 , "y" : 2 } , "position": {"z": 7} }`, `{"position": {"x": 0.30000000000000004, "y": 1.7976931348623157e308}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		raw, ok := componentData(data)
+		if !ok {
+			return
+		}
+		a1, a2, a3 := Members3(raw, "position", "scale", "worldPosition")
+		b1, b2, b3 := slowMembers3(raw, "position", "scale", "worldPosition")
+		if string(a1) != string(b1) || string(a2) != string(b2) || string(a3) != string(b3) {
+			t.Fatalf("Members3(%s) = %s %s %s, Members gives %s %s %s", raw, a1, a2, a3, b1, b2, b3)
+		}
+		fast, ok := ReadTRS(raw)
+		if !ok {
+			return
+		}
+		want, err := scene.ParseTRS(raw)
+		if err != nil {
+			t.Fatalf("ReadTRS accepted %s, ParseTRS says %v", raw, err)
+		}
+		a := []float64{fast.Position.X, fast.Position.Y, fast.Position.Z, fast.Rotation.X, fast.Rotation.Y, fast.Rotation.Z, fast.Rotation.W, fast.Scale.X, fast.Scale.Y, fast.Scale.Z}
+		b := []float64{want.Position.X, want.Position.Y, want.Position.Z, want.Rotation.X, want.Rotation.Y, want.Rotation.Z, want.Rotation.W, want.Scale.X, want.Scale.Y, want.Scale.Z}
+		for k := range a {
+			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+				t.Fatalf("ReadTRS(%s) = %+v, ParseTRS = %+v", raw, fast, want)
+			}
 		}
 	})
 }

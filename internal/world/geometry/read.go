@@ -1,12 +1,19 @@
-package validate
+package geometry
 
 import (
 	"bytes"
+	"math"
+	"unsafe"
 
 	"github.com/worldcook/worldcook/internal/scene"
 )
 
-// readTRS reads the Transform data of an entity, already validated as
+// The readers of component data the geometry reads for every entity of a
+// world: one pass over the validated JSON for the usual shapes, falling
+// back to the general readers of package scene, which define the
+// semantics, for anything else.
+
+// ReadTRS reads the Transform data of an entity, already validated as
 // JSON, in one pass. It is the hot path of placement — every entity of a
 // world has a Transform — so it reads the usual shape directly: an object
 // whose position, rotation and scale are objects of plain numbers. It
@@ -14,7 +21,7 @@ import (
 // numbers its fast path does not convert exactly), and the caller falls
 // back to scene.ParseTRS, which defines the semantics and the errors. The
 // values it returns are bit-identical to ParseTRS's (FuzzReadTRS).
-func readTRS(data []byte) (scene.TRS, bool) {
+func ReadTRS(data []byte) (scene.TRS, bool) {
 	t := scene.Identity
 	i := ws(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -118,7 +125,7 @@ func readVec(b []byte, i int, x, y, z, w *float64) (int, bool) {
 			}
 		} else {
 			var f float64
-			if f, j, ok = number(b, j); !ok {
+			if f, j, ok = Number(b, j); !ok {
 				return 0, false
 			}
 			*dst = f
@@ -143,14 +150,14 @@ func readVec(b []byte, i int, x, y, z, w *float64) (int, bool) {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// number converts the JSON number at i when the conversion is exact with
+// Number converts the JSON number at i when the conversion is exact with
 // one rounding: a mantissa below 2^53 scaled by an exactly representable
 // power of ten (the classic fast path strconv takes too: both operands
 // are exact, so the one correctly rounded multiplication or division is
 // the correctly rounded value of the decimal). Other numbers, and those of
 // more than 19 digits (which could overflow the mantissa), report false.
 // The result is never infinite: it is at most 2^53 × 1e22.
-func number(b []byte, i int) (float64, int, bool) {
+func Number(b []byte, i int) (float64, int, bool) {
 	neg := i < len(b) && b[i] == '-'
 	if neg {
 		i++
@@ -213,7 +220,7 @@ func number(b []byte, i int) (float64, int, bool) {
 
 // digitRun reads the decimal digits at b[i:] onto m (m×10^k plus their
 // value for k digits) and returns the result and the offset after them.
-// Past 19 digits the result wraps; number counts digits and gives up.
+// Past 19 digits the result wraps; Number counts digits and gives up.
 func digitRun(b []byte, i int, m uint64) (uint64, int) {
 	for ; i < len(b); i++ {
 		d := b[i] - '0'
@@ -282,12 +289,12 @@ func skipString(b []byte, i int) (int, bool) {
 	return 0, false
 }
 
-// members3 returns the values of up to three members of the validated
+// Members3 returns the values of up to three members of the validated
 // object obj (empty keys are unused), the last one winning when a key
 // repeats, in one pass. The pass ends early once the rest of the object
 // cannot hold any of the keys: extent components carry colours, flags and
 // asset ids after the one or two fields placement reads.
-func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
+func Members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 	i := ws(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return nil, nil, nil
@@ -326,7 +333,7 @@ func members3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 
 // mayHoldKey reports whether b holds key k quoted ("k"), as a member key
 // of b must appear in it; a false answer proves that no member of the
-// rest of an object has that key, which is what members3 compares (keys
+// rest of an object has that key, which is what Members3 compares (keys
 // as authored, escapes undecoded). The empty key is unused: never held.
 func mayHoldKey(b []byte, k string) bool {
 	if k == "" {
@@ -344,7 +351,7 @@ func mayHoldKey(b []byte, k string) bool {
 	}
 }
 
-// slowMembers3 is members3 for objects with escaped keys.
+// slowMembers3 is Members3 for objects with escaped keys.
 func slowMembers3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 	scene.Members(obj, func(key, v []byte) bool {
 		switch {
@@ -358,4 +365,124 @@ func slowMembers3(obj []byte, k1, k2, k3 string) (v1, v2, v3 []byte) {
 		return true
 	})
 	return v1, v2, v3
+}
+
+// Vec2 reads an {x, y} field; a field of the wrong shape takes the
+// defaults, as the engine drops invalid fields.
+func Vec2(v []byte, dx, dy float64) [2]float64 {
+	def := [2]float64{dx, dy}
+	if v == nil {
+		return def
+	}
+	if x, y := dx, dy; len(v) > 0 && v[0] == '{' {
+		if _, ok := readVec(v, 0, &x, &y, nil, nil); ok {
+			return [2]float64{x, y}
+		}
+	}
+	out, err := scene.Vec2(v, def)
+	if err != nil {
+		return def
+	}
+	return out
+}
+
+// Vec3 reads {x, y, z}; missing axes take def's. When an axis is not a
+// number it reports false with the axes read before it.
+func Vec3(v []byte, def scene.Vec3) (scene.Vec3, bool) {
+	// The usual object of plain numbers is read in one pass; anything
+	// else (escaped keys, a value that is not a number, numbers off the
+	// exact fast path) is read again from the start below.
+	if len(v) > 0 && v[0] == '{' {
+		out := def
+		if _, ok := readVec(v, 0, &out.X, &out.Y, &out.Z, nil); ok {
+			return out, true
+		}
+	}
+	return vec3Members(v, def)
+}
+
+// vec3Members is Vec3 for any object: it defines the semantics.
+func vec3Members(v []byte, def scene.Vec3) (scene.Vec3, bool) {
+	if scene.KindOf(v) != scene.Object {
+		return def, false
+	}
+	out := def
+	ok := true
+	scene.Members(v, func(k, val []byte) bool {
+		var dst *float64
+		switch string(k) {
+		case "x":
+			dst = &out.X
+		case "y":
+			dst = &out.Y
+		case "z":
+			dst = &out.Z
+		default:
+			return true
+		}
+		f, err := scene.Float(val)
+		if err != nil {
+			ok = false
+			return false
+		}
+		*dst = f
+		return true
+	})
+	return out, ok
+}
+
+// Quat reads a rotation quaternion {x, y, z, w}; a missing w is 1.
+func Quat(v []byte) (scene.Quat, bool) {
+	xyz, ok := Vec3(v, scene.Vec3{})
+	if !ok {
+		return scene.Quat{X: xyz.X, Y: xyz.Y, Z: xyz.Z, W: 1}, false
+	}
+	w := 1.0
+	if wv, has := scene.Field(v, "w"); has {
+		f, err := scene.Float(wv)
+		if err != nil {
+			return scene.Quat{X: xyz.X, Y: xyz.Y, Z: xyz.Z, W: 1}, false
+		}
+		w = f
+	}
+	return scene.Quat{X: xyz.X, Y: xyz.Y, Z: xyz.Z, W: w}, true
+}
+
+// Num reads a number field, def when absent or not a number.
+func Num(v []byte, def float64) float64 {
+	if scene.KindOf(v) != scene.Number {
+		return def
+	}
+	if f, _, ok := Number(v, 0); ok {
+		return f
+	}
+	f, err := scene.Float(v)
+	if err != nil {
+		return def
+	}
+	return f
+}
+
+// Str reads a JSON string value; anything else is "". A string without
+// escapes aliases v, as entity names alias their document: reading the
+// overrides of every instance of a large world copies nothing.
+func Str(v []byte) string {
+	if scene.KindOf(v) != scene.String {
+		return ""
+	}
+	inner := v[1 : len(v)-1]
+	if len(inner) > 0 && bytes.IndexByte(inner, '\\') < 0 {
+		return unsafe.String(&inner[0], len(inner))
+	}
+	s, _ := scene.Str(v)
+	return s
+}
+
+// Finite reports whether f is neither NaN nor infinite.
+func Finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// Enabled reads a component's "enabled" flag: true unless it is false.
+func Enabled(data []byte) bool {
+	v, _, _ := Members3(data, "enabled", "", "")
+	return !(scene.KindOf(v) == scene.Bool && v[0] == 'f')
 }

@@ -1,4 +1,4 @@
-package validate
+package geometry
 
 import (
 	"math"
@@ -6,37 +6,37 @@ import (
 	"github.com/worldcook/worldcook/internal/scene"
 )
 
-// How a component's local box follows its entity's world transform. The
+// Frame is how a component's local box follows its entity's world transform. The
 // renderer draws meshes and sprites through the whole world matrix; the
 // physics code builds a body from the world position and rotation alone
 // (physics3d/Physics3DSystem.ts createBody, physics/PhysicsSystem.ts), so
 // a collider keeps its authored size under any scale, the entity's own
 // or an ancestor's (which still moves it: the world position composes
 // through scaled parents).
-type frame uint8
+type Frame uint8
 
 const (
-	scaled  frame = iota // the world matrix, scale and shear included
-	rigid                // world position and rotation: a 3D body
-	planar               // world position and the angle about Z: a 2D body
-	atPoint              // world position only: a character, a light's reach
+	Scaled  Frame = iota // the world matrix, scale and shear included
+	Rigid                // world position and rotation: a 3D body
+	Planar               // world position and the angle about Z: a 2D body
+	AtPoint              // world position only: a character, a light's reach
 )
 
-// frameMatrix is the matrix a box in frame f is placed by, for an entity
+// FrameMatrix is the matrix a box in Frame f is placed by, for an entity
 // whose world matrix is m.
-func frameMatrix(m *scene.Affine, f frame) scene.Affine {
-	if f == scaled {
+func FrameMatrix(m *scene.Affine, f Frame) scene.Affine {
+	if f == Scaled {
 		return *m
 	}
 	out := scene.Affine{{1, 0, 0, m[0][3]}, {0, 1, 0, m[1][3]}, {0, 0, 1, m[2][3]}}
-	if f == atPoint {
+	if f == AtPoint {
 		return out
 	}
 	r, ok := rotationOf(m)
 	if !ok {
 		return out
 	}
-	if f == planar {
+	if f == Planar {
 		// The 2D body's angle is the world rotation's about Z
 		// (quatToAngleZ), its shape on the XY plane.
 		a := math.Atan2(r[1][0], r[0][0])
@@ -92,19 +92,13 @@ func unit(v [3]float64) ([3]float64, bool) {
 	return [3]float64{v[0] / n, v[1] / n, v[2] / n}, true
 }
 
-// reach is how far from its entity's origin a box in a frame other than
-// scaled can reach under any rotation: the distance to its centre plus
+// Reach is how far from its entity's origin a box in a Frame other than
+// Scaled can reach under any rotation: the distance to its centre plus
 // its half diagonal.
-func reach(lo, hi scene.Vec3) float64 {
+func Reach(lo, hi scene.Vec3) float64 {
 	c := [3]float64{(lo.X + hi.X) / 2, (lo.Y + hi.Y) / 2, (lo.Z + hi.Z) / 2}
 	e := [3]float64{(hi.X - lo.X) / 2, (hi.Y - lo.Y) / 2, (hi.Z - lo.Z) / 2}
 	return math.Sqrt(dot(c, c)) + math.Sqrt(dot(e, e))
-}
-
-// enabled reads a component's "enabled" flag: true unless it is false.
-func enabled(data []byte) bool {
-	v, _, _ := members3(data, "enabled", "", "")
-	return !(scene.KindOf(v) == scene.Bool && v[0] == 'f')
 }
 
 // bodyShape3D returns the index in comps of the 3D collider the engine
@@ -124,8 +118,8 @@ func bodyShape3D(comps []scene.Component) int {
 		case "SphereCollider3D":
 			r = 1
 		case "MeshCollider3D", "ConvexCollider3D":
-			mv, _, _ := members3(comps[k].Data, "mesh", "", "")
-			if assetRef(mv) == "" {
+			mv, _, _ := Members3(comps[k].Data, "mesh", "", "")
+			if AssetRef(mv) == "" {
 				continue // names no mesh: it claims no body
 			}
 			r = 2
@@ -137,7 +131,7 @@ func bodyShape3D(comps []scene.Component) int {
 		default:
 			continue
 		}
-		if r < rank && enabled(comps[k].Data) {
+		if r < rank && Enabled(comps[k].Data) {
 			rank, chosen = r, k
 		}
 	}
