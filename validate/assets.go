@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/internal/world/expand"
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/assets"
@@ -211,37 +212,38 @@ func (l *assetLister) instance(i int32) {
 			}
 		}
 	}
-	var t *template
+	var t *expand.Template
 	if k := c.instAtOf(i); k >= 0 {
-		t = c.inst[k].tpl
+		t = c.inst[k].Tpl
 	}
 	if t == nil {
 		return
 	}
-	for _, file := range t.files {
+	for _, file := range t.Files {
 		if p := l.relOf(file); p != "" && g.Asset(p).Missing == "" {
 			l.paths[p] = true
 		}
 	}
-	if t.err != "" {
+	if t.Err != "" {
 		return
 	}
-	for k := range t.ents {
-		x := &t.ents[k]
-		if x.hidden || len(x.comps) == 0 {
+	for k := int32(0); k < int32(t.Len()); k++ {
+		comps := t.Comps(k)
+		if t.Hidden(k) || len(comps) == 0 {
 			continue
 		}
 		l.found = l.found[:0]
-		for _, comp := range x.comps {
+		for _, comp := range comps {
 			l.found = append(l.found, g.ComponentRefs(comp.Type, comp.Data)...)
 		}
+		src := t.Src(k)
 		from := ""
-		if x.src != "" {
-			from = l.relOf(x.src)
+		if src != "" {
+			from = l.relOf(src)
 		}
 		where := c.instancePath(i)
-		if int32(k) != t.root {
-			where += "/" + t.paths[k]
+		if k != t.Root {
+			where += "/" + t.Paths[k]
 		}
 		for _, r := range l.resolve(l.found, from) {
 			if r.reason == "" {
@@ -252,7 +254,7 @@ func (l *assetLister) instance(i int32) {
 				continue
 			}
 			m := assets.Miss{Ref: r.f.Value, Path: r.p, Via: from, Reason: r.reason}
-			if x.src == "" || l.reported[m] {
+			if src == "" || l.reported[m] {
 				continue
 			}
 			l.reported[m] = true
@@ -375,21 +377,21 @@ type entRef struct {
 func (c *checker) extentFindings() map[entRef]bool {
 	bounded := map[entRef]bool{}
 	for _, m := range c.extentMisses {
-		bounded[entRef{m.ent, m.ref}] = true
-		c.add(m.ent, c.missingAsset(m.ent, "", m.comp, m.field, m.ref, m.why))
+		bounded[entRef{m.Ent, m.Ref}] = true
+		c.add(m.Ent, c.missingAsset(m.Ent, "", m.Comp, m.Field, m.Ref, m.Why))
 	}
 	for k, i := range c.prefabIdx {
-		t := c.inst[k].tpl
-		if t == nil || c.inst[k].failed || c.inst[k].unresolved != "" {
+		t := c.inst[k].Tpl
+		if t == nil || c.inst[k].Failed || c.inst[k].Unresolved != "" {
 			continue
 		}
-		for _, ms := range t.misses {
+		for _, ms := range t.Shape.Misses {
 			path := c.instancePath(i)
-			if ms.ent != t.root {
-				path += "/" + t.paths[ms.ent]
+			if ms.Ent != t.Root {
+				path += "/" + t.Paths[ms.Ent]
 			}
-			bounded[entRef{i, ms.ref}] = true
-			c.add(i, c.missingAsset(i, path, ms.comp, ms.field, ms.ref, ms.why))
+			bounded[entRef{i, ms.Ref}] = true
+			c.add(i, c.missingAsset(i, path, ms.Comp, ms.Field, ms.Ref, ms.Why))
 		}
 	}
 	return bounded

@@ -19,21 +19,9 @@ type cellAcc struct {
 	maxID  int64 // the highest id of the cell's entities
 }
 
-// extents grows cell ci by the component extents of entity i under its
-// world matrix m. comps are its components; in is set for an instance
-// whose prefab could not be found, whose root property overrides win
-// over the component data the overrides added.
-func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component, in *instance) {
-	if in != nil && len(in.props) > 0 {
-		eff := make([]scene.Component, len(comps))
-		copy(eff, comps)
-		for _, o := range in.props {
-			if k := compIndex(eff, o.comp); k >= 0 && o.prop != "" {
-				eff[k].Data = setMember(eff[k].Data, o.prop, o.value)
-			}
-		}
-		comps = eff
-	}
+// extents grows cell ci by the component extents comps of entity i
+// under its world matrix m.
+func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component) {
 	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
 	w.c.ext.Local(comps, w.c.d.Path, w)
 }
@@ -50,6 +38,6 @@ func (w *placer) Box(lo, hi scene.Vec3, f geometry.Frame) {
 
 func (w *placer) Miss(comp, field, ref, why string) {
 	if !w.sinkQuiet {
-		w.misses = append(w.misses, assetMiss{ent: w.sinkI, comp: comp, field: field, ref: ref, why: why})
+		w.misses = append(w.misses, geometry.Miss{Ent: w.sinkI, Comp: comp, Field: field, Ref: ref, Why: why})
 	}
 }

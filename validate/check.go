@@ -8,6 +8,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -38,34 +39,17 @@ const (
 	fGlobalLight                      // its first Light2D lights the whole scene (globalLight)
 )
 
-// ref is one entity reference: a single field's value or one list element.
-type ref struct {
-	from   int32
-	elem   int32 // list index, -1 for a single field
-	target int64
-	comp   string
-	field  string
-	// peid is set for a prefab instance's property override: the prefab
-	// entity the override edits.
-	peid string
-	// bad holds a value that is not an entity id (5.5, 1e400).
-	bad []byte
-	// path names the expanded instance entity that holds the reference
-	// ("House#12/Wing").
-	path string
-}
-
 // checker holds the state of one Check call.
 type checker struct {
 	// extentMisses are the asset references of entities outside instances
 	// whose box the extents could not read (instances keep theirs in
 	// their templates); reportAssets turns them into findings.
-	extentMisses []assetMiss
+	extentMisses []geometry.Miss
 
 	d     *scene.Document
 	opts  Options
 	plan  *Plan
-	table *fieldTable
+	table *expand.Fields
 	xy    bool
 
 	parent []int32 // parent index, -1 for top-level entities (after cuts)
@@ -89,13 +73,13 @@ type checker struct {
 	// prefab reader is made (partition).
 	ext geometry.Extents
 
-	prefabIdx []int32          // prefab-instance entries, authored order
-	inst      []instance       // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32          // entity index → 1 + index in prefabIdx (streamed, with prefabs)
-	prefabs   *Prefabs         // prefab reader, set when a streamed world is partitioned
-	res       *assets.Resolver // the one resolver of asset references (resolver())
-	gen       []genRange       // ids the engine generates for instance internals
-	maxID     int64            // the document's highest id (once genDone)
+	prefabIdx []int32           // prefab-instance entries, authored order
+	inst      []expand.Instance // their placement, parallel to prefabIdx (streamed only)
+	instAt    []int32           // entity index → 1 + index in prefabIdx (streamed, with prefabs)
+	prefabs   *Prefabs          // prefab reader, set when a streamed world is partitioned
+	res       *assets.Resolver  // the one resolver of asset references (resolver())
+	gen       []genRange        // ids the engine generates for instance internals
+	maxID     int64             // the document's highest id (once genDone)
 	genDone   bool
 	expanded  bool // some instance is expanded
 
@@ -131,7 +115,7 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 	c := &checker{
 		d:      doc,
 		opts:   opts,
-		table:  newFieldTable(opts.Components),
+		table:  expand.NewFields(opts.Components),
 		xy:     opts.Plane == manifest.PlaneXY,
 		canvas: -1,
 		ppu:    geometry.DefaultPPU,

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -19,8 +20,8 @@ import (
 func (c *checker) componentFlags(next *atomic.Int64) {
 	d := c.d
 	n := len(d.Entities)
-	fields := c.table.lookup() // per goroutine: it caches in a map of its own
-	project := c.table.project()
+	fields := c.table.Lookup() // per goroutine: it caches in a map of its own
+	project := c.table.Project()
 	typos := typoCache{}
 	for {
 		from := int(next.Add(classifyBlock)) - classifyBlock
@@ -59,7 +60,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 								fl |= fGlobalLight
 							}
 						}
-					case isBuiltinRefType(comp.Type):
+					case expand.IsBuiltinRefType(comp.Type):
 						fl |= fRefs
 					case typos.intended(comp.Type) != "":
 						fl |= fTypo
@@ -86,7 +87,7 @@ func (c *checker) componentFlags(next *atomic.Int64) {
 // c.cls, not c.flags, and adds no findings.
 func (c *checker) classify() error {
 	d := c.d
-	fields := c.table.lookup()
+	fields := c.table.Lookup()
 	const more = fStreamedWorld | fSource | fCanvas | fRefs | fPrefab
 	var block []ref // the rest of the current block's component references
 	for i, fl := range c.cls {
@@ -111,7 +112,7 @@ func (c *checker) classify() error {
 				c.sources = append(c.sources, int32(i))
 			}
 		}
-		for len(block) > 0 && block[0].from == int32(i) {
+		for len(block) > 0 && block[0].From == int32(i) {
 			c.refs = append(c.refs, block[0])
 			block = block[1:]
 		}
@@ -125,19 +126,19 @@ func (c *checker) classify() error {
 	// written.
 	if len(c.worlds) == 0 {
 		for _, i := range c.prefabIdx {
-			ovs, err := parseOverrides(d, int(i))
+			ovs, err := expand.ParseOverrides(d, int(i))
 			if err != nil {
 				return err
 			}
-			c.refs = overrideRefs(c.refs, i, ovs, fields)
+			c.refs = expand.OverrideRefs(c.refs, i, ovs, fields)
 		}
 	}
 	// A reference wants the positions of both of its ends.
 	for k := range c.refs {
 		r := &c.refs[k]
-		c.cls[r.from] |= fNeedPos
-		if r.bad == nil {
-			if j, ok := d.Lookup(r.target); ok {
+		c.cls[r.From] |= fNeedPos
+		if r.Bad == nil {
+			if j, ok := d.Lookup(r.Target); ok {
 				c.cls[j] |= fNeedPos
 			}
 		}
@@ -158,49 +159,9 @@ func (c *checker) componentRefs(refs []ref, i int32, fields func(string) []strin
 	for _, comp := range c.d.Components(int(i)) {
 		for _, f := range fields(comp.Type) {
 			if v, ok := scene.Field(comp.Data, f); ok {
-				refs = refValue(refs, i, comp.Type, f, v, "")
+				refs = expand.AppendRefs(refs, i, comp.Type, f, v, "")
 			}
 		}
 	}
 	return refs
-}
-
-// refValue appends the references in one field value to refs: a number,
-// or each number of a list. Strings (prefab-local ids), null and other
-// shapes mean no entity in a scene.
-func refValue(refs []ref, i int32, comp, field string, v []byte, peid string) []ref {
-	switch scene.KindOf(v) {
-	case scene.Number:
-		refs = refNumber(refs, i, comp, field, -1, v, peid)
-	case scene.Array:
-		k := int32(0)
-		scene.Each(v, func(el []byte) bool {
-			if scene.KindOf(el) == scene.Number {
-				refs = refNumber(refs, i, comp, field, k, el, peid)
-			}
-			k++
-			return true
-		})
-	}
-	return refs
-}
-
-func refNumber(refs []ref, i int32, comp, field string, elem int32, v []byte, peid string) []ref {
-	if v[0] == '-' || string(v) == "0" {
-		return refs // 0 and negative values mean no entity
-	}
-	r := ref{from: i, elem: elem, comp: comp, field: field, peid: peid}
-	id, err := scene.Int(v)
-	switch {
-	case err != nil:
-		if f, ferr := scene.Float(v); ferr == nil && f <= 0 {
-			return refs
-		}
-		r.bad = v
-	case id <= 0:
-		return refs
-	default:
-		r.target = id
-	}
-	return append(refs, r)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 )
 
@@ -141,4 +142,14 @@ func cellOf(t testing.TB, p *Plan, id int64) string {
 	}
 	t.Fatalf("entity %d is in no document", id)
 	return ""
+}
+
+// newPrefabs returns a Prefabs over the project at dirs[0] whose uuids
+// resolve through the .meta files under dirs (recursively).
+func newPrefabs(dirs []string) *Prefabs {
+	root := "."
+	if len(dirs) > 0 {
+		root = dirs[0]
+	}
+	return NewPrefabsFor(assets.NewResolver(root, assets.NewIndex(dirs), assets.Rules{}))
 }

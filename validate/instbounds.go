@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -12,38 +13,38 @@ import (
 // tried first: an instance inside its grid square grows nothing, which is
 // most of them. Only an instance that may overhang is walked entity by
 // entity, for exact bounds and to name the entity that reaches farthest.
-func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *instance) {
-	t := in.tpl
+func (w *placer) instanceBounds(ci, i int32, m *scene.Affine, in *expand.Instance) {
+	t := in.Tpl
 	if t == nil {
 		w.addPoint(ci, i, m.Origin())
-		w.extents(ci, i, m, in.comps, in)
+		w.extents(ci, i, m, in.RootComps())
 		return
 	}
-	if !t.anyAbs && (!t.hasBox || w.insideGrid(ci, m, t.lo, t.hi)) &&
-		(!t.hasFixed || w.insideGridBy(ci, m, t.flo, t.fhi, t.fixedR)) {
+	if !t.Shape.AnyAbs && (!t.Shape.HasBox || w.insideGrid(ci, m, t.Shape.Lo, t.Shape.Hi)) &&
+		(!t.Shape.HasFixed || w.insideGridBy(ci, m, t.Shape.FLo, t.Shape.FHi, t.Shape.FixedR)) {
 		return
 	}
 	var wm scene.Affine
-	for _, k := range t.order {
-		if !t.hasT[k] {
+	for _, k := range t.Order {
+		if !t.Shape.HasT[k] {
 			continue
 		}
-		wm = t.rel[k]
-		if !t.abs[k] {
+		wm = t.Shape.Rel[k]
+		if !t.Shape.Abs[k] {
 			wm = m.Mul(wm)
 		}
 		w.sub = 0
-		if k != t.root {
+		if k != t.Root {
 			w.sub = k + 1
 		}
 		w.addPoint(ci, i, wm.Origin())
-		bs := t.boxes[k]
+		bs := t.Shape.Boxes[k]
 		for b := 0; b+1 < len(bs); b += 2 {
 			w.addBox(ci, i, &wm, bs[b], bs[b+1])
 		}
-		for _, b := range t.fixed[k] {
-			fm := geometry.FrameMatrix(&wm, b.f)
-			w.addBox(ci, i, &fm, b.lo, b.hi)
+		for _, b := range t.Shape.Fixed[k] {
+			fm := geometry.FrameMatrix(&wm, b.Frame)
+			w.addBox(ci, i, &fm, b.Lo, b.Hi)
 		}
 	}
 	w.sub = 0
@@ -72,8 +73,8 @@ func (c *checker) instancePath(i int32) string {
 	name := e.Name
 	if name == "" {
 		if k := c.instAt[i]; k > 0 {
-			if t := c.inst[k-1].tpl; t != nil && t.err == "" {
-				name = entName(&t.ents[t.root])
+			if t := c.inst[k-1].Tpl; t != nil && t.Err == "" {
+				name = t.Name(t.Root)
 			}
 		}
 	}

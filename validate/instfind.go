@@ -6,6 +6,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -21,13 +22,13 @@ func (c *checker) warn() string {
 }
 
 // instanceFindings reports what expanding instance entry i found.
-func (c *checker) instanceFindings(i int32, in *instance) {
+func (c *checker) instanceFindings(i int32, in *expand.Instance) {
 	ref := prefabRef(c.d, i)
-	if in.unresolved != "" {
+	if in.Unresolved != "" {
 		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:     CodeUnresolvedPrefab,
 			Severity: c.warn(),
-			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be loaded (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.unresolved),
+			Message:  fmt.Sprintf("prefab instance %s names %s, which cannot be loaded (%s); the engine skips the instance and nothing of it spawns", c.who(i), ref, in.Unresolved),
 			Subject: diag.Subject{
 				Field: "prefab",
 			},
@@ -35,11 +36,11 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 		}})
 		return
 	}
-	t := in.tpl
-	if in.failed {
+	t := in.Tpl
+	if in.Failed {
 		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeUnplaceablePrefab,
-			Message: fmt.Sprintf("prefab instance %s of %s cannot be expanded: %s; the engine refuses to load the scene", c.who(i), ref, in.why),
+			Message: fmt.Sprintf("prefab instance %s of %s cannot be expanded: %s; the engine refuses to load the scene", c.who(i), ref, in.Why),
 			Subject: diag.Subject{
 				Field: "prefab",
 			},
@@ -47,19 +48,19 @@ func (c *checker) instanceFindings(i int32, in *instance) {
 		}})
 		return
 	}
-	for _, m := range t.marks {
+	for _, m := range t.Marks {
 		field := "prefab"
-		why := "in its prefab " + t.file
-		if m.override {
+		why := "in its prefab " + t.File
+		if m.Override {
 			field, why = "overrides", "by an override"
 		}
 		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodePersistentNotRoot,
-			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.ents[m.ent].addr, c.instancePath(i)+"/"+t.paths[m.ent], c.who(i), m.comp, why),
+			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.Addr(m.Ent), c.instancePath(i)+"/"+t.Paths[m.Ent], c.who(i), m.Comp, why),
 			Subject: diag.Subject{
 				Field: field,
 			},
-			Hint: fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.comp),
+			Hint: fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", m.Comp),
 		}})
 	}
 }
@@ -89,20 +90,20 @@ func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Find
 func (c *checker) instanceRefs() {
 	for k, i := range c.prefabIdx {
 		in := &c.inst[k]
-		if in.tpl == nil || in.failed || len(in.tpl.refs) == 0 {
+		if in.Tpl == nil || in.Failed || len(in.Tpl.Refs) == 0 {
 			continue
 		}
-		t := in.tpl
+		t := in.Tpl
 		prefix := c.instancePath(i)
 		c.flags[i] |= fNeedPos
-		for _, x := range t.refs {
+		for _, x := range t.Refs {
 			path := prefix
-			if x.ent != t.root {
-				path += "/" + t.paths[x.ent]
+			if x.Ent != t.Root {
+				path += "/" + t.Paths[x.Ent]
 			}
-			c.refs = append(c.refs, ref{from: i, elem: x.elem, target: x.target, comp: x.comp, field: x.field, bad: x.bad, path: path})
-			if x.bad == nil {
-				if j, ok := c.d.Lookup(x.target); ok {
+			c.refs = append(c.refs, ref{From: i, Elem: x.Elem, Target: x.Target, Comp: x.Comp, Field: x.Field, Bad: x.Bad, Path: path})
+			if x.Bad == nil {
+				if j, ok := c.d.Lookup(x.Target); ok {
 					c.flags[j] |= fNeedPos
 				}
 			}
@@ -132,11 +133,11 @@ func (c *checker) generatedIDs() {
 	next := c.maxID
 	for k := range c.prefabIdx {
 		in := &c.inst[k]
-		if in.tpl == nil || in.failed || in.tpl.allocs == 0 {
+		if in.Tpl == nil || in.Failed || in.Tpl.Allocs == 0 {
 			continue
 		}
-		c.gen = append(c.gen, genRange{base: next, n: in.tpl.allocs, k: int32(k)})
-		next += int64(in.tpl.allocs)
+		c.gen = append(c.gen, genRange{base: next, n: in.Tpl.Allocs, k: int32(k)})
+		next += int64(in.Tpl.Allocs)
 	}
 }
 
@@ -148,12 +149,9 @@ func (c *checker) generatedAt(id int64) (k, ent int32, ok bool) {
 		return 0, 0, false
 	}
 	r := &c.gen[g]
-	t := c.inst[r.k].tpl
-	alloc := int32(id - r.base)
-	for e := range t.ents {
-		if t.ents[e].id == alloc && int32(e) != t.root {
-			return r.k, int32(e), true
-		}
+	t := c.inst[r.k].Tpl
+	if e, ok := t.At(int32(id - r.base)); ok {
+		return r.k, e, true
 	}
 	return 0, 0, false
 }
@@ -165,26 +163,26 @@ func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
 		return false
 	}
 	c.generatedIDs()
-	if len(c.gen) == 0 || r.target <= c.maxID {
+	if len(c.gen) == 0 || r.Target <= c.maxID {
 		return false
 	}
-	k, e, ok := c.generatedAt(r.target)
+	k, e, ok := c.generatedAt(r.Target)
 	if !ok {
 		return false
 	}
 	i := c.prefabIdx[k]
-	t := c.inst[k].tpl
+	t := c.inst[k].Tpl
 	field, from := names(r)
-	target := r.target
-	c.add(r.from, Finding{Diagnostic: diag.Diagnostic{
+	target := r.Target
+	c.add(r.From, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeRefToGeneratedID,
-		Message: fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.target, c.instancePath(i), t.paths[e]),
+		Message: fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.Target, c.instancePath(i), t.Paths[e]),
 		Subject: diag.Subject{
 			Field:      field,
 			Target:     &target,
-			TargetName: t.paths[e],
+			TargetName: t.Paths[e],
 		},
-		Hint: fmt.Sprintf("reference the instance root %s instead, or unpack the prefab so %s is an authored entity with its own id", c.who(i), t.paths[e]),
+		Hint: fmt.Sprintf("reference the instance root %s instead, or unpack the prefab so %s is an authored entity with its own id", c.who(i), t.Paths[e]),
 	}})
 	return true
 }
@@ -209,23 +207,19 @@ func (c *checker) cellIDConflicts() {
 				continue
 			}
 			in := &c.inst[k-1]
-			if in.tpl == nil || in.failed {
+			if in.Tpl == nil || in.Failed {
 				continue
 			}
-			t := in.tpl
-			lo, hi := next, next+int64(t.allocs)
+			t := in.Tpl
+			lo, hi := next, next+int64(t.Allocs)
 			next = hi
 			for a := sort.Search(len(refs), func(a int) bool { return refs[a] > lo }); a < len(refs) && refs[a] <= hi; a++ {
-				alloc := int32(refs[a] - lo)
-				for e := range t.ents {
-					if t.ents[e].id != alloc || int32(e) == t.root {
-						continue
-					}
+				if e, ok := t.At(int32(refs[a] - lo)); ok {
 					j, _ := c.d.Lookup(refs[a])
 					target := refs[a]
 					c.add(i, Finding{Diagnostic: diag.Diagnostic{
 						Code:    CodeGeneratedIDConflict,
-						Message: fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.paths[e], c.who(int32(j))),
+						Message: fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.Paths[e], c.who(int32(j))),
 						Subject: diag.Subject{
 							Field:      "prefab",
 							Target:     &target,
@@ -293,22 +287,22 @@ func (c *checker) globalLights(i int32, of *Cell) {
 		return
 	}
 	in := &c.inst[c.instAt[i]-1]
-	t := in.tpl
-	if t == nil || in.failed {
+	t := in.Tpl
+	if t == nil || in.Failed {
 		return // nothing of it spawns
 	}
-	for _, e := range t.order {
-		if t.ents[e].hidden {
+	for _, e := range t.Order {
+		if t.Hidden(e) {
 			continue
 		}
-		data, ok := componentOf(t.ents[e].comps, "Light2D")
+		data, ok := expand.ComponentOf(t.Comps(e), "Light2D")
 		if !ok {
 			continue
 		}
 		if kind := globalLight(data); kind != "" {
 			path := ""
-			if e != t.root {
-				path = c.instancePath(i) + "/" + t.paths[e]
+			if e != t.Root {
+				path = c.instancePath(i) + "/" + t.Paths[e]
 			}
 			c.add(i, c.globalLightFinding(i, path, kind, cell, "prefab"))
 		}
@@ -367,9 +361,10 @@ func (c *checker) spawnCounts() {
 				if !c.d.Entities[i].Hidden {
 					n++
 				}
-			case c.inst[k-1].tpl != nil && !c.inst[k-1].failed:
-				for _, e := range c.inst[k-1].tpl.ents {
-					if !e.hidden {
+			case c.inst[k-1].Tpl != nil && !c.inst[k-1].Failed:
+				t := c.inst[k-1].Tpl
+				for e := int32(0); e < int32(t.Len()); e++ {
+					if !t.Hidden(e) {
 						n++
 					}
 				}

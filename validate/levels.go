@@ -103,14 +103,14 @@ func (c *checker) boundRoots() []bool {
 func (c *checker) ties(tie func(a, b int32)) {
 	for k := range c.refs {
 		r := &c.refs[k]
-		if r.bad != nil {
+		if r.Bad != nil {
 			continue
 		}
-		j, ok := c.d.Lookup(r.target)
+		j, ok := c.d.Lookup(r.Target)
 		if !ok {
 			continue
 		}
-		if a, b := c.root[r.from], c.root[j]; a != b {
+		if a, b := c.root[r.From], c.root[j]; a != b {
 			tie(a, b)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -35,10 +36,10 @@ func (c *checker) partition() error {
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
-	c.ext = geometry.Extents{PPU: c.ppu, Boxes: c.prefabsFor().boxes} // before the placers share it
+	c.ext = geometry.Extents{PPU: c.ppu, Boxes: c.prefabsFor().Boxes()} // before the placers share it
 	for i := range d.Entities {
 		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
-			c.persistentNotRoot(int32(i), "")
+			c.persistentNotRoot(int32(i))
 		}
 	}
 	if err := c.placeInstances(); err != nil {
@@ -88,25 +89,12 @@ func (c *checker) readCellSize(sw int32) (float64, bool) {
 	return 0, false
 }
 
-func (c *checker) persistentNotRoot(i int32, peid string) {
+func (c *checker) persistentNotRoot(i int32) {
 	comp := "WorldPersistent"
 	if c.flags[i]&fPersistent == 0 {
 		comp = "StreamedWorld"
 	}
 	r := c.root[i]
-	if peid != "" {
-		in := &c.inst[c.instAt[i]-1]
-		comp = in.misComp
-		c.add(i, Finding{Diagnostic: diag.Diagnostic{
-			Code:    CodePersistentNotRoot,
-			Message: fmt.Sprintf("prefab entity %q of instance %s carries %s but is not the instance's root; only top-level entities are placed", peid, c.who(i), comp),
-			Subject: diag.Subject{
-				Field: "overrides",
-			},
-			Hint: fmt.Sprintf("add %s to the instance root instead (a component_added override on its root entity)", comp),
-		}})
-		return
-	}
 	c.add(i, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodePersistentNotRoot,
 		Message: fmt.Sprintf("%s carries %s but is not a top-level entity (its root is %s); only top-level entities are placed", c.who(i), comp, c.who(r)),
@@ -126,7 +114,7 @@ func (c *checker) placeInstances() error {
 	prefabs := c.prefabsFor()
 	defer func() { c.plan.PrefabFiles = prefabs.Files() }()
 	c.instAt = make([]int32, len(c.flags))
-	c.inst = make([]instance, len(c.prefabIdx))
+	c.inst = make([]expand.Instance, len(c.prefabIdx))
 	for k, i := range c.prefabIdx {
 		c.instAt[i] = int32(k + 1)
 	}
@@ -141,16 +129,17 @@ func (c *checker) placeInstances() error {
 	for p := 0; p < parts; p++ {
 		lo, hi := n*p/parts, n*(p+1)/parts
 		work := func() {
-			x := newExpander()
+			x := expand.NewExpander(prefabs, &c.ext, c.table.Lookup())
+			var buf []expand.Override
 			for k := lo; k < hi; k++ {
 				i := int(c.prefabIdx[k])
-				ovs, err := parseOverridesInto(x.ovBuf[:0], c.d, i)
+				ovs, err := expand.ParseOverridesInto(buf[:0], c.d, i)
 				if err != nil {
 					errs[p] = err // the first of this run: runs are in authored order
 					return
 				}
-				x.ovBuf = ovs
-				c.inst[k] = c.resolveInstance(x, i, ovs, prefabs)
+				buf = ovs
+				c.inst[k] = x.Expand(c.d, i, ovs)
 			}
 		}
 		if parts == 1 {
@@ -169,41 +158,38 @@ func (c *checker) placeInstances() error {
 			return err
 		}
 	}
-	fields := c.table.lookup()
+	fields := c.table.Lookup()
 	for k, i := range c.prefabIdx {
 		in := c.inst[k]
-		if in.tpl == nil || in.failed {
+		if in.Tpl == nil || in.Failed {
 			// Not expanded: the references its overrides hold are checked
 			// as written.
-			ovs, _ := parseOverrides(c.d, int(i))
+			ovs, _ := expand.ParseOverrides(c.d, int(i))
 			from := len(c.refs)
-			c.refs = overrideRefs(c.refs, i, ovs, fields)
+			c.refs = expand.OverrideRefs(c.refs, i, ovs, fields)
 			for _, r := range c.refs[from:] {
-				c.flags[r.from] |= fNeedPos
-				if r.bad == nil {
-					if j, ok := c.d.Lookup(r.target); ok {
+				c.flags[r.From] |= fNeedPos
+				if r.Bad == nil {
+					if j, ok := c.d.Lookup(r.Target); ok {
 						c.flags[j] |= fNeedPos
 					}
 				}
 			}
 		}
 		c.instanceFindings(i, &in)
-		if in.persistent || in.streamed {
+		if in.Persistent || in.Streamed {
 			c.flags[i] |= fPersistent
 			if c.parent[i] >= 0 {
-				c.persistentNotRoot(i, "")
+				c.persistentNotRoot(i)
 			}
 		}
-		if in.misplaced != "" {
-			c.persistentNotRoot(i, in.misplaced)
-		}
-		if compIndex(in.comps, "WorldStreamingSource") >= 0 {
+		if expand.HasComp(in.Comps, "WorldStreamingSource") {
 			if c.flags[i]&fSource == 0 {
 				c.sources = append(c.sources, i)
 			}
 			c.flags[i] |= fSource | fNeedPos
 		}
-		for _, comp := range in.comps {
+		for _, comp := range in.Comps {
 			switch comp.Type {
 			case "Camera":
 				c.flags[i] |= fCamera
@@ -215,7 +201,7 @@ func (c *checker) placeInstances() error {
 	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
 	c.instanceRefs()
 	for k := range c.inst {
-		if c.inst[k].tpl != nil && !c.inst[k].failed {
+		if c.inst[k].Tpl != nil && !c.inst[k].Failed {
 			c.expanded = true
 			break
 		}
@@ -271,8 +257,8 @@ func (c *checker) buildCells() {
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
 			if a.sub > 0 {
-				t := c.inst[c.instAt[a.over]-1].tpl
-				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.paths[a.sub-1]
+				t := c.inst[c.instAt[a.over]-1].Tpl
+				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.Paths[a.sub-1]
 			}
 		}
 		c.plan.Cells[r] = cell

@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -43,7 +44,7 @@ type placer struct {
 	slot     []int32
 	findings []Finding
 	fents    []int32
-	misses   []assetMiss // see checker.extentMisses
+	misses   []geometry.Miss // see checker.extentMisses
 	failed   bool
 	// sub is 1 + the template entity being bounded inside an instance, 0
 	// outside instances.
@@ -229,12 +230,12 @@ func (w *placer) run(run []int32) {
 	w.mats = make([]scene.Affine, 0, kids)
 	for _, i := range run {
 		fl := c.flags[i]
-		var in *instance
+		var in *expand.Instance
 		var local scene.TRS
 		hasT := false
 		if fl&fPrefab != 0 {
 			in = &c.inst[c.instAt[i]-1]
-			local, hasT = in.trs, in.placed
+			local, hasT = in.TRS, in.Placed
 		} else if fl&fTransform != 0 {
 			t, ok := scene.TRS{}, false
 			if data, found := d.Component(int(i), "Transform"); found {
@@ -296,7 +297,7 @@ func (w *placer) run(run []int32) {
 			w.instanceBounds(ci, i, &m, in)
 			continue
 		case fl&fExtent != 0:
-			w.extents(ci, i, &m, d.Components(int(i)), nil)
+			w.extents(ci, i, &m, d.Components(int(i)))
 		}
 	}
 	w.keepFootprint()
@@ -304,22 +305,22 @@ func (w *placer) run(run []int32) {
 
 // placeRoot returns the placer's cell index of top-level entity i, or -1
 // for the persistent world.
-func (w *placer) placeRoot(i int32, fl uint32, in *instance, hasT bool, m *scene.Affine) int32 {
+func (w *placer) placeRoot(i int32, fl uint32, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
 	c := w.c
 	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
 		return -1
 	}
-	if in != nil && in.failed {
+	if in != nil && in.Failed {
 		return -1 // reported when it was expanded
 	}
-	if in != nil && !in.placed && in.why != "" {
+	if in != nil && !in.Placed && in.Why != "" {
 		w.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeUnplaceablePrefab,
-			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.why),
+			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.Why),
 			Subject: diag.Subject{
 				Field: "prefab",
 			},
-			Hint: in.fix,
+			Hint: in.Fix,
 		}})
 		return -1
 	}

@@ -55,12 +55,6 @@ type Options struct {
 	CellSize float64
 }
 
-// ComponentFields lists a component type's entity-reference fields.
-type ComponentFields struct {
-	Entity []string // checked against residency boundaries
-	Soft   []string // the game resolves these itself: not checked
-}
-
 // Rect is an axis-aligned rectangle on the partition plane. For plane "xy"
 // the Z fields hold Y.
 type Rect = grid.Rect

@@ -20,25 +20,25 @@ func (c *checker) checkRefs() {
 	// The names in messages are built only for the references that make
 	// a finding: most stay within their cell.
 	names := func(r *ref) (field, from string) {
-		field = r.comp + "." + r.field
-		if r.elem >= 0 {
-			field += "[" + strconv.Itoa(int(r.elem)) + "]"
+		field = r.Comp + "." + r.Field
+		if r.Elem >= 0 {
+			field += "[" + strconv.Itoa(int(r.Elem)) + "]"
 		}
-		from = c.who(r.from)
-		if r.path != "" {
-			from += " (prefab entity " + r.path + ")"
-		} else if r.peid != "" {
-			from += fmt.Sprintf(" (override on prefab entity %q)", r.peid)
+		from = c.who(r.From)
+		if r.Path != "" {
+			from += " (prefab entity " + r.Path + ")"
+		} else if r.Peid != "" {
+			from += fmt.Sprintf(" (override on prefab entity %q)", r.Peid)
 		}
 		return field, from
 	}
 	for k := range c.refs {
 		r := &c.refs[k]
 		j, ok := int(-1), false
-		if r.bad == nil {
-			j, ok = d.Lookup(r.target)
+		if r.Bad == nil {
+			j, ok = d.Lookup(r.Target)
 		}
-		if !ok && r.bad == nil && c.generatedRef(r, names) {
+		if !ok && r.Bad == nil && c.generatedRef(r, names) {
 			continue
 		}
 		if !ok {
@@ -53,30 +53,30 @@ func (c *checker) checkRefs() {
 			if c.opts.Strict {
 				f.Severity = SeverityError
 			}
-			if r.bad != nil {
-				f.Message = fmt.Sprintf("%s %s holds %s, which is not an entity id; the loader treats it as no entity", from, field, string(r.bad))
+			if r.Bad != nil {
+				f.Message = fmt.Sprintf("%s %s holds %s, which is not an entity id; the loader treats it as no entity", from, field, string(r.Bad))
 			} else {
-				t := r.target
+				t := r.Target
 				f.Target = &t
-				f.Message = fmt.Sprintf("%s %s references entity %d, which is not in the scene; the loader replaces it with 0 (no entity)", from, field, r.target)
+				f.Message = fmt.Sprintf("%s %s references entity %d, which is not in the scene; the loader replaces it with 0 (no entity)", from, field, r.Target)
 			}
-			f.Arrow = c.mark(r.from)
-			c.add(r.from, f)
+			f.Arrow = c.mark(r.From)
+			c.add(r.From, f)
 			continue
 		}
 		if !c.plan.Streamed {
 			continue
 		}
-		di, dj := c.doc[r.from], c.doc[j]
-		if di == dj || c.root[r.from] == c.root[j] {
+		di, dj := c.doc[r.From], c.doc[j]
+		if di == dj || c.root[r.From] == c.root[j] {
 			continue
 		}
 		if dj < 0 {
-			prefs = append(prefs, r.target)
+			prefs = append(prefs, r.Target)
 			continue
 		}
 		field, from := names(r)
-		t := r.target
+		t := r.Target
 		f := Finding{Diagnostic: diag.Diagnostic{
 			Subject: diag.Subject{
 				Field:      field,
@@ -85,9 +85,9 @@ func (c *checker) checkRefs() {
 				FromCell:   c.cellLabel(di),
 				ToCell:     c.cellLabel(dj),
 			},
-		}, Arrow: c.arrow(r.from, int32(j))}
-		fr, tr := c.root[r.from], c.root[j]
-		soft := fmt.Sprintf("declare %s.%s soft in worldcook.yaml (components: {%s: {softFields: [%s]}}) if the game resolves it itself", r.comp, r.field, r.comp, r.field)
+		}, Arrow: c.arrow(r.From, int32(j))}
+		fr, tr := c.root[r.From], c.root[j]
+		soft := fmt.Sprintf("declare %s.%s soft in worldcook.yaml (components: {%s: {softFields: [%s]}}) if the game resolves it itself", r.Comp, r.Field, r.Comp, r.Field)
 		if di < 0 {
 			f.Code = CodePersistentToCellRef
 			f.Message = fmt.Sprintf("%s %s in the persistent world references %s in cell %s, which residency may unload", from, field, c.who(int32(j)), f.ToCell)
@@ -95,9 +95,9 @@ func (c *checker) checkRefs() {
 		} else {
 			f.Code = CodeCrossCellRef
 			f.Message = fmt.Sprintf("%s %s in cell %s references %s in another cell, %s", from, field, f.FromCell, c.who(int32(j)), f.ToCell)
-			f.Hint = fmt.Sprintf("move %s under %s so both share a cell, mark both roots %s and %s WorldPersistent, or %s", c.who(int32(j)), c.rootOf(fr, r.from), c.who(fr), c.who(tr), soft)
+			f.Hint = fmt.Sprintf("move %s under %s so both share a cell, mark both roots %s and %s WorldPersistent, or %s", c.who(int32(j)), c.rootOf(fr, r.From), c.who(fr), c.who(tr), soft)
 		}
-		c.add(r.from, f)
+		c.add(r.From, f)
 	}
 	if len(prefs) > 0 {
 		sort.Slice(prefs, func(a, b int) bool { return prefs[a] < prefs[b] })

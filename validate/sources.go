@@ -6,6 +6,7 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -16,7 +17,7 @@ func (c *checker) collectSources() {
 	d := c.d
 	c.plan.Sources = make([]manifest.Source, 0, len(c.sources))
 	for _, i := range c.sources {
-		var in *instance
+		var in *expand.Instance
 		var data []byte
 		if c.flags[i]&fPrefab != 0 && c.instAt != nil {
 			in = &c.inst[c.instAt[i]-1]
@@ -25,7 +26,7 @@ func (c *checker) collectSources() {
 		}
 		get := func(key string) ([]byte, bool) {
 			if in != nil {
-				return in.field("WorldStreamingSource", key)
+				return in.Field("WorldStreamingSource", key)
 			}
 			return scene.Field(data, key)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/world/expand"
 )
 
 // Misspelt streaming components (misspelt-streaming-component). The
@@ -135,14 +136,14 @@ func (c *checker) checkTypos() {
 	}
 	for k, i := range c.prefabIdx {
 		if c.inst != nil {
-			if in := &c.inst[k]; in.tpl != nil && !in.failed {
-				t := in.tpl
-				for _, e := range t.order {
-					for _, comp := range t.ents[e].comps {
+			if in := &c.inst[k]; in.Tpl != nil && !in.Failed {
+				t := in.Tpl
+				for _, e := range t.Order {
+					for _, comp := range t.Comps(e) {
 						if want := tc.intended(comp.Type); want != "" {
 							path := c.instancePath(i)
-							if e != t.root {
-								path += "/" + t.paths[e]
+							if e != t.Root {
+								path += "/" + t.Paths[e]
 							}
 							c.add(i, c.typoFinding(i, path, comp.Type, want, "prefab"))
 						}
@@ -151,13 +152,13 @@ func (c *checker) checkTypos() {
 				continue
 			}
 		}
-		ovs, _ := parseOverrides(c.d, int(i))
+		ovs, _ := expand.ParseOverrides(c.d, int(i))
 		for _, o := range ovs {
-			if o.kind != "component_added" && o.kind != "component_replaced" {
+			if o.Kind != "component_added" && o.Kind != "component_replaced" {
 				continue
 			}
-			if want := tc.intended(o.comp); want != "" {
-				c.add(i, c.typoFinding(i, "", o.comp, want, "overrides"))
+			if want := tc.intended(o.Comp); want != "" {
+				c.add(i, c.typoFinding(i, "", o.Comp, want, "overrides"))
 			}
 		}
 	}

@@ -63,7 +63,7 @@ func (c *checker) collectViews() {
 func (c *checker) componentField(i int32, typ string) camera.Fields {
 	if c.flags[i]&fPrefab != 0 && c.instAt != nil && c.instAt[i] > 0 {
 		in := &c.inst[c.instAt[i]-1]
-		return func(key string) ([]byte, bool) { return in.field(typ, key) }
+		return func(key string) ([]byte, bool) { return in.Field(typ, key) }
 	}
 	data, _ := c.d.Component(int(i), typ)
 	return func(key string) ([]byte, bool) { return scene.Field(data, key) }

@@ -42,6 +42,7 @@ var layers = [][]string{
 	{"internal/scene"},
 	{"internal/assets", "internal/camera"},
 	{"internal/world/geometry"},
+	{"internal/world/expand"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},

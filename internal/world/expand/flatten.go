@@ -1,4 +1,4 @@
-package validate
+package expand
 
 import (
 	"fmt"
@@ -67,7 +67,7 @@ type flatResult struct {
 // flatten is the engine's flattenPrefab: a variant merges onto its base,
 // a plain prefab allocates ids, mounts nested prefabs and applies the
 // overrides of each entity.
-func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, error) {
+func (f *flattener) flatten(p *pdoc, ovs []Override, depth int) (flatResult, error) {
 	if depth > maxNesting {
 		return flatResult{}, failf("prefab nesting is deeper than %d levels at %s (nested or variant prefabs that include each other?)", maxNesting, p.file)
 	}
@@ -89,7 +89,7 @@ func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, err
 	}
 	buckets := make(map[string][]int, len(ovs))
 	for k := range ovs {
-		buckets[ovs[k].entity] = append(buckets[ovs[k].entity], k)
+		buckets[ovs[k].Entity] = append(buckets[ovs[k].Entity], k)
 	}
 	var out []xent
 	for k := range p.ents {
@@ -108,8 +108,8 @@ func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, err
 			prefix := pe.id + addrSep
 			nested := pe.nestedOvs
 			for _, o := range ovs {
-				if rest, ok := strings.CutPrefix(o.entity, prefix); ok {
-					o.entity = rest
+				if rest, ok := strings.CutPrefix(o.Entity, prefix); ok {
+					o.Entity = rest
 					nested = append(nested[:len(nested):len(nested)], o)
 				}
 			}
@@ -180,7 +180,7 @@ func (f *flattener) flatten(p *pdoc, ovs []override, depth int) (flatResult, err
 // result with the variant's own overrides before the instance's. As in
 // the engine, only the outermost variant's overrides apply: the bases of
 // a chain contribute their entities.
-func (f *flattener) flattenVariant(v *pdoc, ovs []override, depth int) (flatResult, error) {
+func (f *flattener) flattenVariant(v *pdoc, ovs []Override, depth int) (flatResult, error) {
 	base, err := f.resolveChain(v, depth)
 	if err != nil {
 		return flatResult{}, err
@@ -189,7 +189,7 @@ func (f *flattener) flattenVariant(v *pdoc, ovs []override, depth int) (flatResu
 	if err != nil {
 		return flatResult{}, err
 	}
-	combined := append(append([]override(nil), v.ovs...), ovs...)
+	combined := append(append([]Override(nil), v.ovs...), ovs...)
 	f.visited[v.base] = true
 	res, err := f.flatten(merged, combined, depth+1)
 	delete(f.visited, v.base)
@@ -286,26 +286,26 @@ func checkPrefabTopology(p *pdoc) error {
 		at[p.ents[k].id] = k
 	}
 	for k := range p.ents {
-		e := &p.ents[k]
-		if strings.Contains(e.id, addrSep) {
-			return failf("prefab %s: entity id %q contains the reserved separator %q", p.file, e.id, addrSep)
+		pe := &p.ents[k]
+		if strings.Contains(pe.id, addrSep) {
+			return failf("prefab %s: entity id %q contains the reserved separator %q", p.file, pe.id, addrSep)
 		}
-		if e.hasParent {
-			j, ok := at[e.parent]
+		if pe.hasParent {
+			j, ok := at[pe.parent]
 			if !ok {
-				return failf("prefab %s: entity %q names parent %q, which does not exist", p.file, e.id, e.parent)
+				return failf("prefab %s: entity %q names parent %q, which does not exist", p.file, pe.id, pe.parent)
 			}
-			if !contains(p.ents[j].children, e.id) {
-				return failf("prefab %s: entity %q names parent %q, whose children do not list it", p.file, e.id, e.parent)
+			if !contains(p.ents[j].children, pe.id) {
+				return failf("prefab %s: entity %q names parent %q, whose children do not list it", p.file, pe.id, pe.parent)
 			}
 		}
-		for _, c := range e.children {
+		for _, c := range pe.children {
 			j, ok := at[c]
 			if !ok {
-				return failf("prefab %s: entity %q lists child %q, which does not exist", p.file, e.id, c)
+				return failf("prefab %s: entity %q lists child %q, which does not exist", p.file, pe.id, c)
 			}
-			if ch := &p.ents[j]; !ch.hasParent || ch.parent != e.id {
-				return failf("prefab %s: entity %q lists child %q, whose parent is elsewhere", p.file, e.id, c)
+			if ch := &p.ents[j]; !ch.hasParent || ch.parent != pe.id {
+				return failf("prefab %s: entity %q lists child %q, whose parent is elsewhere", p.file, pe.id, c)
 			}
 		}
 	}
@@ -314,47 +314,47 @@ func checkPrefabTopology(p *pdoc) error {
 
 // applyOverride applies one override to a flattened entity, as the
 // engine's applyOverrides does.
-func applyOverride(e *xent, o *override) {
-	switch o.kind {
+func applyOverride(e *xent, o *Override) {
+	switch o.Kind {
 	case "property":
-		if o.comp == "" || o.prop == "" && o.value == nil {
+		if o.Comp == "" || o.Prop == "" && o.Value == nil {
 			return
 		}
-		if k := compIndex(e.comps, o.comp); k >= 0 {
-			val := o.value
+		if k := compIndex(e.comps, o.Comp); k >= 0 {
+			val := o.Value
 			if val == nil {
 				val = []byte("null") // undefined: the field reads as absent
 			}
-			e.comps[k].Data = setMember(e.comps[k].Data, o.prop, val)
+			e.comps[k].Data = setMember(e.comps[k].Data, o.Prop, val)
 		}
 	case "name":
-		if scene.KindOf(o.value) == scene.String {
-			e.name = geometry.Str(o.value)
+		if scene.KindOf(o.Value) == scene.String {
+			e.name = geometry.Str(o.Value)
 		}
 	case "visibility":
-		if scene.KindOf(o.value) == scene.Bool {
-			e.hidden = o.value[0] == 'f'
+		if scene.KindOf(o.Value) == scene.Bool {
+			e.hidden = o.Value[0] == 'f'
 		}
 	case "component_added":
-		if o.hasData && compIndex(e.comps, o.dataType) < 0 {
-			e.comps = append(e.comps, scene.Component{Type: o.dataType, Data: o.data})
+		if o.HasData && compIndex(e.comps, o.DataType) < 0 {
+			e.comps = append(e.comps, scene.Component{Type: o.DataType, Data: o.Data})
 		}
 	case "component_replaced":
-		if !o.hasData {
+		if !o.HasData {
 			return
 		}
-		if k := compIndex(e.comps, o.dataType); k >= 0 {
-			e.comps[k].Data = o.data
+		if k := compIndex(e.comps, o.DataType); k >= 0 {
+			e.comps[k].Data = o.Data
 		} else {
-			e.comps = append(e.comps, scene.Component{Type: o.dataType, Data: o.data})
+			e.comps = append(e.comps, scene.Component{Type: o.DataType, Data: o.Data})
 		}
 	case "component_removed":
-		if o.comp == "" {
+		if o.Comp == "" {
 			return
 		}
 		kept := e.comps[:0:0]
 		for _, c := range e.comps {
-			if c.Type != o.comp {
+			if c.Type != o.Comp {
 				kept = append(kept, c)
 			}
 		}
@@ -416,7 +416,7 @@ func appendJSONString(out []byte, s string) []byte {
 // delta is what an instance entry adds to its prefab: its overrides and
 // its structural edits.
 type delta struct {
-	ovs     []override
+	ovs     []Override
 	added   []addedEnt
 	removed []string
 }
@@ -481,11 +481,11 @@ func expandInstance(p *pdoc, dl *delta, load func(ref, from string) (*pdoc, stri
 // applyParentOverrides moves entities under their overridden parents. The
 // root never moves; an unknown target leaves the entity where it is, or,
 // with fallback, puts it under the root.
-func applyParentOverrides(ents []xent, ovs []override, root int32, fallback bool) {
+func applyParentOverrides(ents []xent, ovs []Override, root int32, fallback bool) {
 	var at map[string]int
 	for k := range ovs {
 		o := &ovs[k]
-		if o.kind != "parent" {
+		if o.Kind != "parent" {
 			continue
 		}
 		if at == nil {
@@ -494,15 +494,15 @@ func applyParentOverrides(ents []xent, ovs []override, root int32, fallback bool
 				at[ents[j].addr] = j
 			}
 		}
-		j, ok := at[o.entity]
+		j, ok := at[o.Entity]
 		if !ok || ents[j].id == root {
 			continue
 		}
-		if o.value == nil || scene.KindOf(o.value) == scene.Null {
+		if o.Value == nil || scene.KindOf(o.Value) == scene.Null {
 			ents[j].parent = root
 			continue
 		}
-		if t, ok := at[jsText(o.value)]; ok {
+		if t, ok := at[jsText(o.Value)]; ok {
 			ents[j].parent = ents[t].id
 		} else if fallback {
 			ents[j].parent = root
@@ -541,7 +541,7 @@ func removedClosure(ents []xent, roots []string) map[string]bool {
 }
 
 // parseDelta reads the added and removed lists of prefab entry i.
-func parseDelta(d *scene.Document, i int, ovs []override) delta {
+func parseDelta(d *scene.Document, i int, ovs []Override) delta {
 	dl := delta{ovs: ovs}
 	added, removed := d.PrefabEdits(i)
 	if v := added; v != nil {

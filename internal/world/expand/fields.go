@@ -1,9 +1,17 @@
-package validate
+package expand
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/worldcook/worldcook/internal/scene"
 )
+
+// ComponentFields lists a component type's entity-reference fields.
+type ComponentFields struct {
+	Entity []string // checked against residency boundaries
+	Soft   []string // the game resolves these itself: not checked
+}
 
 // builtinFields are the entity-reference fields the Estella SDK declares
 // (entityFields in its component metadata). Parent and Children are
@@ -31,21 +39,22 @@ var builtinFields = map[string][]string{
 	"FixedJoint3D":    {"connectedEntity"},
 }
 
-// fieldTable is the table one Check uses: the built-in fields plus the
+// Fields is the table of entity-reference fields one world uses: the built-in fields plus the
 // project's entity fields, minus every field declared soft (a soft
 // declaration may also silence a built-in field the game resolves itself).
 //
 // Project component types match case-insensitively: configuration loaders
 // lower-case map keys (worldcook.yaml's "FollowTarget" arrives as
 // "followtarget"), and Estella type names never differ by case alone.
-type fieldTable struct {
+type Fields struct {
 	exact map[string][]string
 	// fold holds project types not in exact, matched with EqualFold.
 	fold map[string][]string
 }
 
-func newFieldTable(project map[string]ComponentFields) *fieldTable {
-	t := &fieldTable{exact: make(map[string][]string, len(builtinFields)+len(project))}
+// NewFields returns the built-in table with the project's declarations.
+func NewFields(project map[string]ComponentFields) *Fields {
+	t := &Fields{exact: make(map[string][]string, len(builtinFields)+len(project))}
 	for k, v := range builtinFields {
 		t.exact[k] = v
 	}
@@ -89,12 +98,12 @@ func newFieldTable(project map[string]ComponentFields) *fieldTable {
 	return t
 }
 
-// lookup returns a function giving the reference fields of a component
+// Lookup returns a function giving the reference fields of a component
 // type. Project types are resolved once each and remembered in a map of
 // the function's own, so every goroutine takes its own lookup.
-func (t *fieldTable) lookup() func(typ string) []string {
+func (t *Fields) Lookup() func(typ string) []string {
 	var memo map[string][]string
-	if t.project() {
+	if t.Project() {
 		memo = make(map[string][]string)
 	}
 	return func(typ string) []string {
@@ -112,7 +121,7 @@ func (t *fieldTable) lookup() func(typ string) []string {
 
 // resolve returns the project reference fields of a type that is not in
 // the exact table. It only reads the table.
-func (t *fieldTable) resolve(typ string) []string {
+func (t *Fields) resolve(typ string) []string {
 	if t.fold == nil {
 		return nil
 	}
@@ -130,8 +139,8 @@ func (t *fieldTable) resolve(typ string) []string {
 	return out
 }
 
-// project reports whether project types must be looked up per component.
-func (t *fieldTable) project() bool { return t.fold != nil }
+// Project reports whether project types must be looked up per component.
+func (t *Fields) Project() bool { return t.fold != nil }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {
@@ -142,10 +151,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// isBuiltinRefType reports whether typ is in the built-in table. It is a
+// IsBuiltinRefType reports whether typ is in the built-in table. It is a
 // switch rather than a map lookup because it runs once per component of a
 // world of millions of entities.
-func isBuiltinRefType(typ string) bool {
+func IsBuiltinRefType(typ string) bool {
 	switch typ {
 	case "Parent", "Children", "MeshSkin", "ParticleEmitter", "UIScroll", "UISlider", "UIToggle", "UIDropdown",
 		"RevoluteJoint", "DistanceJoint", "PrismaticJoint", "WeldJoint", "WheelJoint", "MotorJoint",
@@ -153,4 +162,64 @@ func isBuiltinRefType(typ string) bool {
 		return true
 	}
 	return false
+}
+
+// Ref is one entity reference: a single field's value or one list
+// element.
+type Ref struct {
+	// From is the scene entity holding it (an instance entry for its
+	// expansion's references and its overrides').
+	From int32
+	Elem int32 // list index, -1 for a single field
+	// Target is the id referenced, unless Bad holds a value that is not
+	// an entity id (5.5, 1e400).
+	Target      int64
+	Bad         []byte
+	Comp, Field string
+	// Peid is set for a prefab instance's property override: the prefab
+	// entity the override edits.
+	Peid string
+	// Path names the expanded instance entity that holds the reference
+	// ("House#12/Wing").
+	Path string
+}
+
+// AppendRefs appends the references in one field value to refs, of entity i's component comp: a number,
+// or each number of a list. Strings (prefab-local ids), null and other
+// shapes mean no entity in a scene.
+func AppendRefs(refs []Ref, i int32, comp, field string, v []byte, peid string) []Ref {
+	switch scene.KindOf(v) {
+	case scene.Number:
+		refs = refNumber(refs, i, comp, field, -1, v, peid)
+	case scene.Array:
+		k := int32(0)
+		scene.Each(v, func(el []byte) bool {
+			if scene.KindOf(el) == scene.Number {
+				refs = refNumber(refs, i, comp, field, k, el, peid)
+			}
+			k++
+			return true
+		})
+	}
+	return refs
+}
+
+func refNumber(refs []Ref, i int32, comp, field string, elem int32, v []byte, peid string) []Ref {
+	if v[0] == '-' || string(v) == "0" {
+		return refs // 0 and negative values mean no entity
+	}
+	r := Ref{From: i, Elem: elem, Comp: comp, Field: field, Peid: peid}
+	id, err := scene.Int(v)
+	switch {
+	case err != nil:
+		if f, ferr := scene.Float(v); ferr == nil && f <= 0 {
+			return refs
+		}
+		r.Bad = v
+	case id <= 0:
+		return refs
+	default:
+		r.Target = id
+	}
+	return append(refs, r)
 }

@@ -1,23 +1,21 @@
-package validate
+package expand
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
-	"github.com/worldcook/worldcook/internal/jsondoc"
-	"github.com/worldcook/worldcook/internal/world/geometry"
-
-	json "github.com/goccy/go-json"
-
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/jsondoc"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
-// maxPrefabBytes bounds a prefab document read while expanding instances:
+// MaxPrefabBytes bounds a prefab document read while expanding instances:
 // editors write a few kilobytes, and a file much larger is not a prefab.
-const maxPrefabBytes = 64 << 20
+const MaxPrefabBytes = 64 << 20
 
 // pdoc is a prefab document as the engine's flatten reads it, after its
 // migration (legacy numeric ids read as their decimal text).
@@ -27,7 +25,7 @@ type pdoc struct {
 	root string
 	base string // basePrefab reference, "" when it is not a variant
 	ents []pent
-	ovs  []override // a variant's own overrides
+	ovs  []Override // a variant's own overrides
 }
 
 // pent is one entity of a prefab document.
@@ -40,7 +38,7 @@ type pent struct {
 	// nested is set for a slot that mounts another prefab.
 	nested     bool
 	nestedPath string
-	nestedOvs  []override
+	nestedOvs  []Override
 }
 
 type rawPrefab struct {
@@ -75,10 +73,10 @@ func readPrefabAt(r *assets.Resolver, at string) (*pdoc, string) {
 		return nil, "prefab " + file + " " + assets.Why(err)
 	}
 	defer f.Close()
-	if size := st.Size(); size > maxPrefabBytes {
-		return nil, fmt.Sprintf("prefab %s is %d bytes, more than the %d a prefab document may have", file, size, maxPrefabBytes)
+	if size := st.Size(); size > MaxPrefabBytes {
+		return nil, fmt.Sprintf("prefab %s is %d bytes, more than the %d a prefab document may have", file, size, MaxPrefabBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxPrefabBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxPrefabBytes+1))
 	if err != nil {
 		return nil, "cannot read prefab " + file + ": " + assets.ErrText(err)
 	}
@@ -87,7 +85,7 @@ func readPrefabAt(r *assets.Resolver, at string) (*pdoc, string) {
 
 // decodePrefabDoc decodes a prefab document's bytes.
 func decodePrefabDoc(file string, data []byte) (*pdoc, string) {
-	if len(data) > maxPrefabBytes {
+	if len(data) > MaxPrefabBytes {
 		return nil, "prefab " + file + " is larger than a prefab document may be"
 	}
 	var raw rawPrefab
@@ -139,7 +137,7 @@ func rawText(v json.RawMessage) string {
 }
 
 // rawOverrides reads an overrides list of a prefab document.
-func rawOverrides(v json.RawMessage) []override {
+func rawOverrides(v json.RawMessage) []Override {
 	c := compact(v)
 	if scene.KindOf(c) != scene.Array {
 		return nil

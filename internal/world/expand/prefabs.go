@@ -1,15 +1,95 @@
-package validate
+package expand
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
+
+// Prefabs finds prefab assets for prefab-instance entries, and the mesh
+// and map files whose boxes grow cell bounds, through the project's
+// assets.Resolver (shared with the asset graph, so each reference is
+// resolved once per run). It reads lazily and caches every answer, misses
+// included, so one Prefabs can serve many scenes. It is safe for
+// concurrent use.
+type Prefabs struct {
+	res *assets.Resolver
+
+	// boxes reads the meshes, maps and tilesets components name.
+	boxes *geometry.Boxes
+
+	mu   sync.Mutex
+	docs map[string]*prefabAsset // project path → the prefab read there
+	// files are the prefab documents read, in the order they were.
+	files []string
+}
+
+// Files returns the prefab documents read so far: inputs of the run, which
+// a cook must never write over.
+func (p *Prefabs) Files() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.files...)
+}
+
+// NewPrefabs returns a Prefabs resolving through r.
+func NewPrefabs(r *assets.Resolver) *Prefabs {
+	return &Prefabs{res: r, boxes: geometry.NewBoxes(r), docs: make(map[string]*prefabAsset)}
+}
+
+// Resolver is the resolver the prefabs are found with.
+func (p *Prefabs) Resolver() *assets.Resolver { return p.res }
+
+// Boxes reads the boxes of the meshes and maps components name, through
+// the same resolver.
+func (p *Prefabs) Boxes() *geometry.Boxes { return p.boxes }
+
+// prefabAsset is a prefab document found for a reference, or why none was.
+type prefabAsset struct {
+	file string
+	doc  *pdoc
+	// err says why the asset could not be used; doc is then nil.
+	err string
+}
+
+// lookup resolves a prefab reference made in the file from (the scene, or
+// the prefab naming a base or nested prefab) and reads the prefab. The
+// resolver remembers each reference's answer and docs each prefab read,
+// so a second lookup reads nothing.
+func (p *Prefabs) lookup(ref, from string) *prefabAsset {
+	at, why, isFile := geometry.Resolve(p.res, ref, from)
+	if !isFile {
+		// The engine asks its loader anyway, which finds no prefab.
+		why = ref + " names no file (a builtin: name or a URL)"
+	}
+	if why != "" {
+		return &prefabAsset{err: why}
+	}
+	return p.read(at)
+}
+
+// read reads the prefab at project path at, once: several references (a
+// uuid, a path) may name one prefab, and it is read under the lock, so
+// that two goroutines never read it twice.
+func (p *Prefabs) read(at string) *prefabAsset {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a, ok := p.docs[at]; ok {
+		return a
+	}
+	a := &prefabAsset{file: p.res.Name(at)}
+	// Read, or tried: an input of the run either way.
+	p.files = append(p.files, a.file)
+	a.doc, a.err = readPrefabAt(p.res, at)
+	p.docs[at] = a
+	return a
+}
 
 // PrefabExt is the extension of Estella prefab documents.
 const PrefabExt = ".esprefab"
