@@ -213,8 +213,8 @@ func (l *assetLister) instance(i int32) {
 		}
 	}
 	var t *expand.Template
-	if k := c.instAtOf(i); k >= 0 {
-		t = c.inst[k].Tpl
+	if in := c.w.Instance(i); in != nil {
+		t = in.Tpl
 	}
 	if t == nil {
 		return
@@ -241,7 +241,7 @@ func (l *assetLister) instance(i int32) {
 		if src != "" {
 			from = l.relOf(src)
 		}
-		where := c.instancePath(i)
+		where := c.w.InstancePath(i)
 		if k != t.Root {
 			where += "/" + t.Paths[k]
 		}
@@ -264,14 +264,6 @@ func (l *assetLister) instance(i int32) {
 				Hint:    "fix the reference in " + from + " or add the file it names"}})
 		}
 	}
-}
-
-// instAtOf returns entity i's index among the instance entries, or -1.
-func (c *checker) instAtOf(i int32) int {
-	if int(i) >= len(c.instAt) {
-		return -1
-	}
-	return int(c.instAt[i]) - 1
 }
 
 // relOf is the project path of prefab file, "" outside the project.
@@ -380,13 +372,14 @@ func (c *checker) extentFindings() map[entRef]bool {
 		bounded[entRef{m.Ent, m.Ref}] = true
 		c.add(m.Ent, c.missingAsset(m.Ent, "", m.Comp, m.Field, m.Ref, m.Why))
 	}
-	for k, i := range c.prefabIdx {
-		t := c.inst[k].Tpl
-		if t == nil || c.inst[k].Failed || c.inst[k].Unresolved != "" {
+	for k, i := range c.w.Instances() {
+		in := c.w.Inst(k)
+		t := in.Tpl
+		if t == nil || in.Failed || in.Unresolved != "" {
 			continue
 		}
 		for _, ms := range t.Shape.Misses {
-			path := c.instancePath(i)
+			path := c.w.InstancePath(i)
 			if ms.Ent != t.Root {
 				path += "/" + t.Paths[ms.Ent]
 			}

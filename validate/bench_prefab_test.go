@@ -10,6 +10,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/testworld"
+	"github.com/worldcook/worldcook/internal/world"
 )
 
 // BenchmarkCheckPrefabHeavy measures Check on a world where 30% of the
@@ -80,9 +81,9 @@ func TestExpansionIndependentOfExpanders(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := func(parts int) *Plan {
-		old := expanderCount
-		expanderCount = func(int) int { return parts }
-		defer func() { expanderCount = old }()
+		old := world.ExpanderCount
+		world.ExpanderCount = func(int) int { return parts }
+		defer func() { world.ExpanderCount = old }()
 		d, err := scene.Parse(filepath.Join(dir, "world.esscene"), buf.Bytes())
 		if err != nil {
 			t.Fatal(err)

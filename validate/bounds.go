@@ -23,7 +23,7 @@ type cellAcc struct {
 // under its world matrix m.
 func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component) {
 	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
-	w.c.ext.Local(comps, w.c.d.Path, w)
+	w.c.w.Extents().Local(comps, w.c.d.Path, w)
 }
 
 // Box and Miss make a placer the sink of the entity being bounded.

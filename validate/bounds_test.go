@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/worldcook/worldcook/internal/world"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
@@ -298,9 +300,10 @@ func TestPlacementIndependentOfPlacers(t *testing.T) {
 	}
 	d := parse(t, sceneJSON(es...))
 	run := func(parts int) *Plan {
-		saved := placerCount
+		saved, split := placerCount, world.SplitCount
 		placerCount = func(int) int { return parts }
-		defer func() { placerCount = saved }()
+		world.SplitCount = placerCount
+		defer func() { placerCount, world.SplitCount = saved, split }()
 		p, err := Check(d, Options{})
 		if err != nil {
 			t.Fatal(err)

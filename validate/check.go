@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
-	"github.com/worldcook/worldcook/internal/world/expand"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -17,71 +16,43 @@ import (
 // engine's default).
 const DefaultCellSize = 1000
 
-// Per-entity flags, set by the passes below. One small word per entity
-// keeps a world of millions of entities cheap to describe.
+// Per-entity flags, the model's (world.Flag).
 const (
-	fTransform     uint32 = 1 << iota // carries a Transform
-	fPersistent                       // carries WorldPersistent
-	fStreamedWorld                    // carries StreamedWorld
-	fSource                           // carries WorldStreamingSource
-	fRefs                             // carries a component with declared reference fields
-	fExtent                           // carries a component with a spatial extent
-	fHasKids                          // some entity names it as parent
-	fListed                           // its parent's children list names it
-	fOnPath                           // on the parent chain being walked
-	fDone                             // placed in the topological order
-	fNeedPos                          // its world position is wanted (sources, reference ends)
-	fPrefab                           // a prefab-instance entry
-	fNonFinite                        // a non-finite world point was already reported
-	fCanvas                           // carries Canvas or UICanvas
-	fCamera                           // carries Camera
-	fTypo                             // carries a component named like a misspelt streaming component
-	fGlobalLight                      // its first Light2D lights the whole scene (globalLight)
+	fTransform     = world.Transform
+	fPersistent    = world.Persistent
+	fStreamedWorld = world.StreamedWorld
+	fSource        = world.Source
+	fExtent        = world.Extent
+	fHasKids       = world.HasKids
+	fNeedPos       = world.NeedPos
+	fPrefab        = world.Prefab
+	fCanvas        = world.Canvas
+	fCamera        = world.Camera
+	fTypo          = world.Misspelt
+	fGlobalLight   = world.GlobalLight
 )
 
-// checker holds the state of one Check call.
+// checker holds the state of one Check call: the rules read the model of
+// the world (w) and its placement, and write findings.
 type checker struct {
 	// extentMisses are the asset references of entities outside instances
 	// whose box the extents could not read (instances keep theirs in
 	// their templates); reportAssets turns them into findings.
 	extentMisses []geometry.Miss
 
-	d     *scene.Document
-	opts  Options
-	plan  *Plan
-	table *expand.Fields
-	xy    bool
+	d    *scene.Document
+	opts Options
+	plan *Plan
+	xy   bool
 
-	parent []int32 // parent index, -1 for top-level entities (after cuts)
+	w *world.World
+	// flags, parent and root are the model's arrays (w.FlagWords, ...),
+	// read only.
+	flags  []world.Flag
+	parent []int32
 	root   []int32
-	order  []int32 // parents before children
-	flags  []uint32
-	// cls holds the flags classify sets (what each entity carries, which
-	// positions are wanted) while the structural passes set theirs in
-	// flags; run merges them.
-	cls []uint32
-	// blockRefs holds the references componentFlags collected, per block
-	// of entities, for classify to gather in authored order.
-	blockRefs [][]ref
 
-	refs    []ref
-	sources []int32
-	worlds  []int32 // entities carrying StreamedWorld, authored order
-	canvas  int32
-	ppu     float64
-	// ext reads the extents of components, once a streamed world's
-	// prefab reader is made (partition).
-	ext geometry.Extents
-
-	prefabIdx []int32           // prefab-instance entries, authored order
-	inst      []expand.Instance // their placement, parallel to prefabIdx (streamed only)
-	instAt    []int32           // entity index → 1 + index in prefabIdx (streamed, with prefabs)
-	prefabs   *Prefabs          // prefab reader, set when a streamed world is partitioned
-	res       *assets.Resolver  // the one resolver of asset references (resolver())
-	gen       []genRange        // ids the engine generates for instance internals
-	maxID     int64             // the document's highest id (once genDone)
-	genDone   bool
-	expanded  bool // some instance is expanded
+	res *assets.Resolver // the one resolver of asset references (resolver())
 
 	cellSize float64
 	cellsOK  bool
@@ -113,13 +84,10 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
 	}
 	c := &checker{
-		d:      doc,
-		opts:   opts,
-		table:  expand.NewFields(opts.Components),
-		xy:     opts.Plane == manifest.PlaneXY,
-		canvas: -1,
-		ppu:    geometry.DefaultPPU,
-		plan:   &Plan{Doc: doc, SceneName: opts.SceneName, Plane: opts.Plane},
+		d:    doc,
+		opts: opts,
+		xy:   opts.Plane == manifest.PlaneXY,
+		plan: &Plan{Doc: doc, SceneName: opts.SceneName, Plane: opts.Plane},
 	}
 	if err := c.run(); err != nil {
 		return nil, err
@@ -128,40 +96,14 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 }
 
 func (c *checker) run() error {
-	n := len(c.d.Entities)
-	c.flags = make([]uint32, n)
-	c.cls = make([]uint32, n)
-	c.parent = make([]int32, n)
-	c.plan.cut = make([]bool, n)
-	// Reading which components each entity carries needs only the
-	// components and the structural passes only the ids, parents and
-	// children, and each writes its own flag words: on a large world a
-	// second goroutine starts on the components while this one checks the
-	// structure and then joins it. What the flags call for is then
-	// collected in authored order.
-	var next atomic.Int64
-	c.blockRefs = make([][]ref, (n+classifyBlock-1)/classifyBlock)
-	if placerCount(n) > 1 {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			c.componentFlags(&next)
-		}()
-		c.structure()
-		c.componentFlags(&next)
-		<-done
-	} else {
-		c.structure()
-		c.componentFlags(&next)
-	}
-	if err := c.classify(); err != nil {
+	w, err := world.Build(c.d, world.Options{Components: c.opts.Components, Prefabs: c.opts.Prefabs, Resolver: c.resolver})
+	if err != nil {
 		return err
 	}
-	for i, fl := range c.cls {
-		c.flags[i] |= fl
-	}
-	c.cls = nil
-	if len(c.worlds) > 0 {
+	c.w, c.plan.world = w, w
+	c.flags, c.parent, c.root = w.FlagWords(), w.Parents(), w.Roots()
+	c.structure()
+	if w.Streamed() {
 		if err := c.partition(); err != nil {
 			return err
 		}

@@ -1,8 +1,6 @@
 package validate
 
 import (
-	"strconv"
-
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
@@ -64,19 +62,4 @@ func (w *placer) insideGridBy(ci int32, m *scene.Affine, lo, hi scene.Vec3, r fl
 	u0, u1, v0, v1 := w.project(m, lo, hi)
 	g := &w.cells[ci].grid
 	return u0-r >= g.MinX && u1+r <= g.MaxX && v0-r >= g.MinZ && v1+r <= g.MaxZ
-}
-
-// instancePath names instance entry i in paths of its entities:
-// "House#12".
-func (c *checker) instancePath(i int32) string {
-	e := &c.d.Entities[i]
-	name := e.Name
-	if name == "" {
-		if k := c.instAt[i]; k > 0 {
-			if t := c.inst[k-1].Tpl; t != nil && t.Err == "" {
-				name = t.Name(t.Root)
-			}
-		}
-	}
-	return name + "#" + strconv.FormatInt(e.ID, 10)
 }

@@ -5,9 +5,8 @@ import (
 	"sort"
 
 	"github.com/worldcook/worldcook/diag"
-	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/expand"
-	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // Findings from the expansion of prefab instances: what the engine will
@@ -56,7 +55,7 @@ func (c *checker) instanceFindings(i int32, in *expand.Instance) {
 		}
 		c.add(i, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodePersistentNotRoot,
-			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.Addr(m.Ent), c.instancePath(i)+"/"+t.Paths[m.Ent], c.who(i), m.Comp, why),
+			Message: fmt.Sprintf("prefab entity %q (%s) of instance %s carries %s %s but is not the instance's root; only top-level entities are placed", t.Addr(m.Ent), c.w.InstancePath(i)+"/"+t.Paths[m.Ent], c.who(i), m.Comp, why),
 			Subject: diag.Subject{
 				Field: field,
 			},
@@ -83,100 +82,19 @@ func (c *checker) missingAsset(i int32, path, comp, field, ref, why string) Find
 	}}
 }
 
-// instanceRefs adds the references every expanded instance's expansion
-// holds: not the overrides as written (an override on a component the
-// entity lacks binds nothing), but what the engine spawns, component
-// data, added entities and prefab assets included.
-func (c *checker) instanceRefs() {
-	for k, i := range c.prefabIdx {
-		in := &c.inst[k]
-		if in.Tpl == nil || in.Failed || len(in.Tpl.Refs) == 0 {
-			continue
-		}
-		t := in.Tpl
-		prefix := c.instancePath(i)
-		c.flags[i] |= fNeedPos
-		for _, x := range t.Refs {
-			path := prefix
-			if x.Ent != t.Root {
-				path += "/" + t.Paths[x.Ent]
-			}
-			c.refs = append(c.refs, ref{From: i, Elem: x.Elem, Target: x.Target, Comp: x.Comp, Field: x.Field, Bad: x.Bad, Path: path})
-			if x.Bad == nil {
-				if j, ok := c.d.Lookup(x.Target); ok {
-					c.flags[j] |= fNeedPos
-				}
-			}
-		}
-	}
-}
-
-// genRange is the ids the engine allocates for one instance's internal
-// entities when it loads the whole scene: base+1 .. base+n.
-type genRange struct {
-	base int64
-	n    int32
-	k    int32 // index in prefabIdx
-}
-
-// generatedIDs lays out the ids the engine generates: above the
-// document's highest id, instance after instance in authored order. It is
-// worked out when first needed: most worlds never ask.
-func (c *checker) generatedIDs() {
-	if c.genDone {
-		return
-	}
-	c.genDone = true
-	for k := range c.d.Entities {
-		c.maxID = max(c.maxID, c.d.Entities[k].ID)
-	}
-	next := c.maxID
-	for k := range c.prefabIdx {
-		in := &c.inst[k]
-		if in.Tpl == nil || in.Failed || in.Tpl.Allocs == 0 {
-			continue
-		}
-		c.gen = append(c.gen, genRange{base: next, n: in.Tpl.Allocs, k: int32(k)})
-		next += int64(in.Tpl.Allocs)
-	}
-}
-
-// generatedAt returns the instance and entity the engine gives id when
-// it loads the whole scene.
-func (c *checker) generatedAt(id int64) (k, ent int32, ok bool) {
-	g := sort.Search(len(c.gen), func(a int) bool { return c.gen[a].base+int64(c.gen[a].n) >= id })
-	if g == len(c.gen) || id <= c.gen[g].base {
-		return 0, 0, false
-	}
-	r := &c.gen[g]
-	t := c.inst[r.k].Tpl
-	if e, ok := t.At(int32(id - r.base)); ok {
-		return r.k, e, true
-	}
-	return 0, 0, false
-}
-
 // generatedRef reports a reference to an id the engine generates for an
 // instance's internal entity. It returns false when the target is not one.
 func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
-	if !c.expanded {
-		return false
-	}
-	c.generatedIDs()
-	if len(c.gen) == 0 || r.Target <= c.maxID {
-		return false
-	}
-	k, e, ok := c.generatedAt(r.Target)
+	i, e, ok := c.w.GeneratedAt(r.Target)
 	if !ok {
 		return false
 	}
-	i := c.prefabIdx[k]
-	t := c.inst[k].Tpl
+	t := c.w.Instance(i).Tpl
 	field, from := names(r)
 	target := r.Target
 	c.add(r.From, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeRefToGeneratedID,
-		Message: fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.Target, c.instancePath(i), t.Paths[e]),
+		Message: fmt.Sprintf("%s %s references %d, the id the engine generates for %s/%s when it loads the whole scene; a cell document allocates its own ids, so once the world is cut the reference names another entity or none", from, field, r.Target, c.w.InstancePath(i), t.Paths[e]),
 		Subject: diag.Subject{
 			Field:      field,
 			Target:     &target,
@@ -194,7 +112,7 @@ func (c *checker) generatedRef(r *ref, names func(*ref) (string, string)) bool {
 // the instance's internal one, or the reverse.
 func (c *checker) cellIDConflicts() {
 	refs := c.plan.PersistentRefs
-	if len(refs) == 0 || !c.expanded {
+	if len(refs) == 0 || !c.w.AnyExpanded() {
 		return
 	}
 	for ci := range c.plan.Cells {
@@ -202,12 +120,8 @@ func (c *checker) cellIDConflicts() {
 		top := cell.maxID
 		next := top
 		for _, i := range cell.Entities {
-			k := c.instAt[i]
-			if k == 0 {
-				continue
-			}
-			in := &c.inst[k-1]
-			if in.Tpl == nil || in.Failed {
+			in := c.w.Instance(i)
+			if in == nil || !in.Expanded() {
 				continue
 			}
 			t := in.Tpl
@@ -219,7 +133,7 @@ func (c *checker) cellIDConflicts() {
 					target := refs[a]
 					c.add(i, Finding{Diagnostic: diag.Diagnostic{
 						Code:    CodeGeneratedIDConflict,
-						Message: fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.instancePath(i), t.Paths[e], c.who(int32(j))),
+						Message: fmt.Sprintf("cell %s generates id %d for %s/%s when it loads, the id of persistent entity %s that the world binds through persistentRefs; one id then names two entities", cell.Name, refs[a], c.w.InstancePath(i), t.Paths[e], c.who(int32(j))),
 						Subject: diag.Subject{
 							Field:      "prefab",
 							Target:     &target,
@@ -271,8 +185,8 @@ func (c *checker) uiRootInCell(i int32, cell *Cell) {
 // globalLights reports the scene-wide lights entity i of cell spawns:
 // its own, or for an instance those of its expansion. An entity the
 // engine does not spawn ("visible": false) lights nothing. Entities
-// outside instances come here only when componentFlags found their
-// Light2D scene-wide (fGlobalLight).
+// outside instances come here only when the model found their Light2D
+// scene-wide (world.GlobalLight).
 func (c *checker) globalLights(i int32, of *Cell) {
 	cell := of.Name
 	if c.flags[i]&fPrefab == 0 {
@@ -280,17 +194,17 @@ func (c *checker) globalLights(i int32, of *Cell) {
 			return
 		}
 		if data, ok := c.d.Component(int(i), "Light2D"); ok {
-			if kind := globalLight(data); kind != "" {
+			if kind := world.GlobalLightKind(data); kind != "" {
 				c.add(i, c.globalLightFinding(i, "", kind, cell, "Light2D"))
 			}
 		}
 		return
 	}
-	in := &c.inst[c.instAt[i]-1]
-	t := in.Tpl
-	if t == nil || in.Failed {
+	in := c.w.Instance(i)
+	if !in.Expanded() {
 		return // nothing of it spawns
 	}
+	t := in.Tpl
 	for _, e := range t.Order {
 		if t.Hidden(e) {
 			continue
@@ -299,33 +213,14 @@ func (c *checker) globalLights(i int32, of *Cell) {
 		if !ok {
 			continue
 		}
-		if kind := globalLight(data); kind != "" {
+		if kind := world.GlobalLightKind(data); kind != "" {
 			path := ""
 			if e != t.Root {
-				path = c.instancePath(i) + "/" + t.Paths[e]
+				path = c.w.InstancePath(i) + "/" + t.Paths[e]
 			}
 			c.add(i, c.globalLightFinding(i, path, kind, cell, "prefab"))
 		}
 	}
-}
-
-// globalLight names the type of a Light2D the renderer applies to the
-// whole scene (RenderFrame's collectLights): directional (type 1) or
-// ambient (type 2, a flat term or its environment). "" for point (0) and
-// spot (3) lights, which light around their position, and for a disabled
-// light, which lights nothing.
-func globalLight(data []byte) string {
-	tv, ev, _ := geometry.Members3(data, "type", "enabled", "")
-	if scene.KindOf(ev) == scene.Bool && ev[0] == 'f' {
-		return ""
-	}
-	switch geometry.Num(tv, 0) {
-	case 1:
-		return "1 (directional)"
-	case 2:
-		return "2 (ambient)"
-	}
-	return ""
 }
 
 func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Finding {
@@ -352,23 +247,7 @@ func (c *checker) spawnCounts() {
 	count := func(list []int32) int {
 		n := 0
 		for _, i := range list {
-			k := int32(0)
-			if c.instAt != nil {
-				k = c.instAt[i]
-			}
-			switch {
-			case k == 0:
-				if !c.d.Entities[i].Hidden {
-					n++
-				}
-			case c.inst[k-1].Tpl != nil && !c.inst[k-1].Failed:
-				t := c.inst[k-1].Tpl
-				for e := int32(0); e < int32(t.Len()); e++ {
-					if !t.Hidden(e) {
-						n++
-					}
-				}
-			}
+			n += c.w.SpawnCount(i)
 		}
 		return n
 	}
@@ -376,7 +255,7 @@ func (c *checker) spawnCounts() {
 	for ci := range c.plan.Cells {
 		c.plan.Cells[ci].SpawnCount = count(c.plan.Cells[ci].Entities)
 	}
-	c.plan.Instances = len(c.prefabIdx) > 0
+	c.plan.Instances = len(c.w.Instances()) > 0
 }
 
 // Finding codes of this file's rules. They are stable: CI configurations,

@@ -101,8 +101,8 @@ func (c *checker) boundRoots() []bool {
 // ties calls tie with the roots of both ends of every hard reference that
 // resolves, where they are two roots: what clusters roots for promotion.
 func (c *checker) ties(tie func(a, b int32)) {
-	for k := range c.refs {
-		r := &c.refs[k]
+	for k := range c.w.Refs() {
+		r := &c.w.Refs()[k]
 		if r.Bad != nil {
 			continue
 		}

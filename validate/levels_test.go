@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/worldcook/worldcook/internal/world"
 )
 
 func box3(hx, hz float64) string {
@@ -297,10 +299,11 @@ func TestLevelsReport(t *testing.T) {
 func TestLevelsDroppedFootprints(t *testing.T) {
 	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
 	check := func(src string, lv, parts int, all bool) *Plan {
-		savedParts, savedAll := placerCount, keepEveryFootprint
+		savedParts, savedSplit, savedAll := placerCount, world.SplitCount, keepEveryFootprint
 		placerCount = func(int) int { return parts }
+		world.SplitCount = placerCount
 		keepEveryFootprint = all
-		defer func() { placerCount, keepEveryFootprint = savedParts, savedAll }()
+		defer func() { placerCount, world.SplitCount, keepEveryFootprint = savedParts, savedSplit, savedAll }()
 		o := opts
 		o.Levels = lv
 		p, err := Check(parse(t, src), o)

@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
-	"github.com/worldcook/worldcook/internal/world/expand"
-	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
 // Partition: where each top-level entity goes, prefab instances
@@ -23,8 +20,8 @@ import (
 func (c *checker) partition() error {
 	d := c.d
 	c.plan.Streamed = true
-	sw := c.worlds[0]
-	for _, w := range c.worlds[1:] {
+	sw := c.w.Worlds()[0]
+	for _, w := range c.w.Worlds()[1:] {
 		c.add(w, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeMultipleStreamedWorld,
 			Message: fmt.Sprintf("%s carries a second StreamedWorld; the first, on %s, decides the cell size", c.who(w), c.who(sw)),
@@ -36,13 +33,13 @@ func (c *checker) partition() error {
 	}
 	c.cellSize, c.cellsOK = c.readCellSize(sw)
 	c.plan.CellSize = c.cellSize
-	c.ext = geometry.Extents{PPU: c.ppu, Boxes: c.prefabsFor().Boxes()} // before the placers share it
+	c.w.Extents() // before the placers share it
 	for i := range d.Entities {
 		if c.flags[i]&(fPersistent|fStreamedWorld) != 0 && c.parent[i] >= 0 {
 			c.persistentNotRoot(int32(i))
 		}
 	}
-	if err := c.placeInstances(); err != nil {
+	if err := c.expand(); err != nil {
 		return err
 	}
 
@@ -105,119 +102,26 @@ func (c *checker) persistentNotRoot(i int32) {
 	}})
 }
 
-// placeInstances expands every prefab instance as the engine will. The
-// error is for an overrides list that is not a list.
-func (c *checker) placeInstances() error {
-	if len(c.prefabIdx) == 0 {
+// expand has the model expand every prefab instance as the engine will,
+// and reports what the expansions found. The error is for an overrides
+// list that is not a list.
+func (c *checker) expand() error {
+	insts := c.w.Instances()
+	if len(insts) == 0 {
 		return nil
 	}
-	prefabs := c.prefabsFor()
-	defer func() { c.plan.PrefabFiles = prefabs.Files() }()
-	c.instAt = make([]int32, len(c.flags))
-	c.inst = make([]expand.Instance, len(c.prefabIdx))
-	for k, i := range c.prefabIdx {
-		c.instAt[i] = int32(k + 1)
+	defer func() { c.plan.PrefabFiles = c.w.Prefabs().Files() }()
+	if err := c.w.Expand(); err != nil {
+		return err
 	}
-	// Instances are expanded by a few goroutines over contiguous runs,
-	// each with caches of its own: an expansion a run meets again is
-	// shared, and no run waits on another. What an expansion says does
-	// not depend on who made it, so neither does the plan.
-	n := len(c.prefabIdx)
-	parts := max(1, min(expanderCount(n), n))
-	var wg sync.WaitGroup
-	errs := make([]error, parts)
-	for p := 0; p < parts; p++ {
-		lo, hi := n*p/parts, n*(p+1)/parts
-		work := func() {
-			x := expand.NewExpander(prefabs, &c.ext, c.table.Lookup())
-			var buf []expand.Override
-			for k := lo; k < hi; k++ {
-				i := int(c.prefabIdx[k])
-				ovs, err := expand.ParseOverridesInto(buf[:0], c.d, i)
-				if err != nil {
-					errs[p] = err // the first of this run: runs are in authored order
-					return
-				}
-				buf = ovs
-				c.inst[k] = x.Expand(c.d, i, ovs)
-			}
-		}
-		if parts == 1 {
-			work()
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	fields := c.table.Lookup()
-	for k, i := range c.prefabIdx {
-		in := c.inst[k]
-		if in.Tpl == nil || in.Failed {
-			// Not expanded: the references its overrides hold are checked
-			// as written.
-			ovs, _ := expand.ParseOverrides(c.d, int(i))
-			from := len(c.refs)
-			c.refs = expand.OverrideRefs(c.refs, i, ovs, fields)
-			for _, r := range c.refs[from:] {
-				c.flags[r.From] |= fNeedPos
-				if r.Bad == nil {
-					if j, ok := c.d.Lookup(r.Target); ok {
-						c.flags[j] |= fNeedPos
-					}
-				}
-			}
-		}
-		c.instanceFindings(i, &in)
-		if in.Persistent || in.Streamed {
-			c.flags[i] |= fPersistent
-			if c.parent[i] >= 0 {
-				c.persistentNotRoot(i)
-			}
-		}
-		if expand.HasComp(in.Comps, "WorldStreamingSource") {
-			if c.flags[i]&fSource == 0 {
-				c.sources = append(c.sources, i)
-			}
-			c.flags[i] |= fSource | fNeedPos
-		}
-		for _, comp := range in.Comps {
-			switch comp.Type {
-			case "Camera":
-				c.flags[i] |= fCamera
-			case "Canvas", "UICanvas":
-				c.flags[i] |= fCanvas
-			}
-		}
-	}
-	sort.Slice(c.sources, func(a, b int) bool { return c.sources[a] < c.sources[b] })
-	c.instanceRefs()
-	for k := range c.inst {
-		if c.inst[k].Tpl != nil && !c.inst[k].Failed {
-			c.expanded = true
-			break
+	for k, i := range insts {
+		in := c.w.Inst(k)
+		c.instanceFindings(i, in)
+		if (in.Persistent || in.Streamed) && c.parent[i] >= 0 {
+			c.persistentNotRoot(i)
 		}
 	}
 	return nil
-}
-
-// prefabsFor returns the prefab reader of this check, over its resolver.
-func (c *checker) prefabsFor() *Prefabs {
-	if c.prefabs == nil {
-		c.prefabs = c.opts.Prefabs
-		if c.prefabs == nil {
-			c.prefabs = NewPrefabsFor(c.resolver())
-		}
-	}
-	return c.prefabs
 }
 
 // buildCells sorts the cells by level, then x, then z, lists their entities in authored
@@ -257,8 +161,8 @@ func (c *checker) buildCells() {
 		if a.over >= 0 && a.by > 0 {
 			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
 			if a.sub > 0 {
-				t := c.inst[c.instAt[a.over]-1].Tpl
-				cell.Overhang.Name = c.instancePath(a.over) + "/" + t.Paths[a.sub-1]
+				t := c.w.Instance(a.over).Tpl
+				cell.Overhang.Name = c.w.InstancePath(a.over) + "/" + t.Paths[a.sub-1]
 			}
 		}
 		c.plan.Cells[r] = cell

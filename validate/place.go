@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
@@ -38,14 +39,14 @@ type placer struct {
 	cells   []cellAcc
 	cellKey map[grid.Key]int32
 	pos     map[int32]scene.Vec3
-	// mats holds the world matrices of this placer's entities that have
-	// children; slot[i] is 1 + the index of entity i's matrix.
-	mats     []scene.Affine
+	// slot is the walkers' shared slot array (world.Walker).
 	slot     []int32
 	findings []Finding
 	fents    []int32
 	misses   []geometry.Miss // see checker.extentMisses
 	failed   bool
+	// nonFinite marks the entities whose non-finite extent was reported.
+	nonFinite map[int32]bool
 	// sub is 1 + the template entity being bounded inside an instance, 0
 	// outside instances.
 	sub int32
@@ -95,7 +96,7 @@ func (c *checker) place() error {
 		bound = c.boundRoots()
 	}
 	c.doc = make([]int32, n)
-	slot := make([]int32, n)
+	slot := c.w.NewSlots()
 	placers := make([]placer, parts)
 	var wg sync.WaitGroup
 	for k := range placers {
@@ -197,7 +198,7 @@ func (c *checker) groupByRoot() []int32 {
 		start[k] += start[k-1]
 	}
 	out := make([]int32, n)
-	for _, i := range c.order {
+	for _, i := range c.w.Order() {
 		r := c.root[i]
 		out[start[r]] = i
 		start[r]++
@@ -221,53 +222,25 @@ func (a *cellAcc) merge(b *cellAcc) {
 func (w *placer) run(run []int32) {
 	c := w.c
 	d := c.d
-	kids := 0
-	for _, i := range run {
-		if c.flags[i]&fHasKids != 0 {
-			kids++
-		}
-	}
-	w.mats = make([]scene.Affine, 0, kids)
+	walk := c.w.Walker(run, w.slot)
 	for _, i := range run {
 		fl := c.flags[i]
 		var in *expand.Instance
-		var local scene.TRS
-		hasT := false
 		if fl&fPrefab != 0 {
-			in = &c.inst[c.instAt[i]-1]
-			local, hasT = in.TRS, in.Placed
-		} else if fl&fTransform != 0 {
-			t, ok := scene.TRS{}, false
-			if data, found := d.Component(int(i), "Transform"); found {
-				t, ok = geometry.ReadTRS(data)
-			}
-			if !ok {
-				var err error
-				if t, _, err = d.Transform(int(i)); err != nil {
-					w.failed = true
-					return
-				}
-			}
-			local, hasT = t, true
+			in = c.w.Instance(i)
 		}
 		// An entity without a Transform has no place: it adds nothing to
 		// the bounds, and its children's world transforms are their local
 		// ones (Estella's TransformSystem never composes through it).
-		var m scene.Affine
-		p := c.parent[i]
-		if hasT {
-			m = local.Matrix()
-			if p >= 0 && w.slot[p] > 0 {
-				m = w.mats[w.slot[p]-1].Mul(m)
-			}
-			if fl&fHasKids != 0 {
-				w.mats = append(w.mats, m)
-				w.slot[i] = int32(len(w.mats))
-			}
-			if fl&fNeedPos != 0 {
-				w.pos[i] = m.Origin()
-			}
+		m, hasT, err := walk.Next(i)
+		if err != nil {
+			w.failed = true
+			return
 		}
+		if hasT && fl&fNeedPos != 0 {
+			w.pos[i] = m.Origin()
+		}
+		p := c.parent[i]
 		if p < 0 {
 			c.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
 			if c.opts.Levels > 0 {
@@ -305,7 +278,7 @@ func (w *placer) run(run []int32) {
 
 // placeRoot returns the placer's cell index of top-level entity i, or -1
 // for the persistent world.
-func (w *placer) placeRoot(i int32, fl uint32, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
+func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
 	c := w.c
 	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
 		return -1
@@ -405,8 +378,11 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	c := w.c
 	if !geometry.Finite(u0) || !geometry.Finite(u1) || !geometry.Finite(v0) || !geometry.Finite(v1) {
-		if c.flags[i]&fNonFinite == 0 {
-			c.flags[i] |= fNonFinite
+		if !w.nonFinite[i] {
+			if w.nonFinite == nil {
+				w.nonFinite = map[int32]bool{}
+			}
+			w.nonFinite[i] = true
 			w.add(i, Finding{Diagnostic: diag.Diagnostic{
 				Code:    CodeBadCellSize,
 				Message: c.who(i) + " has a world position or extent that is not a finite number (its transforms overflow); it is left out of the cell bounds",

@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -99,9 +100,9 @@ type Plan struct {
 	Instances            bool
 	PersistentSpawnCount int
 
-	// cut[i] is true when entity i's parent is not in the document that
-	// holds entity i (a missing parent), so writers emit null.
-	cut []bool
+	// world is the model of the scene the plan was made from; nil for a
+	// plan of findings only.
+	world *world.World
 }
 
 // Cell is one grid cell with content.
@@ -157,7 +158,13 @@ type Finding struct {
 }
 
 // CutParent reports whether entity i's parent link must be written as null.
-func (p *Plan) CutParent(i int) bool { return i < len(p.cut) && p.cut[i] }
+func (p *Plan) CutParent(i int) bool { return p.world != nil && p.world.CutParent(i) }
+
+// World is the model of the world the plan was made from (nil for a
+// plan of findings only, FindingsOnly): its entities, hierarchy,
+// instances, transforms and extents, for what reads the world beside
+// the plan (init, route).
+func (p *Plan) World() *world.World { return p.world }
 
 // Errors counts error findings; with strict, warnings count too.
 func (p *Plan) Errors(strict bool) int {

@@ -19,7 +19,7 @@ const planeSample = 4096
 // way every entity lands in one row of cells, which streams as badly as no
 // streaming at all, and nothing else would say so.
 func (c *checker) checkPlane() {
-	d, sw := c.d, c.worlds[0]
+	d, sw := c.d, c.w.Worlds()[0]
 	// Every step-th top-level entity, counted first so that nothing is
 	// allocated for a world of millions.
 	roots := 0

@@ -32,8 +32,8 @@ func (c *checker) checkRefs() {
 		}
 		return field, from
 	}
-	for k := range c.refs {
-		r := &c.refs[k]
+	for k := range c.w.Refs() {
+		r := &c.w.Refs()[k]
 		j, ok := int(-1), false
 		if r.Bad == nil {
 			j, ok = d.Lookup(r.Target)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 )
 
 // TestResolutionAsTheEngine: the prefab expansion and the extents resolve
@@ -111,7 +112,11 @@ func TestOneResolverPerCheck(t *testing.T) {
 	} {
 		c := &checker{opts: tc.opts, d: doc("a.esscene")}
 		g := c.assetGraph()
-		if g == nil || c.prefabsFor().Resolver() != g.Resolver() {
+		w, err := world.Build(c.d, world.Options{Prefabs: tc.opts.Prefabs, Resolver: c.resolver})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g == nil || w.Prefabs().Resolver() != g.Resolver() {
 			t.Errorf("%s: the expansion and the asset graph resolve apart", tc.name)
 		}
 	}

@@ -1,6 +1,9 @@
 package validate
 
-import "github.com/worldcook/worldcook/internal/scene"
+import (
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+)
 
 // What a component makes of its entity for a streamed world, beyond where
 // it sits: a few kinds of entity serve the whole world and must not
@@ -10,7 +13,7 @@ import "github.com/worldcook/worldcook/internal/scene"
 // GlobalLight reports whether c lights the whole scene from wherever it
 // sits (the rule global-light-in-cell applies, globalLight).
 func GlobalLight(c scene.Component) bool {
-	return c.Type == "Light2D" && globalLight(c.Data) != ""
+	return world.IsGlobalLight(c)
 }
 
 // StreamingSource reports whether c asks for cells to exist around its

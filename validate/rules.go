@@ -1,5 +1,7 @@
 package validate
 
+import "github.com/worldcook/worldcook/internal/world"
+
 // Rules: every finding code, what reports say about it, and when the
 // checker finds it. A rule is one value in the file of its family
 // (refs.go, partition.go, structure.go, instfind.go, sources.go,
@@ -30,22 +32,24 @@ type Rule struct {
 type phase uint8
 
 const (
-	// phaseStructure (pass): ids and the hierarchy, while parents are
-	// resolved and the entities ordered parents first (structure.go).
+	// phaseStructure (pass): ids and the hierarchy, from what the model
+	// found while it resolved the parents and ordered the entities
+	// parents first (world.Faults; structure.go).
 	phaseStructure phase = iota
 	// phasePartition (pass): while a streamed world is partitioned, its
-	// instances expanded and its entities placed (partition.go,
-	// place.go, instfind.go).
+	// instances expanded by the model and its entities placed
+	// (partition.go, place.go, instfind.go).
 	phasePartition
 	// phaseReferences (pass): while the collected references are
 	// classified (refs.go), which also yields Plan.PersistentRefs.
 	phaseReferences
 	// phaseSources (pass): while a streamed world's sources are read
-	// into Plan.Sources, parallel to c.sources (sources.go).
+	// into Plan.Sources, parallel to c.w.Sources() (sources.go).
 	phaseSources
 	// phaseScene: check runs on every scene, streamed or not, once the
-	// references are classified: c.flags, c.parent, c.root, c.refs,
-	// c.prefabIdx and c.inst (the instances' expansions) are final.
+	// references are classified: the model (c.w: its flags, hierarchy,
+	// references and, on a streamed world, its instances' expansions) is
+	// final.
 	phaseScene
 	// phaseWorld: check runs on a streamed world once its cells, its
 	// references and its sources are known: Plan.Cells, Plan.Persistent,
@@ -72,7 +76,7 @@ type rule struct {
 	// cellEntity finds them on entity i of cell (phaseCells) when
 	// c.flags[i]&mask != 0.
 	cellEntity func(c *checker, i int32, cell *Cell)
-	mask       uint32
+	mask       world.Flag
 }
 
 // ruleList is every rule, in the order reports list them.
@@ -131,7 +135,7 @@ func (c *checker) runRules(p phase) {
 // entities, in cell order, then authored order.
 func (c *checker) runCellRules() {
 	var rs []*rule
-	var mask uint32
+	var mask world.Flag
 	for _, r := range ruleList {
 		if r.phase == phaseCells {
 			rs = append(rs, r)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/scene"
-	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -15,21 +14,9 @@ import (
 // collectSources reads every WorldStreamingSource of a streamed world.
 func (c *checker) collectSources() {
 	d := c.d
-	c.plan.Sources = make([]manifest.Source, 0, len(c.sources))
-	for _, i := range c.sources {
-		var in *expand.Instance
-		var data []byte
-		if c.flags[i]&fPrefab != 0 && c.instAt != nil {
-			in = &c.inst[c.instAt[i]-1]
-		} else {
-			data, _ = d.Component(int(i), "WorldStreamingSource")
-		}
-		get := func(key string) ([]byte, bool) {
-			if in != nil {
-				return in.Field("WorldStreamingSource", key)
-			}
-			return scene.Field(data, key)
-		}
+	c.plan.Sources = make([]manifest.Source, 0, len(c.w.Sources()))
+	for _, i := range c.w.Sources() {
+		get := c.w.Field(i, "WorldStreamingSource")
 		s := manifest.Source{Entity: d.Entities[i].ID, Name: d.Entities[i].Name, Enabled: true}
 		if p, ok := c.pos[i]; ok && p.Finite() {
 			s.Position = p
@@ -85,7 +72,7 @@ func (c *checker) collectSources() {
 // while its cell is loaded, so the world stops streaming around it when
 // the cell unloads.
 func (c *checker) sourcesInCells() {
-	for k, i := range c.sources {
+	for k, i := range c.w.Sources() {
 		if c.plan.Sources[k].Enabled && c.doc[i] >= 0 {
 			c.sourceInCell(i)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/world"
 )
 
 // The structure of a scene: unique ids, parents that exist, children
@@ -13,17 +14,9 @@ import (
 // first (duplicate-id, missing-parent, inconsistent-topology,
 // parent-cycle).
 
-// structure checks ids and the hierarchy and orders the entities parents
-// first.
+// structure reports what the model found wrong with the ids and the
+// hierarchy.
 func (c *checker) structure() {
-	c.hierarchy()
-	c.topology()
-	c.sortTopologically()
-}
-
-// hierarchy resolves parent ids to indices and reports duplicate ids and
-// parents that are not in the scene.
-func (c *checker) hierarchy() {
 	d := c.d
 	for _, dup := range d.Duplicates() {
 		first := &d.Entities[dup.First]
@@ -36,164 +29,78 @@ func (c *checker) hierarchy() {
 			Hint: "give one of them an unused id, or re-save the scene from the editor",
 		}})
 	}
-	for i := range d.Entities {
-		e := &d.Entities[i]
-		c.parent[i] = -1
-		if !e.HasParent {
-			continue
-		}
-		p, ok := d.Lookup(e.Parent)
-		if !ok {
-			c.plan.cut[i] = true
-			c.add(int32(i), Finding{Diagnostic: diag.Diagnostic{
+	for _, f := range c.w.Faults() {
+		switch f.Kind {
+		case world.MissingParent:
+			c.add(f.I, Finding{Diagnostic: diag.Diagnostic{
 				Code:    CodeMissingParent,
-				Message: fmt.Sprintf("%s names parent %d, which is not in the scene; it is loaded and placed as a top-level entity", c.who(int32(i)), e.Parent),
+				Message: fmt.Sprintf("%s names parent %d, which is not in the scene; it is loaded and placed as a top-level entity", c.who(f.I), f.ID),
 				Subject: diag.Subject{
 					Field: "parent",
 				},
 				Hint: "set parent to null or to the id of an existing entity",
 			}})
-			continue
+		case world.ChildMissing:
+			c.add(f.I, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeInconsistentTopology,
+				Message: fmt.Sprintf("%s lists child %d, which is not in the scene", c.who(f.I), f.ID),
+				Subject: diag.Subject{
+					Field: "children",
+				},
+				Hint: fmt.Sprintf("remove %d from the children of %s", f.ID, c.who(f.I)),
+			}})
+		case world.ChildElsewhere:
+			c.add(f.I, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeInconsistentTopology,
+				Message: fmt.Sprintf("%s lists child %s, whose parent is %s", c.who(f.I), c.who(f.J), c.parentText(f.J, f.P)),
+				Subject: diag.Subject{
+					Field: "children",
+				},
+				Hint: fmt.Sprintf("remove %d from the children of %s, or set the parent of %s to %d", f.ID, c.who(f.I), c.who(f.J), d.Entities[f.I].ID),
+			}})
+		case world.Unlisted:
+			c.add(f.I, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeInconsistentTopology,
+				Message: fmt.Sprintf("%s has parent %s, whose children do not list it", c.who(f.I), c.who(f.P)),
+				Subject: diag.Subject{
+					Field: "parent",
+				},
+				Hint: fmt.Sprintf("add %d to the children of %s, or re-save the scene from the editor", d.Entities[f.I].ID, c.who(f.P)),
+			}})
+		case world.Cycle:
+			c.cycle(f.I, f.Cycle)
 		}
-		c.parent[i] = int32(p)
-		c.flags[p] |= fHasKids
 	}
 }
 
-// topology checks that every children list names exactly the entities
-// whose parent it is: the parent links are what the loader uses.
-func (c *checker) topology() {
-	d := c.d
-	for p := range d.Entities {
-		kids, _ := d.Children(p)
-		for _, id := range kids {
-			j, ok := d.Lookup(id)
-			switch {
-			case !ok:
-				c.add(int32(p), Finding{Diagnostic: diag.Diagnostic{
-					Code:    CodeInconsistentTopology,
-					Message: fmt.Sprintf("%s lists child %d, which is not in the scene", c.who(int32(p)), id),
-					Subject: diag.Subject{
-						Field: "children",
-					},
-					Hint: fmt.Sprintf("remove %d from the children of %s", id, c.who(int32(p))),
-				}})
-			case c.parent[j] != int32(p):
-				c.add(int32(p), Finding{Diagnostic: diag.Diagnostic{
-					Code:    CodeInconsistentTopology,
-					Message: fmt.Sprintf("%s lists child %s, whose parent is %s", c.who(int32(p)), c.who(int32(j)), c.parentText(int32(j))),
-					Subject: diag.Subject{
-						Field: "children",
-					},
-					Hint: fmt.Sprintf("remove %d from the children of %s, or set the parent of %s to %d", id, c.who(int32(p)), c.who(int32(j)), d.Entities[p].ID),
-				}})
-			default:
-				c.flags[j] |= fListed
-			}
-		}
-	}
-	for j := range d.Entities {
-		p := c.parent[j]
-		if p < 0 || c.flags[j]&fListed != 0 {
-			continue
-		}
-		c.add(int32(j), Finding{Diagnostic: diag.Diagnostic{
-			Code:    CodeInconsistentTopology,
-			Message: fmt.Sprintf("%s has parent %s, whose children do not list it", c.who(int32(j)), c.who(p)),
-			Subject: diag.Subject{
-				Field: "parent",
-			},
-			Hint: fmt.Sprintf("add %d to the children of %s, or re-save the scene from the editor", d.Entities[j].ID, c.who(p)),
-		}})
-	}
-}
-
-func (c *checker) parentText(j int32) string {
+// parentText names the parent of entity j, p as the hierarchy had it
+// before cycles were cut (-1 for none, or one not in the scene).
+func (c *checker) parentText(j, p int32) string {
 	e := &c.d.Entities[j]
 	switch {
 	case !e.HasParent:
 		return "null (it is a top-level entity)"
-	case c.plan.cut[j]:
+	case p < 0:
 		return fmt.Sprintf("%d (not in the scene)", e.Parent)
 	}
-	return c.who(c.parent[j])
-}
-
-// sortTopologically orders entities parents first, finds each one's root,
-// and breaks parent cycles. It walks each parent chain once with an
-// explicit stack: hierarchies may be deep, and a cycle must end the walk.
-// A cycle is cut at its first member in authored order, which becomes a
-// top-level entity, so that the rest of the checks see a forest.
-func (c *checker) sortTopologically() {
-	n := len(c.parent)
-	c.order = make([]int32, 0, n)
-	c.root = make([]int32, n)
-	flags, parent := c.flags, c.parent
-	stack := make([]int32, 0, 64)
-	for i := 0; i < n; i++ {
-		if flags[i]&fDone != 0 {
-			continue
-		}
-		for {
-			stack = stack[:0]
-			j := int32(i)
-			for j >= 0 && flags[j]&(fDone|fOnPath) == 0 {
-				flags[j] |= fOnPath
-				stack = append(stack, j)
-				j = parent[j]
-			}
-			if j >= 0 && flags[j]&fOnPath != 0 {
-				k := len(stack) - 1
-				for stack[k] != j {
-					k--
-				}
-				m := j
-				for _, s := range stack[k:] {
-					m = min(m, s)
-				}
-				c.cycle(m)
-				parent[m] = -1
-				c.plan.cut[m] = true
-				for _, s := range stack {
-					flags[s] &^= fOnPath
-				}
-				continue
-			}
-			for k := len(stack) - 1; k >= 0; k-- {
-				s := stack[k]
-				flags[s] = flags[s]&^fOnPath | fDone
-				if p := parent[s]; p >= 0 {
-					c.root[s] = c.root[p]
-				} else {
-					c.root[s] = s
-				}
-				c.order = append(c.order, s)
-			}
-			break
-		}
-	}
+	return c.who(p)
 }
 
 // cycle reports the parent cycle through m, naming its members.
-func (c *checker) cycle(m int32) {
+func (c *checker) cycle(m int32, members []int32) {
 	const show = 8
 	var b strings.Builder
-	j := m
-	for k := 0; ; k++ {
+	for k, j := range members[:min(len(members), show)] {
 		if k > 0 {
 			b.WriteString(" → ")
 		}
-		if k == show {
-			b.WriteString("…")
-			break
-		}
 		b.WriteString(strconv.FormatInt(c.d.Entities[j].ID, 10))
-		j = c.parent[j]
-		if j == m {
-			b.WriteString(" → ")
-			b.WriteString(strconv.FormatInt(c.d.Entities[m].ID, 10))
-			break
-		}
+	}
+	if len(members) > show {
+		b.WriteString(" → …")
+	} else {
+		b.WriteString(" → ")
+		b.WriteString(strconv.FormatInt(c.d.Entities[m].ID, 10))
 	}
 	c.add(m, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeParentCycle,
@@ -204,9 +111,6 @@ func (c *checker) cycle(m int32) {
 		Hint: fmt.Sprintf("set the parent of %s, or of another entity of the cycle, to null or to an entity outside it", c.who(m)),
 	}})
 }
-
-// classifyBlock is how many entities componentFlags claims at a time.
-const classifyBlock = 4096
 
 // Finding codes of this file's rules. They are stable: CI configurations,
 // SARIF baselines and suppressions refer to them.

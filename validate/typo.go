@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/expand"
 )
 
@@ -11,86 +12,6 @@ import (
 // engine knows a component by its exact name: "StreamWorld" or
 // "WorldPersistant" is data no system reads, so a world meant to stream
 // is copied whole, or an entity meant to stay is cut into a cell.
-
-// streamingComponents are the names a near miss is checked against.
-var streamingComponents = [...]string{"StreamedWorld", "WorldPersistent", "WorldStreamingSource"}
-
-// maxTypoDistance is the largest edit distance that counts as a misspelling.
-const maxTypoDistance = 2
-
-// intendedComponent returns the streaming component typ is a misspelling
-// of: within maxTypoDistance edits (insertions, deletions, substitutions
-// and transpositions of adjacent letters) and not the name itself. "" when
-// typ is none.
-func intendedComponent(typ string) string {
-	for _, want := range streamingComponents {
-		if typ == want {
-			return ""
-		}
-	}
-	for _, want := range streamingComponents {
-		if d := len(typ) - len(want); d > maxTypoDistance || d < -maxTypoDistance {
-			continue
-		}
-		if editDistance(typ, want, maxTypoDistance) <= maxTypoDistance {
-			return want
-		}
-	}
-	return ""
-}
-
-// editDistance is the optimal-string-alignment distance between a and b
-// (byte-wise), or limit+1 once it is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	// Three rows of at most len(b)+1 cells: the names are short.
-	var buf [3][64]int
-	if len(b) >= len(buf[0]) {
-		return limit + 1
-	}
-	prev2, prev, cur := buf[0][:len(b)+1], buf[1][:len(b)+1], buf[2][:len(b)+1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			best = min(best, v)
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
-// typoCache remembers, per component type met, the streaming component
-// it misspells ("" for none), so a world of many entities computes each
-// distance once per name. One per goroutine.
-type typoCache map[string]string
-
-func (tc typoCache) intended(typ string) string {
-	// Lengths outside every name's reach are not cached: most types are.
-	if len(typ) < len("StreamedWorld")-maxTypoDistance || len(typ) > len("WorldStreamingSource")+maxTypoDistance {
-		return ""
-	}
-	want, ok := tc[typ]
-	if !ok {
-		want = intendedComponent(typ)
-		tc[typ] = want
-	}
-	return want
-}
 
 // typoFinding is the finding for component typ of entity i (or of the
 // instance entity at path), a misspelling of want.
@@ -123,25 +44,25 @@ func (c *checker) typoFinding(i int32, path, typ, want, field string) Finding {
 // component_replaced overrides of instances that are not expanded, and
 // in the expansions of those that are.
 func (c *checker) checkTypos() {
-	tc := typoCache{}
+	tc := world.TypoCache{}
 	for i, fl := range c.flags {
 		if fl&fTypo == 0 {
 			continue
 		}
 		for _, comp := range c.d.Components(i) {
-			if want := tc.intended(comp.Type); want != "" {
+			if want := tc.Intended(comp.Type); want != "" {
 				c.add(int32(i), c.typoFinding(int32(i), "", comp.Type, want, comp.Type))
 			}
 		}
 	}
-	for k, i := range c.prefabIdx {
-		if c.inst != nil {
-			if in := &c.inst[k]; in.Tpl != nil && !in.Failed {
+	for k, i := range c.w.Instances() {
+		{
+			if in := c.w.Inst(k); in != nil && in.Expanded() {
 				t := in.Tpl
 				for _, e := range t.Order {
 					for _, comp := range t.Comps(e) {
-						if want := tc.intended(comp.Type); want != "" {
-							path := c.instancePath(i)
+						if want := tc.Intended(comp.Type); want != "" {
+							path := c.w.InstancePath(i)
 							if e != t.Root {
 								path += "/" + t.Paths[e]
 							}
@@ -157,7 +78,7 @@ func (c *checker) checkTypos() {
 			if o.Kind != "component_added" && o.Kind != "component_replaced" {
 				continue
 			}
-			if want := tc.intended(o.Comp); want != "" {
+			if want := tc.Intended(o.Comp); want != "" {
 				c.add(i, c.typoFinding(i, "", o.Comp, want, "overrides"))
 			}
 		}

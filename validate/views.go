@@ -3,7 +3,6 @@ package validate
 import (
 	"github.com/worldcook/worldcook/internal/camera"
 	esproject "github.com/worldcook/worldcook/internal/project"
-	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -34,7 +33,7 @@ func (c *checker) collectViews() {
 		v := camera.View(cams[main], screen, "main")
 		c.plan.View = &v
 	}
-	for k, i := range c.sources {
+	for k, i := range c.w.Sources() {
 		j, via := i, "own"
 		for steps := 0; j >= 0 && steps <= len(d.Entities); steps++ {
 			if _, ok := at[j]; ok {
@@ -61,12 +60,7 @@ func (c *checker) collectViews() {
 // componentField reads the fields of entity i's component typ: an
 // expanded instance root's, overrides applied, or the authored data.
 func (c *checker) componentField(i int32, typ string) camera.Fields {
-	if c.flags[i]&fPrefab != 0 && c.instAt != nil && c.instAt[i] > 0 {
-		in := &c.inst[c.instAt[i]-1]
-		return func(key string) ([]byte, bool) { return in.Field(typ, key) }
-	}
-	data, _ := c.d.Component(int(i), typ)
-	return func(key string) ([]byte, bool) { return scene.Field(data, key) }
+	return c.w.Field(i, typ)
 }
 
 // screen is what the scene's cameras draw on: the design resolution of
@@ -80,8 +74,8 @@ func (c *checker) screen() camera.Screen {
 			s.DesignWidth, s.DesignHeight = p.DesignWidth, p.DesignHeight
 		}
 	}
-	if c.canvas >= 0 && !c.d.Entities[c.canvas].Hidden {
-		cv := camera.ReadCanvas(c.d.Entities[c.canvas].ID, c.componentField(c.canvas, "Canvas"))
+	if c.w.Canvas() >= 0 && !c.d.Entities[c.w.Canvas()].Hidden {
+		cv := camera.ReadCanvas(c.d.Entities[c.w.Canvas()].ID, c.componentField(c.w.Canvas(), "Canvas"))
 		s.Canvas = &cv
 	}
 	return s

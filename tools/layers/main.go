@@ -43,6 +43,7 @@ var layers = [][]string{
 	{"internal/assets", "internal/camera"},
 	{"internal/world/geometry"},
 	{"internal/world/expand"},
+	{"internal/world"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},
