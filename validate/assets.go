@@ -368,7 +368,7 @@ type entRef struct {
 // and returns them.
 func (c *checker) extentFindings() map[entRef]bool {
 	bounded := map[entRef]bool{}
-	for _, m := range c.extentMisses {
+	for _, m := range c.pl.Misses {
 		bounded[entRef{m.Ent, m.Ref}] = true
 		c.add(m.Ent, c.missingAsset(m.Ent, "", m.Comp, m.Field, m.Ref, m.Why))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
@@ -300,10 +301,10 @@ func TestPlacementIndependentOfPlacers(t *testing.T) {
 	}
 	d := parse(t, sceneJSON(es...))
 	run := func(parts int) *Plan {
-		saved, split := placerCount, world.SplitCount
-		placerCount = func(int) int { return parts }
-		world.SplitCount = placerCount
-		defer func() { placerCount, world.SplitCount = saved, split }()
+		saved, split := place.PlacerCount, world.SplitCount
+		place.PlacerCount = func(int) int { return parts }
+		world.SplitCount = place.PlacerCount
+		defer func() { place.PlacerCount, world.SplitCount = saved, split }()
 		p, err := Check(d, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world"
-	"github.com/worldcook/worldcook/internal/world/geometry"
+	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -35,11 +35,6 @@ const (
 // checker holds the state of one Check call: the rules read the model of
 // the world (w) and its placement, and write findings.
 type checker struct {
-	// extentMisses are the asset references of entities outside instances
-	// whose box the extents could not read (instances keep theirs in
-	// their templates); reportAssets turns them into findings.
-	extentMisses []geometry.Miss
-
 	d    *scene.Document
 	opts Options
 	plan *Plan
@@ -54,11 +49,10 @@ type checker struct {
 
 	res *assets.Resolver // the one resolver of asset references (resolver())
 
+	// pl is a streamed world's placement: each entity's cell (-1 for the
+	// persistent world) and the positions the rules want.
+	pl       *place.Placement
 	cellSize float64
-	cellsOK  bool
-	doc      []int32 // -1 persistent, else cell index
-	cells    []cellAcc
-	pos      map[int32]scene.Vec3 // world positions of fNeedPos entities
 
 	fents []int32 // entity index of each finding
 }

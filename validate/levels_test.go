@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
 )
 
 func box3(hx, hz float64) string {
@@ -299,11 +300,13 @@ func TestLevelsReport(t *testing.T) {
 func TestLevelsDroppedFootprints(t *testing.T) {
 	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
 	check := func(src string, lv, parts int, all bool) *Plan {
-		savedParts, savedSplit, savedAll := placerCount, world.SplitCount, keepEveryFootprint
-		placerCount = func(int) int { return parts }
-		world.SplitCount = placerCount
-		keepEveryFootprint = all
-		defer func() { placerCount, world.SplitCount, keepEveryFootprint = savedParts, savedSplit, savedAll }()
+		savedParts, savedSplit, savedAll := place.PlacerCount, world.SplitCount, place.KeepEveryFootprint
+		place.PlacerCount = func(int) int { return parts }
+		world.SplitCount = place.PlacerCount
+		place.KeepEveryFootprint = all
+		defer func() {
+			place.PlacerCount, world.SplitCount, place.KeepEveryFootprint = savedParts, savedSplit, savedAll
+		}()
 		o := opts
 		o.Levels = lv
 		p, err := Check(parse(t, src), o)

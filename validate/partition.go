@@ -3,11 +3,11 @@ package validate
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/worldcook/worldcook/diag"
-	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
 )
 
 // Partition: where each top-level entity goes, prefab instances
@@ -31,7 +31,8 @@ func (c *checker) partition() error {
 			Hint: fmt.Sprintf("remove StreamedWorld from %s", c.who(w)),
 		}})
 	}
-	c.cellSize, c.cellsOK = c.readCellSize(sw)
+	cellSize, cellsOK := c.readCellSize(sw)
+	c.cellSize = cellSize
 	c.plan.CellSize = c.cellSize
 	c.w.Extents() // before the placers share it
 	for i := range d.Entities {
@@ -43,11 +44,64 @@ func (c *checker) partition() error {
 		return err
 	}
 
-	if err := c.place(); err != nil {
+	pl, err := place.Place(c.w, place.Options{SceneName: c.opts.SceneName, CellSize: cellSize, CellsOK: cellsOK, XY: c.xy, Levels: c.opts.Levels})
+	if err != nil {
 		return err
 	}
+	c.pl = pl
+	c.placeFindings()
 	c.buildCells()
 	return nil
+}
+
+// placeFindings reports what placement could not place as it is.
+func (c *checker) placeFindings() {
+	for _, f := range c.pl.Faults {
+		i := f.I
+		switch f.Kind {
+		case place.Unplaced:
+			in := c.w.Instance(i)
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeUnplaceablePrefab,
+				Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.Why),
+				Subject: diag.Subject{
+					Field: "prefab",
+				},
+				Hint: in.Fix,
+			}})
+		case place.OutOfRange:
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeBadCellSize,
+				Message: fmt.Sprintf("%s at %s lies beyond the cell index range of a 32-bit integer for cellSize %s; it stays in the persistent world", c.who(i), c.planeText(f.U, f.V), fmtNum(c.cellSize)),
+				Subject: diag.Subject{
+					Field: "Transform.position",
+				},
+				Hint: "move the entity nearer the origin or increase StreamedWorld.cellSize",
+			}})
+		case place.NonFinite:
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeBadCellSize,
+				Message: c.who(i) + " has a world position or extent that is not a finite number (its transforms overflow); it is left out of the cell bounds",
+				Subject: diag.Subject{
+					Field: "Transform",
+				},
+				Hint: "bring the Transform position and scale of " + c.who(i) + " and its ancestors into a sensible range",
+			}})
+		}
+	}
+}
+
+func (c *checker) planeText(u, v float64) string {
+	if c.xy {
+		return "x=" + fmtNum(u) + ", y=" + fmtNum(v)
+	}
+	return "x=" + fmtNum(u) + ", z=" + fmtNum(v)
+}
+
+// prefabRef is the asset reference of prefab-instance entry i.
+func prefabRef(d *scene.Document, i int32) string {
+	ref, _ := d.Prefab(int(i))
+	return ref
 }
 
 // readCellSize reads StreamedWorld.cellSize of entity sw.
@@ -124,57 +178,24 @@ func (c *checker) expand() error {
 	return nil
 }
 
-// buildCells sorts the cells by level, then x, then z, lists their entities in authored
-// order and renumbers c.doc accordingly.
+// buildCells gives the plan the placement's cells, persistent world and
+// promotions.
 func (c *checker) buildCells() {
-	nc := len(c.cells)
-	perm := make([]int32, nc)
-	for k := range perm {
-		perm[k] = int32(k)
-	}
-	sort.Slice(perm, func(a, b int) bool {
-		return c.cells[perm[a]].key.Compare(c.cells[perm[b]].key) < 0
-	})
-	rank := make([]int32, nc)
-	for r, k := range perm {
-		rank[k] = int32(r)
-	}
-	persistent := 0
-	for i, ci := range c.doc {
-		if ci < 0 {
-			persistent++
-			continue
-		}
-		ci = rank[ci]
-		c.doc[i] = ci
-		c.cells[perm[ci]].count++
-	}
-	// One backing array for every cell's entity list.
-	all := make([]int32, len(c.doc)-persistent)
-	c.plan.Persistent = make([]int32, 0, persistent)
-	c.plan.Cells = make([]Cell, nc)
-	off := 0
-	for r, k := range perm {
-		a := &c.cells[k]
-		name := grid.Name(c.opts.SceneName, a.key)
-		cell := Cell{Level: a.key.Level, X: a.key.X, Z: a.key.Z, Name: name, File: grid.File(name), Entities: all[off : off : off+a.count], Roots: a.roots, Grid: a.grid, Bounds: a.bounds, maxID: a.maxID}
-		if a.over >= 0 && a.by > 0 {
-			cell.Overhang = Overhang{Entity: c.d.Entities[a.over].ID, Name: c.d.Entities[a.over].Name, By: a.by}
-			if a.sub > 0 {
-				t := c.w.Instance(a.over).Tpl
-				cell.Overhang.Name = c.w.InstancePath(a.over) + "/" + t.Paths[a.sub-1]
+	pl := c.pl
+	c.plan.Persistent = pl.Persistent
+	c.plan.Promotions = pl.Promotions
+	c.plan.Cells = make([]Cell, len(pl.Cells))
+	for k := range pl.Cells {
+		a := &pl.Cells[k]
+		cell := Cell{Level: a.Key.Level, X: a.Key.X, Z: a.Key.Z, Name: a.Name, File: a.File, Entities: a.Entities, Roots: a.Roots, Grid: a.Grid, Bounds: a.Bounds, maxID: a.MaxID}
+		if a.Over >= 0 {
+			e := &c.d.Entities[a.Over]
+			cell.Overhang = Overhang{Entity: e.ID, Name: e.Name, By: a.By}
+			if a.Sub > 0 {
+				cell.Overhang.Name = c.w.Path(world.Ent{I: a.Over, Sub: a.Sub})
 			}
 		}
-		c.plan.Cells[r] = cell
-		off += a.count
-	}
-	for i, ci := range c.doc {
-		if ci < 0 {
-			c.plan.Persistent = append(c.plan.Persistent, int32(i))
-		} else {
-			cl := &c.plan.Cells[ci]
-			cl.Entities = append(cl.Entities, int32(i))
-		}
+		c.plan.Cells[k] = cell
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
 
@@ -67,7 +68,7 @@ func (c *checker) checkRefs() {
 		if !c.plan.Streamed {
 			continue
 		}
-		di, dj := c.doc[r.From], c.doc[j]
+		di, dj := c.pl.Cell(r.From), c.pl.Cell(int32(j))
 		if di == dj || c.root[r.From] == c.root[j] {
 			continue
 		}
@@ -131,14 +132,14 @@ func (c *checker) cellLabel(ci int32) string {
 }
 
 func (c *checker) arrow(from, to int32) *Arrow {
-	p, ok1 := c.pos[from]
-	q, ok2 := c.pos[to]
+	p, ok1 := c.posOf(from)
+	q, ok2 := c.posOf(to)
 	if !ok1 || !ok2 {
 		return nil
 	}
 	a := &Arrow{}
-	a.FromX, a.FromZ = c.uv(p)
-	a.ToX, a.ToZ = c.uv(q)
+	a.FromX, a.FromZ = c.pl.UV(p)
+	a.ToX, a.ToZ = c.pl.UV(q)
 	if !geometry.Finite(a.FromX) || !geometry.Finite(a.FromZ) || !geometry.Finite(a.ToX) || !geometry.Finite(a.ToZ) {
 		return nil
 	}
@@ -147,12 +148,12 @@ func (c *checker) arrow(from, to int32) *Arrow {
 
 // mark locates a dangling reference at the entity that holds it.
 func (c *checker) mark(from int32) *Arrow {
-	p, ok := c.pos[from]
+	p, ok := c.posOf(from)
 	if !ok {
 		return nil
 	}
 	a := &Arrow{Dangling: true}
-	a.FromX, a.FromZ = c.uv(p)
+	a.FromX, a.FromZ = c.pl.UV(p)
 	a.ToX, a.ToZ = a.FromX, a.FromZ
 	if !geometry.Finite(a.FromX) || !geometry.Finite(a.FromZ) {
 		return nil
@@ -190,4 +191,13 @@ var ruleDanglingRef = rule{
 		Full:  "A declared entity-reference field holds an id that no entity of the scene has. The loader logs it and replaces it with 0 (no entity). 0, negative values, null and strings mean no entity and are not reported.",
 		Help:  "Set the field to 0 for no entity, or to the id of an existing entity."},
 	phase: phaseReferences,
+}
+
+// posOf is the world position of entity i that placement kept, for an
+// entity that wants one.
+func (c *checker) posOf(i int32) (scene.Vec3, bool) {
+	if c.pl == nil {
+		return scene.Vec3{}, false
+	}
+	return c.pl.Pos(i)
 }

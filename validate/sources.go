@@ -18,7 +18,7 @@ func (c *checker) collectSources() {
 	for _, i := range c.w.Sources() {
 		get := c.w.Field(i, "WorldStreamingSource")
 		s := manifest.Source{Entity: d.Entities[i].ID, Name: d.Entities[i].Name, Enabled: true}
-		if p, ok := c.pos[i]; ok && p.Finite() {
+		if p, ok := c.posOf(i); ok && p.Finite() {
 			s.Position = p
 		}
 		// first is the radius the finding points at: the first one named
@@ -73,14 +73,14 @@ func (c *checker) collectSources() {
 // the cell unloads.
 func (c *checker) sourcesInCells() {
 	for k, i := range c.w.Sources() {
-		if c.plan.Sources[k].Enabled && c.doc[i] >= 0 {
+		if c.plan.Sources[k].Enabled && c.pl.Cell(i) >= 0 {
 			c.sourceInCell(i)
 		}
 	}
 }
 
 func (c *checker) sourceInCell(i int32) {
-	cell := c.plan.Cells[c.doc[i]].Name
+	cell := c.plan.Cells[c.pl.Cell(i)].Name
 	hint := "mark it WorldPersistent"
 	if r := c.root[i]; r != i {
 		hint = "mark its root " + c.who(r) + " WorldPersistent"

@@ -44,6 +44,7 @@ var layers = [][]string{
 	{"internal/world/geometry"},
 	{"internal/world/expand"},
 	{"internal/world"},
+	{"internal/world/place"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},

@@ -1,18 +1,142 @@
-package validate
+// Package place puts the entities of a streamed world (internal/world)
+// on the streaming grid: each top-level entity and its subtree in the
+// cell its world position falls in, or in the persistent world; the
+// cells' bounds grown over everything their entities cover, and the
+// entity that reaches farthest out; with levels, the roots too large for
+// their cell moved to a coarser level's (docs/format.md, "Levels"). It
+// says where, not whether that is right: what it could not place is a
+// Fault, for the rules to report.
+package place
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"sync"
 
-	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/expand"
 	"github.com/worldcook/worldcook/internal/world/geometry"
 )
+
+// Options say how the world is cut.
+type Options struct {
+	// SceneName names the cells ("<scene>.cell_<x>_<z>").
+	SceneName string
+	// CellSize is the level-0 cell size; CellsOK is false when the
+	// scene's cell size is unusable, and every root then stays in the
+	// persistent world.
+	CellSize float64
+	CellsOK  bool
+	// XY cuts the world on the x-y plane rather than x-z.
+	XY bool
+	// Levels is the coarsest level a large root may be promoted to (0:
+	// every root stays in the level-0 grid).
+	Levels int
+}
+
+// FaultKind is what kept an entity from being placed as it is.
+type FaultKind uint8
+
+const (
+	// Unplaced: the prefab instance root I has no known place
+	// (expand.Instance.Why); it stays in the persistent world.
+	Unplaced FaultKind = iota
+	// OutOfRange: top-level entity I lies at U, V on the plane, in a cell
+	// whose index does not fit a 32-bit integer; it stays in the
+	// persistent world.
+	OutOfRange
+	// NonFinite: a world position or extent of entity I (or of its
+	// expansion) is not a finite number; it is left out of the bounds.
+	NonFinite
+)
+
+// Fault is one entity placement could not place as it is.
+type Fault struct {
+	Kind FaultKind
+	I    int32
+	U, V float64
+}
+
+// Cell is one grid cell with content.
+type Cell struct {
+	// Key is the cell's level and indices in that level's grid.
+	Key grid.Key
+	// Name is "<scene>.cell_<x>_<z>" ("<scene>.cell_L<level>_<x>_<z>" above
+	// level 0); File is its file name inside world/.
+	Name string
+	File string
+	// Entities are the cell's entity indices in authored order.
+	Entities []int32
+	Roots    int
+	Grid     grid.Rect
+	Bounds   grid.Rect
+	// Over is the entity reaching farthest outside the grid square (-1
+	// for none), By how far, and Sub, when it is an instance, 1 + the
+	// entity of its expansion that does (0 for the root).
+	Over int32
+	Sub  int32
+	By   float64
+	// MaxID is the highest id of the cell's entities, above which the
+	// engine numbers the ids it generates for the cell's instances.
+	MaxID int64
+}
+
+// Placement is where a streamed world's entities go.
+type Placement struct {
+	w      *world.World
+	d      *scene.Document
+	opts   Options
+	flags  []world.Flag
+	parent []int32
+	root   []int32
+
+	doc   []int32 // -1 persistent, else cell index
+	cells []cellAcc
+	pos   map[int32]scene.Vec3 // world positions of world.NeedPos entities
+
+	// Persistent holds the entity indices of the persistent world, in
+	// authored order.
+	Persistent []int32
+	// Cells are the non-empty cells sorted by level, then X, then Z.
+	Cells []Cell
+	// Promotions are the roots placed at a coarser level, in authored
+	// order; nil when none is.
+	Promotions []Promotion
+	// Faults are the entities not placed as they are, in the order met.
+	Faults []Fault
+	// Misses are the asset references of entities outside instances
+	// whose box the extents could not read (an instance's are its
+	// template's: expand.Template.Shape.Misses).
+	Misses []geometry.Miss
+}
+
+// Place places the world w, whose instances are expanded (World.Expand).
+// The error is for a malformed Transform (a *scene.Error naming the
+// first in authored order).
+func Place(w *world.World, opts Options) (*Placement, error) {
+	pl := &Placement{w: w, d: w.Doc(), opts: opts, flags: w.FlagWords(), parent: w.Parents(), root: w.Roots()}
+	if err := pl.place(); err != nil {
+		return nil, err
+	}
+	pl.buildCells()
+	return pl, nil
+}
+
+// Cell is entity i's cell (an index of Cells), -1 for the persistent
+// world.
+func (pl *Placement) Cell(i int32) int32 { return pl.doc[i] }
+
+// Pos is the world position of entity i, for an entity that wants one
+// (world.NeedPos) and has a place.
+func (pl *Placement) Pos(i int32) (scene.Vec3, bool) {
+	p, ok := pl.pos[i]
+	return p, ok
+}
+
+// UV projects a world point on the plane the world is cut on.
+func (pl *Placement) UV(p scene.Vec3) (float64, float64) { return pl.uv(p) }
 
 // parallelMin is the world size from which placement is spread over
 // several goroutines; below it the goroutines cost more than they save.
@@ -21,9 +145,9 @@ const parallelMin = 32 << 10
 // maxPlacers caps the goroutines placing subtrees.
 const maxPlacers = 8
 
-// placerCount is how many placers share a world of n entities (a variable
+// PlacerCount is how many placers share a world of n entities (a variable
 // so tests can prove the result does not depend on it).
-var placerCount = func(n int) int {
+var PlacerCount = func(n int) int {
 	if n < parallelMin {
 		return 1
 	}
@@ -35,16 +159,15 @@ var placerCount = func(n int) int {
 // the cells' bounds. Subtrees are independent, so placers share nothing
 // they write but per-entity slots of their own subtrees.
 type placer struct {
-	c       *checker
+	pl      *Placement
 	cells   []cellAcc
 	cellKey map[grid.Key]int32
 	pos     map[int32]scene.Vec3
 	// slot is the walkers' shared slot array (world.Walker).
-	slot     []int32
-	findings []Finding
-	fents    []int32
-	misses   []geometry.Miss // see checker.extentMisses
-	failed   bool
+	slot   []int32
+	faults []Fault
+	misses []geometry.Miss // see Placement.Misses
+	failed bool
 	// nonFinite marks the entities whose non-finite extent was reported.
 	nonFinite map[int32]bool
 	// sub is 1 + the template entity being bounded inside an instance, 0
@@ -65,26 +188,21 @@ type placer struct {
 	bound []bool
 }
 
-func (w *placer) add(i int32, f Finding) {
-	w.findings = append(w.findings, w.c.finding(i, f))
-	w.fents = append(w.fents, i)
-}
-
 // place partitions the world. Entities are grouped by root, each group
 // in parents-first order, and the groups are shared out to placers in
 // contiguous runs; the placers' cells are then merged. The result does
 // not depend on how many placers ran. With levels, the placers keep the
 // footprints promote may need (see keepFootprint) and promote moves the
 // large roots.
-func (c *checker) place() error {
-	n := len(c.flags)
-	grouped := c.groupByRoot()
-	parts := max(1, min(placerCount(n), n))
+func (pl *Placement) place() error {
+	n := len(pl.flags)
+	grouped := pl.groupByRoot()
+	parts := max(1, min(PlacerCount(n), n))
 	bounds := make([]int, 0, parts+1)
 	bounds = append(bounds, 0)
 	for k := 1; k < parts; k++ {
 		j := max(n*k/parts, bounds[len(bounds)-1])
-		for j < n && c.parent[grouped[j]] >= 0 {
+		for j < n && pl.parent[grouped[j]] >= 0 {
 			j++ // a run starts at a root, so a subtree is never split
 		}
 		bounds = append(bounds, j)
@@ -92,16 +210,16 @@ func (c *checker) place() error {
 	bounds = append(bounds, n)
 
 	var bound []bool
-	if c.opts.Levels > 0 {
-		bound = c.boundRoots()
+	if pl.opts.Levels > 0 {
+		bound = pl.boundRoots()
 	}
-	c.doc = make([]int32, n)
-	slot := c.w.NewSlots()
+	pl.doc = make([]int32, n)
+	slot := pl.w.NewSlots()
 	placers := make([]placer, parts)
 	var wg sync.WaitGroup
 	for k := range placers {
 		w := &placers[k]
-		w.c, w.slot, w.cur, w.bound = c, slot, -1, bound
+		w.pl, w.slot, w.cur, w.bound = pl, slot, -1, bound
 		w.cellKey = make(map[grid.Key]int32)
 		w.pos = make(map[int32]scene.Vec3)
 		run := grouped[bounds[k]:bounds[k+1]]
@@ -121,9 +239,9 @@ func (c *checker) place() error {
 		if placers[k].failed {
 			// Report the first malformed Transform in authored order, so
 			// the error does not depend on which placer met one first.
-			for i := range c.flags {
-				if c.flags[i]&fTransform != 0 && c.flags[i]&fPrefab == 0 {
-					if _, _, err := c.d.Transform(i); err != nil {
+			for i := range pl.flags {
+				if pl.flags[i]&world.Transform != 0 && pl.flags[i]&world.Prefab == 0 {
+					if _, _, err := pl.d.Transform(i); err != nil {
 						return err
 					}
 				}
@@ -133,7 +251,7 @@ func (c *checker) place() error {
 
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
-	c.pos = make(map[int32]scene.Vec3)
+	pl.pos = make(map[int32]scene.Vec3)
 	// With levels, every placer's footprints, in authored order, and
 	// each cell grown over the roots that cannot move.
 	nfps := 0
@@ -149,57 +267,56 @@ func (c *checker) place() error {
 			a := &w.cells[l]
 			g, ok := key[a.key]
 			if !ok {
-				g = int32(len(c.cells))
+				g = int32(len(pl.cells))
 				key[a.key] = g
-				c.cells = append(c.cells, *a)
-				if c.opts.Levels > 0 {
+				pl.cells = append(pl.cells, *a)
+				if pl.opts.Levels > 0 {
 					stay = append(stay, *w.stayAcc(int32(l)))
 				}
 			} else {
-				c.cells[g].merge(a)
-				if c.opts.Levels > 0 {
+				pl.cells[g].merge(a)
+				if pl.opts.Levels > 0 {
 					stay[g].merge(w.stayAcc(int32(l)))
 				}
 			}
 			remap[l] = g
 		}
 		for _, i := range grouped[bounds[k]:bounds[k+1]] {
-			if ci := c.doc[i]; ci >= 0 {
-				c.doc[i] = remap[ci]
+			if ci := pl.doc[i]; ci >= 0 {
+				pl.doc[i] = remap[ci]
 			}
 		}
 		for i, p := range w.pos {
-			c.pos[i] = p
+			pl.pos[i] = p
 		}
 		for _, f := range w.fps {
 			f.ci = remap[f.ci]
 			fps = append(fps, f)
 		}
 		w.fps, w.stay = nil, nil
-		c.plan.Findings = append(c.plan.Findings, w.findings...)
-		c.fents = append(c.fents, w.fents...)
-		c.extentMisses = append(c.extentMisses, w.misses...)
+		pl.Faults = append(pl.Faults, w.faults...)
+		pl.Misses = append(pl.Misses, w.misses...)
 	}
 	if len(fps) > 0 {
-		c.promote(fps, stay)
+		pl.promote(fps, stay)
 	}
 	return nil
 }
 
 // groupByRoot returns the entities grouped by root (roots in authored
 // order), each group in the topological order: a stable counting sort.
-func (c *checker) groupByRoot() []int32 {
-	n := len(c.flags)
+func (pl *Placement) groupByRoot() []int32 {
+	n := len(pl.flags)
 	start := make([]int32, n+1)
-	for _, r := range c.root {
+	for _, r := range pl.root {
 		start[r+1]++
 	}
 	for k := 1; k <= n; k++ {
 		start[k] += start[k-1]
 	}
 	out := make([]int32, n)
-	for _, i := range c.w.Order() {
-		r := c.root[i]
+	for _, i := range pl.w.Order() {
+		r := pl.root[i]
 		out[start[r]] = i
 		start[r]++
 	}
@@ -220,14 +337,14 @@ func (a *cellAcc) merge(b *cellAcc) {
 // parents-first order. A world matrix is the parent's times the local one
 // and is kept only for entities with children.
 func (w *placer) run(run []int32) {
-	c := w.c
-	d := c.d
-	walk := c.w.Walker(run, w.slot)
+	pl := w.pl
+	d := pl.d
+	walk := pl.w.Walker(run, w.slot)
 	for _, i := range run {
-		fl := c.flags[i]
+		fl := pl.flags[i]
 		var in *expand.Instance
-		if fl&fPrefab != 0 {
-			in = c.w.Instance(i)
+		if fl&world.Prefab != 0 {
+			in = pl.w.Instance(i)
 		}
 		// An entity without a Transform has no place: it adds nothing to
 		// the bounds, and its children's world transforms are their local
@@ -237,23 +354,23 @@ func (w *placer) run(run []int32) {
 			w.failed = true
 			return
 		}
-		if hasT && fl&fNeedPos != 0 {
+		if hasT && fl&world.NeedPos != 0 {
 			w.pos[i] = m.Origin()
 		}
-		p := c.parent[i]
+		p := pl.parent[i]
 		if p < 0 {
-			c.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
-			if c.opts.Levels > 0 {
+			pl.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
+			if pl.opts.Levels > 0 {
 				w.keepFootprint()
-				if c.doc[i] >= 0 {
-					w.fps = append(w.fps, newFootprint(i, c.doc[i]))
+				if pl.doc[i] >= 0 {
+					w.fps = append(w.fps, newFootprint(i, pl.doc[i]))
 					w.cur = int32(len(w.fps) - 1)
 				}
 			}
 		} else {
-			c.doc[i] = c.doc[c.root[i]]
+			pl.doc[i] = pl.doc[pl.root[i]]
 		}
-		ci := c.doc[i]
+		ci := pl.doc[i]
 		if ci >= 0 {
 			if id := d.Entities[i].ID; id > w.cells[ci].maxID {
 				w.cells[ci].maxID = id
@@ -269,7 +386,7 @@ func (w *placer) run(run []int32) {
 		case in != nil:
 			w.instanceBounds(ci, i, &m, in)
 			continue
-		case fl&fExtent != 0:
+		case fl&world.Extent != 0:
 			w.extents(ci, i, &m, d.Components(int(i)))
 		}
 	}
@@ -279,39 +396,25 @@ func (w *placer) run(run []int32) {
 // placeRoot returns the placer's cell index of top-level entity i, or -1
 // for the persistent world.
 func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
-	c := w.c
-	if !c.cellsOK || fl&(fPersistent|fStreamedWorld) != 0 {
+	pl := w.pl
+	if !pl.opts.CellsOK || fl&(world.Persistent|world.StreamedWorld) != 0 {
 		return -1
 	}
 	if in != nil && in.Failed {
 		return -1 // reported when it was expanded
 	}
 	if in != nil && !in.Placed && in.Why != "" {
-		w.add(i, Finding{Diagnostic: diag.Diagnostic{
-			Code:    CodeUnplaceablePrefab,
-			Message: fmt.Sprintf("prefab instance %s of %s cannot be placed: %s", c.who(i), prefabRef(c.d, i), in.Why),
-			Subject: diag.Subject{
-				Field: "prefab",
-			},
-			Hint: in.Fix,
-		}})
+		w.faults = append(w.faults, Fault{Kind: Unplaced, I: i})
 		return -1
 	}
 	if !hasT {
 		return -1
 	}
-	u, v := c.uv(m.Origin())
-	cs := c.cellSize
+	u, v := pl.uv(m.Origin())
+	cs := pl.opts.CellSize
 	key, g, ok := grid.Locate(u, v, cs)
 	if !ok {
-		w.add(i, Finding{Diagnostic: diag.Diagnostic{
-			Code:    CodeBadCellSize,
-			Message: fmt.Sprintf("%s at %s lies beyond the cell index range of a 32-bit integer for cellSize %s; it stays in the persistent world", c.who(i), c.planeText(u, v), fmtNum(cs)),
-			Subject: diag.Subject{
-				Field: "Transform.position",
-			},
-			Hint: "move the entity nearer the origin or increase StreamedWorld.cellSize",
-		}})
+		w.faults = append(w.faults, Fault{Kind: OutOfRange, I: i, U: u, V: v})
 		return -1
 	}
 	ci, ok := w.cellKey[key]
@@ -325,23 +428,16 @@ func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT boo
 }
 
 // uv projects a world point on the partition plane.
-func (c *checker) uv(p scene.Vec3) (float64, float64) {
-	if c.xy {
+func (pl *Placement) uv(p scene.Vec3) (float64, float64) {
+	if pl.opts.XY {
 		return p.X, p.Y
 	}
 	return p.X, p.Z
 }
 
-func (c *checker) planeText(u, v float64) string {
-	if c.xy {
-		return "x=" + fmtNum(u) + ", y=" + fmtNum(v)
-	}
-	return "x=" + fmtNum(u) + ", z=" + fmtNum(v)
-}
-
 // addPoint grows cell ci to cover world point p of entity i.
 func (w *placer) addPoint(ci int32, i int32, p scene.Vec3) {
-	u, v := w.c.uv(p)
+	u, v := w.pl.uv(p)
 	w.addRange(ci, i, u, u, v, v)
 }
 
@@ -361,7 +457,7 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 	cx, cy, cz := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2, (lo.Z+hi.Z)/2
 	ex, ey, ez := (hi.X-lo.X)/2, (hi.Y-lo.Y)/2, (hi.Z-lo.Z)/2
 	ru, rv := &m[0], &m[2]
-	if w.c.xy {
+	if w.pl.opts.XY {
 		rv = &m[1]
 	}
 	u := ru[0]*cx + ru[1]*cy + ru[2]*cz + ru[3]
@@ -374,23 +470,15 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 // addRange grows cell ci to cover [u0, u1] × [v0, v1] of entity i and
 // tracks the entity reaching farthest outside the grid square. A range that
 // is not finite (an overflowing transform) never reaches the bounds: it is
-// reported once per entity instead.
+// a Fault, once per entity, instead.
 func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
-	c := w.c
 	if !geometry.Finite(u0) || !geometry.Finite(u1) || !geometry.Finite(v0) || !geometry.Finite(v1) {
 		if !w.nonFinite[i] {
 			if w.nonFinite == nil {
 				w.nonFinite = map[int32]bool{}
 			}
 			w.nonFinite[i] = true
-			w.add(i, Finding{Diagnostic: diag.Diagnostic{
-				Code:    CodeBadCellSize,
-				Message: c.who(i) + " has a world position or extent that is not a finite number (its transforms overflow); it is left out of the cell bounds",
-				Subject: diag.Subject{
-					Field: "Transform",
-				},
-				Hint: "bring the Transform position and scale of " + c.who(i) + " and its ancestors into a sensible range",
-			}})
+			w.faults = append(w.faults, Fault{Kind: NonFinite, I: i})
 		}
 		return
 	}
@@ -418,10 +506,4 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.sub < a.sub)) {
 		a.by, a.over, a.sub = out, i, w.sub
 	}
-}
-
-// prefabRef is the asset reference of prefab-instance entry i.
-func prefabRef(d *scene.Document, i int32) string {
-	ref, _ := d.Prefab(int(i))
-	return ref
 }

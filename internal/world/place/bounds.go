@@ -1,4 +1,4 @@
-package validate
+package place
 
 import (
 	"github.com/worldcook/worldcook/grid"
@@ -9,8 +9,8 @@ import (
 // cellAcc accumulates one cell while the world is partitioned.
 type cellAcc struct {
 	key    grid.Key
-	grid   Rect
-	bounds Rect
+	grid   grid.Rect
+	bounds grid.Rect
 	by     float64 // farthest any point lies outside grid
 	over   int32   // entity index of that point, -1 when nothing overhangs
 	sub    int32   // 1 + the template entity of that point inside an instance, 0 for none
@@ -23,7 +23,7 @@ type cellAcc struct {
 // under its world matrix m.
 func (w *placer) extents(ci, i int32, m *scene.Affine, comps []scene.Component) {
 	w.sinkCI, w.sinkI, w.sinkM, w.sinkQuiet = ci, i, *m, false
-	w.c.w.Extents().Local(comps, w.c.d.Path, w)
+	w.pl.w.Extents().Local(comps, w.pl.d.Path, w)
 }
 
 // Box and Miss make a placer the sink of the entity being bounded.

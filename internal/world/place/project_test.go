@@ -1,4 +1,4 @@
-package validate
+package place
 
 import (
 	"math"
@@ -68,7 +68,7 @@ func TestProjectRotatedBox(t *testing.T) {
 				xy   bool
 				want [4]float64
 			}{{false, tc.xz}, {true, tc.xy}} {
-				w := &placer{c: &checker{xy: plane.xy}}
+				w := &placer{pl: &Placement{opts: Options{XY: plane.xy}}}
 				u0, u1, v0, v1 := w.project(&m, blo, bhi)
 				got := [4]float64{u0, u1, v0, v1}
 				for k := range got {

@@ -1,4 +1,4 @@
-package validate
+package place
 
 import (
 	"github.com/worldcook/worldcook/internal/scene"
