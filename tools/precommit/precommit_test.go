@@ -164,8 +164,7 @@ func TestHookWithPreCommit(t *testing.T) {
 	}
 
 	// Neither a scene nor a prefab: the hook is skipped.
-	git(t, repo, "checkout", "--", ".")
-	git(t, repo, "reset", "-q")
+	git(t, repo, "reset", "-q", "--hard")
 	os.WriteFile(filepath.Join(repo, "src", "note.ts"), []byte("// a note\n"), 0o644)
 	git(t, repo, "add", "-A")
 	if o := commit("a note"); o.code != 0 || !strings.Contains(o.stdout+o.stderr, "Skipped") {
