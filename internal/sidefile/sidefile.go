@@ -86,6 +86,19 @@ func (g *Guard) Check(file, flag string) error {
 	return nil
 }
 
+// ReadOnly refuses to replace file, named by what, when nobody may write
+// it (no write bit in its mode): a user's lock, as Perforce leaves a file
+// that is not checked out. Replacing it by a rename would succeed in a
+// writable folder, and lose the lock with the content. A file that is not
+// there yet is no lock.
+func ReadOnly(file, what string) error {
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o222 != 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s is read-only (mode %04o); make it writable first (with Perforce: check it out), or write somewhere else", what, file, st.Mode().Perm())
+}
+
 // WriteFile writes what render produces to file, the value of flag.
 func (g *Guard) WriteFile(file, flag string, render func(io.Writer) error) error {
 	f, err := g.Create(file, flag)
@@ -112,6 +125,9 @@ type File struct {
 // checked at once, and all of them again at Commit.
 func (g *Guard) Create(file, flag string) (*File, error) {
 	if err := g.Check(file, flag); err != nil {
+		return nil, err
+	}
+	if err := ReadOnly(file, flag); err != nil {
 		return nil, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
