@@ -169,11 +169,16 @@ func TestAssetRefsFromConfig(t *testing.T) {
 	write("assets/portraits/ann.png", "PNG")
 	write("main.esscene", `{"version":1,"name":"main","entities":[{"id":1,"parent":null,"components":[{"type":"StreamedWorld","data":{"cellSize":100}}]},
 		{"id":2,"name":"Ann","parent":null,"components":[{"type":"Transform","data":{"position":{"x":5,"y":0,"z":5}}},{"type":"Dialog","data":{"portrait":"assets/portraits/ann.png"}}]}]}`)
-	write("worldcook.yaml", "assetRefs:\n  fields: [portrait]\n")
+	// Outside the project: a worldcook.yaml in it would be read without
+	// --config.
+	settings := filepath.Join(t.TempDir(), "worldcook.yaml")
+	if err := os.WriteFile(settings, []byte("assetRefs:\n  fields: [portrait]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		config string
 		want   bool
-	}{{filepath.Join(proj, "worldcook.yaml"), true}, {"", false}} {
+	}{{settings, true}, {"", false}} {
 		out := t.TempDir()
 		args := []string{"cook", filepath.Join(proj, "main.esscene"), "--out", out}
 		if tc.config != "" {

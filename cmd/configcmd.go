@@ -80,9 +80,9 @@ func (a *app) showConfig(cmd *cobra.Command, sections []string) error {
 
 func writeConfigText(w io.Writer, cfg *config.Config, sections []string) error {
 	if cfg.File != "" {
-		fmt.Fprintf(w, "# settings file %s\n", cfg.File)
+		fmt.Fprintf(w, "# settings file %s\n", cfg.Found)
 	} else {
-		fmt.Fprintf(w, "# no settings file (./%s not found, no --config)\n", config.DefaultFile)
+		fmt.Fprintf(w, "# no settings file (%s)\n", cfg.Found)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tVALUE\tORIGIN")

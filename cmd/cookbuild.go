@@ -37,7 +37,13 @@ func writeBuildInfo(opts *cookOptions, out *cook.Outcome, side *sidefile.Guard) 
 	if opts.Cfg.Depfile == "" && opts.Cfg.Metafile == "" {
 		return nil
 	}
-	g, err := buildinfo.Of(out, opts.ConfigFile)
+	// With --persist-at registered the game configuration decides where
+	// each persistent world goes.
+	var registered string
+	if opts.Cfg.PersistentAt == cook.PersistentAtRegistered {
+		registered = opts.Cfg.PackageConfig
+	}
+	g, err := buildinfo.Of(out, opts.ConfigFile, registered)
 	if err != nil {
 		return inputErr(err)
 	}

@@ -48,6 +48,11 @@ func demoInto(t *testing.T, dir, rel string) string {
 	for _, f := range []string{"main.esscene", "route.csv", "worldcook.yaml"} {
 		os.Remove(filepath.Join(dir, f))
 	}
+	// The project's scenes are under levels/, as the engine names them
+	// (levels/town/x.esscene is "town/x").
+	if err := os.WriteFile(filepath.Join(dir, "project.esproject"), []byte(`{"formatVersion": "1", "name": "worldcook demo", "defaultScene": "levels/main.esscene"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -214,6 +219,12 @@ func hostileFSCases() []hostileFS {
 				symlink(t, prefab, filepath.Join(dir, "profile"))
 				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--memprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
 			}},
+		{name: "--cpuprofile names a prefab through a link", code: 2, want: []string{"--cpuprofile", "an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, prefab := prefabScene(t, dir)
+				symlink(t, prefab, filepath.Join(dir, "profile"))
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--cpuprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
+			}},
 		{name: "validate --map names the scene", code: 2, want: []string{"--map", "an input of this run"},
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				s := demoInto(t, dir, "levels/main.esscene")
@@ -267,7 +278,7 @@ func hostileFSCases() []hostileFS {
 		{name: "Main, then main in another run", code: 2, want: []string{`(scene "main") would overwrite the world of scene "Main"`, "one where names ignore case"},
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				a := demoInto(t, dir, "levels/Main.esscene")
-				b := demoInto(t, dir, "other/main.esscene")
+				b := demoInto(t, dir, "levels/main.esscene")
 				out := filepath.Join(dir, "out")
 				mustRun(t, "cook", a, "--out", out)
 				return []string{"cook", b, "--out", out}, append(filesUnder(t, out), a, b)

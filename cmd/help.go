@@ -43,6 +43,7 @@ func helpTopics() []*cobra.Command {
        init      the edited scene still has validation errors init cannot fix (named)
        tune      no candidate met --require on every route (the message says which
                  condition held least often, and where)
+       route     never: a route that cannot be made is status 2
   2  could not be done: unreadable or malformed input (a scene, a route, the settings, a
      damaged or half-committed cooked world), bad usage, or an output that could not be
      written; an interrupted tune (its partial report printed)

@@ -195,7 +195,7 @@ func TestMistakesGetTheFix(t *testing.T) {
 		{"unknown-flag-spelling", []string{"simulate", "--maxResidentBytes", "1"}, "(did you mean --max-resident-bytes?)", 1},
 		{"unknown-flag-json", []string{"simulate", "--plain", "xy", "--json"}, "(did you mean --plane?)", 1},
 		{"unknown-shorthand", []string{"-v"}, "unknown shorthand flag: 'v' in -v (did you mean --version?)", 1},
-		{"route-as-argument", []string{"simulate", "route.csv", "world"}, "give it with --path, as in worldcook simulate --path route.csv [WORLD]", 1},
+		{"route-as-argument", []string{"simulate", "route.csv", "world"}, "give it with --path, as in worldcook simulate --path route.csv world", 1},
 		{"route-as-argument-json", []string{"--json", "simulate", "route.csv", "world"}, "give it with --path", 1},
 		{"drawing-as-argument", []string{"validate", "main.esscene", "map.svg"}, "map.svg looks like a drawing: give it with --map", 1},
 		{"two-worlds", []string{"simulate", "--path", "route.csv", "a", "b"}, "simulate takes at most 1 argument (WORLD), got 2: a b", 1},
@@ -242,11 +242,11 @@ func TestListFlagsComplete(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"simulate", "--fail-on", ""}, []string{"holes", "over-budget", "over-cap", "failures"}},
-		{[]string{"simulate", "--fail-on", "holes,"}, []string{"holes,over-budget", "holes,over-cap", "holes,failures"}},
+		{[]string{"simulate", "--fail-on", ""}, []string{"holes", "pop-in", "over-budget", "over-cap", "failures"}},
+		{[]string{"simulate", "--fail-on", "holes,"}, []string{"holes,pop-in", "holes,over-budget", "holes,over-cap", "holes,failures"}},
 		{[]string{"simulate", "--fail-on", "holes,over-"}, []string{"holes,over-budget", "holes,over-cap"}},
-		{[]string{"simulate", "--fail-on", "holes", "--fail-on", "over-cap,"}, []string{"over-cap,over-budget", "over-cap,failures"}},
-		{[]string{"simulate", "--fail-on", "holes,over-budget,over-cap,"}, []string{"holes,over-budget,over-cap,failures"}},
+		{[]string{"simulate", "--fail-on", "holes", "--fail-on", "over-cap,"}, []string{"over-cap,pop-in", "over-cap,over-budget", "over-cap,failures"}},
+		{[]string{"simulate", "--fail-on", "holes,over-budget,over-cap,"}, []string{"holes,over-budget,over-cap,pop-in", "holes,over-budget,over-cap,failures"}},
 		{[]string{"simulate", "--assets", "../testdata/demo,../testdata/v"}, []string{"../testdata/demo,../testdata/validate/"}},
 	} {
 		_, out, _ := run(t, append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)

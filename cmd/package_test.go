@@ -240,3 +240,29 @@ func TestCookPersistAtRegistered(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// TestRegisteredConfigIsAnInput: with --persist-at registered the game
+// configuration decides where the persistent world goes, so the depfile
+// and the metafile list it among the inputs.
+func TestRegisteredConfigIsAnInput(t *testing.T) {
+	src, err := os.ReadFile(demoScene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const registered = "assets/scenes/main.esscene"
+	build := t.TempDir()
+	cfg := filepath.Join(build, "game.config.json")
+	os.WriteFile(cfg, []byte(`{"entryScene": "`+registered+`", "scenes": [{"name": "main", "path": "`+registered+`"}]}`), 0o644)
+	os.MkdirAll(filepath.Join(build, "assets", "scenes"), 0o755)
+	os.WriteFile(filepath.Join(build, filepath.FromSlash(registered)), src, 0o644)
+	side := t.TempDir()
+	dep, meta := filepath.Join(side, "cook.d"), filepath.Join(side, "cook.json")
+	if code, _, errs := run(t, "--config", demoYAML, "cook", demoScene, "--out", build, "--package-config", cfg, "--persist-at", "registered", "--depfile", dep, "--metafile", meta); code != 0 {
+		t.Fatalf("exit %d: %q", code, errs)
+	}
+	d, _ := os.ReadFile(dep)
+	m, _ := os.ReadFile(meta)
+	if !strings.Contains(string(d), cfg) || !strings.Contains(string(m), `"path": "`+filepath.ToSlash(cfg)+`"`) {
+		t.Errorf("the game configuration is not an input:\n%s\n%s", d, m)
+	}
+}

@@ -87,6 +87,11 @@ func (a *app) config(cmd *cobra.Command, sections ...string) (*config.Config, er
 			return nil, inputErr(err)
 		}
 	}
+	// The settings follow the input: without --config or a worldcook.yaml
+	// here, the one nearest to the first scene (or world) is read.
+	if args := cmd.Flags().Args(); len(args) > 0 {
+		l.Near(args[0])
+	}
 	cfg, err := l.Resolve(a.configFile)
 	if err != nil {
 		return nil, inputErr(err)
@@ -156,7 +161,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 	pf := root.PersistentFlags()
 	// --config is the one flag that is not a setting: it says where the
 	// settings file is, so it cannot come from that file.
-	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default ./worldcook.yaml if present)")
+	pf.StringVar(&a.configFile, "config", "", "configuration `file` (default: ./worldcook.yaml, else the input's nearest)")
 	settings(root, "", pf)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err, a.args) })
 	// Unknown commands get their suggestions on the one line of the
@@ -171,9 +176,10 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newConfigCmd(a),
 		newInitCmd(a),
 		newTuneCmd(a),
+		newRouteCmd(a),
 	)
 	addHelpTopics(root)
-	explainArgs(root)
+	explainArgs(root, a)
 	return root, a
 }
 

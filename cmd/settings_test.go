@@ -78,7 +78,7 @@ func sample(s *config.Setting) (text, yaml string) {
 		return "a,b", "[a, b]"
 	}
 	v := map[string]string{"bytes": "16KiB", "count": "7", "frames": "9", "distance": "12.5", "ms": "2.5",
-		"probability": "0.25", "duration": "90s", "path": "some/file.csv", "seed": "42"}[s.Unit]
+		"probability": "0.25", "duration": "90s", "path": "some/file.csv", "seed": "42", "extent": "1280x720", "rate": "2.5", "seconds": "3"}[s.Unit]
 	if v == "" {
 		v = "x"
 	}
@@ -317,7 +317,7 @@ func TestConfigCommand(t *testing.T) {
 			golden.Compare(t, filepath.Join("testdata", "config", tc.golden), []byte(out))
 		})
 	}
-	if code, _, errs := run(t, "config", "simulat"); code != ExitInput || !strings.Contains(errs, `"simulat" is not a command with settings; use one of cook, validate, simulate, init, tune (did you mean simulate?)`) {
+	if code, _, errs := run(t, "config", "simulat"); code != ExitInput || !strings.Contains(errs, `"simulat" is not a command with settings; use one of cook, validate, simulate, init, tune, route (did you mean simulate?)`) {
 		t.Errorf("unknown command: exit %d %s", code, errs)
 	}
 	if code, _, errs := run(t, "config", "simulate", "--budget", "-1"); code != ExitInput || !strings.Contains(errs, "--budget must be 0 or more bytes") {

@@ -36,6 +36,11 @@ type simulateOptions struct {
 	JSON       bool
 	// ConfigFile is the configuration file read, an input of the run.
 	ConfigFile string
+	// Args is the command line, for advice that repeats it.
+	Args []string
+	// Set is the route set Cfg.Path is one of (simulate --path DIR): its
+	// files are inputs of the run too, and its pages list each other.
+	Set *routeSet
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -84,6 +89,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 			}
 			a.machine = cfg.JSON || cfg.Simulate.Format == simreport.FormatJSONL
 			opts.IO = a.io
+			opts.Args = a.args
 			// Without WORLD, the world is what cook writes: cook.out.
 			opts.World, opts.Defaulted = cfg.Simulate.DefaultWorld, true
 			if len(args) == 1 {
@@ -106,6 +112,20 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.Cfg.Path == "" {
+		return runSimulateOne(ctx, opts)
+	}
+	files, err := routeFiles(opts.Cfg.Path)
+	if err != nil {
+		return inputErr(err)
+	}
+	if len(files) == 1 && files[0] == opts.Cfg.Path {
+		return runSimulateOne(ctx, opts)
+	}
+	return runRouteSet(ctx, opts, files)
+}
+
+func runSimulateOne(ctx context.Context, opts *simulateOptions) error {
 	c := opts.Cfg
 	run, err := simulateRun(opts)
 	if err != nil {
@@ -131,7 +151,7 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 	openStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
-		return inputErr(err)
+		return inputErr(worldAdvice(opts, err))
 	}
 	openTime := time.Since(openStart)
 	if c.HTML != "" {
@@ -163,6 +183,9 @@ func runSimulate(ctx context.Context, opts *simulateOptions) error {
 		if err := draw(opts, run, res.Runs[0]); err != nil {
 			return err
 		}
+	}
+	if opts.Set != nil {
+		opts.Set.ran(res)
 	}
 	if c.HTML != "" {
 		if err := writeTimeline(opts, run, res); err != nil {
@@ -201,6 +224,11 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 	if err != nil {
 		return err
 	}
+	if opts.Set != nil {
+		// Written when the whole set has run: each page lists them all.
+		opts.Set.pages = append(opts.Set.pages, pendingPage{opts: opts, tl: tl, world: res.Runs[0].World})
+		return nil
+	}
 	if err := drawings(opts, res.Runs[0].World).WriteFile(opts.Cfg.HTML, "--html", tl.WriteHTML); err != nil {
 		return inputErr(err)
 	}
@@ -216,6 +244,9 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 // run read (the configuration, the route, the world's manifests and cells).
 func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
 	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	if opts.Set != nil {
+		side.Inputs(opts.Set.files...)
+	}
 	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
 	side.Inputs(manifests...)
 	for _, cell := range world.Cells {
@@ -298,7 +329,12 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 	if err != nil {
 		return simulate.Options{}, err
 	}
+	view, err := viewSetting(&c)
+	if err != nil {
+		return simulate.Options{}, err
+	}
 	o := simulate.Options{
+		View:   view,
 		Policy: simulate.Policy(c.Policy), Compare: c.Compare,
 		Route: c.Path, Settings: set, Model: model, Gate: gate,
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
@@ -313,6 +349,27 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// viewSetting is the view --view-size or --view-distance gives every
+// source (nil when neither is set).
+func viewSetting(c *config.Simulate) (*streaming.View, error) {
+	switch {
+	case c.ViewSize != nil && c.ViewDistance != nil:
+		return nil, fmt.Errorf("%s and %s both set the view: give a rectangle (an orthographic camera) or a distance (a perspective one), not both", c.Name(&c.ViewSize), c.Name(&c.ViewDistance))
+	case c.ViewSize != nil:
+		w, h, err := config.ParseExtent(*c.ViewSize)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name(&c.ViewSize), err)
+		}
+		return &streaming.View{HalfWidth: w / 2, HalfHeight: h / 2}, nil
+	case c.ViewDistance != nil:
+		if !(*c.ViewDistance > 0) {
+			return nil, fmt.Errorf("%s must be above 0: a view of radius 0 shows nothing", c.Name(&c.ViewDistance))
+		}
+		return &streaming.View{Disc: true, Radius: *c.ViewDistance}, nil
+	}
+	return nil, nil
 }
 
 // openWorld resolves WORLD: a cooked directory, a manifest, or a scene.
@@ -338,7 +395,7 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 		o.Project = opts.Cfg.Assets[0]
 	}
 	if opts.Defaulted {
-		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
+		o.Missing = missingWorldAdvice(opts)
 	}
 	return o, nil
 }

@@ -128,7 +128,8 @@ func TestSimulateGateUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--fail-on", "holes,pop-in"}, `--fail-on "pop-in": use holes, over-budget, over-cap or failures`},
+		{[]string{"--fail-on", "holes,popin"}, `--fail-on "popin": use holes, pop-in, over-budget, over-cap or failures`},
+		{[]string{"--fail-on", "pop-in"}, "pop-in needs a view, and no streaming source has one"},
 		{[]string{"--fail-on", "over-cap", "--budget", "100"}, "--fail-on: over-cap needs a cap to check against: set --max-resident-bytes"},
 		{[]string{"--fail-on", "holes", "--warmup", "-2"}, "--warmup must be 0 or more frames (got -2)"},
 	} {

@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/internal/config"
+	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/tune"
@@ -112,6 +114,16 @@ func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, erro
 }
 
 func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) error {
+	// A --path that is a folder is every route in it.
+	var paths []string
+	for _, p := range cfg.Tune.Path {
+		files, err := routeFiles(p)
+		if err != nil {
+			return inputErr(err)
+		}
+		paths = append(paths, files...)
+	}
+	cfg.Tune.Path = paths
 	s, o, err := tuneSetup(cfg, world)
 	if err != nil {
 		return inputErr(err)
@@ -136,8 +148,18 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 		if cfg.JSON {
 			write = tune.WriteJSON
 		}
-		if err := write(streams.Out, res); err != nil {
+		// With --diff, stdout is the diff alone, ready for git apply.
+		report := streams.Out
+		if cfg.Tune.Diff {
+			report = streams.Err
+		}
+		if err := write(report, res); err != nil {
 			return fmt.Errorf("writing the report: %v", err)
+		}
+	}
+	if (cfg.Tune.Diff || cfg.Tune.Write) && res.Best >= 0 && !res.Partial {
+		if err := tuneEdit(streams, cfg, res); err != nil {
+			return inputErr(err)
 		}
 	}
 	if cfg.Tune.Plot != "" {
@@ -150,6 +172,29 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 		return inputErr(fmt.Errorf("tune was interrupted after %d of %d candidates: the report is the best of those", res.Evaluated, len(res.Outcomes)))
 	case res.Best < 0:
 		return &ExitError{Code: ExitFindings, Err: errors.New("tune: " + res.Infeasible())}
+	}
+	return nil
+}
+
+// tuneEdit puts the recommendation on the scene: prints the diff (named
+// as the scene's path from the working directory, where it applies) or
+// makes the edit.
+func tuneEdit(streams IO, cfg *config.Config, res *tune.Result) error {
+	name, _ := initworld.DiffPath(res.World)
+	r, err := res.Edit(name, cfg.Tune.Write)
+	if err != nil {
+		return err
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(streams.Err, "worldcook: %s\n", n)
+	}
+	switch {
+	case cfg.Tune.Diff:
+		streams.Out.Write(r.Diff)
+	case len(r.Diff) == 0:
+		fmt.Fprintf(streams.Err, "worldcook: %s already has the recommended radii\n", res.World)
+	case !cfg.Quiet:
+		fmt.Fprintf(streams.Err, "worldcook: wrote %s: the recommended radii on %s\n", res.World, english.Count(len(res.Driven), "streaming source"))
 	}
 	return nil
 }

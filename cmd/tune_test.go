@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/golden"
 )
 
@@ -77,7 +78,7 @@ type tuneCandidate struct {
 // simulate --fail-on holes passes.
 func TestTuneFiguresAreSimulates(t *testing.T) {
 	code, out, errs := run(t, "--json", "tune", "--path", demoRoute, "--cell-size", "700,1000,2000",
-		"--budget", "48KiB,none", "--latency-frames", "2", demoScene)
+		"--budget", "48KiB,none", "--latency-frames", "2", "--require", "holes", demoScene)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -208,8 +209,9 @@ func TestTuneRefuses(t *testing.T) {
 		{"budget under estella", []string{"--path", demoRoute, "--policy", "estella", "--budget", "16KiB", demoScene}},
 		{"over-budget without a budget", []string{"--path", demoRoute, "--require", "holes,over-budget", demoScene}},
 		{"unknown objective", []string{"--path", demoRoute, "--minimize", "memory", demoScene}},
-		{"nothing feasible", []string{"--path", demoRoute, "--load-radius", "100,200", "--unload-radius", "3000",
-			"--prefetch-radius", "200", "--latency-frames", "30", demoScene}},
+		{"load radii that leave the view uncovered", []string{"--path", demoRoute, "--load-radius", "100,200", demoScene}},
+		{"nothing feasible", []string{"--path", demoRoute, "--load-radius", "900", "--unload-radius", "3000",
+			"--prefetch-radius", "900", "--latency-frames", "30", demoScene}},
 	} {
 		code, out, errs := run(t, append([]string{"tune"}, tc.args...)...)
 		errs = strings.ReplaceAll(errs, cooked, "COOKED")
@@ -222,4 +224,145 @@ func TestTuneRefuses(t *testing.T) {
 		fmt.Fprintf(&b, "# %s\nexit %d\n%s\n", tc.name, code, errs)
 	}
 	golden.Compare(t, "testdata/tune/errors.txt", []byte(b.String()))
+}
+
+// TestTuneDiffAndWrite: --diff prints, on stdout alone, the edit that puts
+// the recommendation on the source the route drives (and the cell size it
+// changes), which git apply applies from where tune ran; --write makes it,
+// and the recommended scene then simulates without pop-in after the
+// warm-up, as the run promised; a read-only scene is never written.
+func TestTuneDiffAndWrite(t *testing.T) {
+	scene := demoAt(t, 1000)
+	dir := filepath.Dir(scene)
+	args := []string{"tune", "--path", demoRoute, "--cell-size", "1000,2000", "--load-radius", "900,1200", "--unload-radius", "1500,2500", "--prefetch-radius", "1500,2500"}
+	code, diff, errs := run(t, append(args, "--diff", scene)...)
+	if code != 0 {
+		t.Fatalf("tune --diff: exit %d: %s", code, errs)
+	}
+	if !strings.HasPrefix(diff, "--- a/") || !strings.Contains(errs, "recommended (") || !strings.Contains(diff, `"loadRadius": `) {
+		t.Fatalf("stdout is not the diff alone, or the report is not on stderr:\n%s\n--- stderr:\n%s", diff, errs)
+	}
+	if strings.Count(diff, "\n+") == 0 || strings.Contains(diff, `"Main Camera"`) {
+		t.Errorf("the diff should edit the Player's source only, the one the route drives:\n%s", diff)
+	}
+	os.Chmod(scene, 0o444)
+	if code, _, errs := run(t, append(args, "--write", scene)...); code != ExitInput || !strings.Contains(errs, "read-only") {
+		t.Errorf("--write on a read-only scene: exit %d, %s", code, errs)
+	}
+	os.Chmod(scene, 0o644)
+	if code, _, errs := run(t, append(args, "--write", scene)...); code != 0 || !strings.Contains(errs, "wrote ") {
+		t.Fatalf("--write: exit %d, %s", code, errs)
+	}
+	after, _ := os.ReadFile(scene)
+	if !strings.Contains(string(after), diffAdded(diff)) {
+		t.Errorf("--write did not make the edit --diff printed:\n%s", diff)
+	}
+	code, _, errs = run(t, "simulate", "--path", demoRoute, "--fail-on", "pop-in", "--summary-only", scene)
+	if code != 0 {
+		t.Errorf("the recommended scene fails its gate: %s", errs)
+	}
+	if code, _, errs := run(t, append(args, "--diff", filepath.Join(dir, "missing.esscene"))...); code != ExitInput {
+		t.Errorf("a scene that is not there: exit %d, %s", code, errs)
+	}
+}
+
+// diffAdded is the first added line of a diff, without its '+'.
+func diffAdded(diff string) string {
+	for _, l := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			return l[1:]
+		}
+	}
+	return "\x00"
+}
+
+// TestTuneRecommendationShowsNoPopIn: on every real project (made a
+// streamed world by init, cut on x and y for the 2D ones), a route across
+// its content, the recommendation tune --write puts on the scene
+// simulates with no pop-in after the warm-up, and its load radius covers
+// the view init assumed.
+func TestTuneRecommendationShowsNoPopIn(t *testing.T) {
+	root := corpus.Projects()
+	if root == "" {
+		t.Skip("the real projects are not there (../shared/estella-projects): nothing to tune")
+	}
+	for _, tc := range []struct{ project, scene, plane string }{
+		{"examples/lighting-3d", "main", "xz"},
+		{"examples/platformer", "main", "xy"},
+		{"examples/physics-playground", "showcase", "xy"},
+		{"examples/sprite-rendering", "main", "xy"},
+		{"examples/tilemap-demo", "tiled-map", "xy"},
+	} {
+		t.Run(tc.project+"/"+tc.scene, func(t *testing.T) {
+			proj := filepath.Join(t.TempDir(), "p")
+			corpus.CopyTree(t, filepath.Join(root, tc.project), proj)
+			scene := filepath.Join(proj, "assets", "scenes", tc.scene+".esscene")
+			if code, _, errs := run(t, "init", "--plane", tc.plane, "--write", scene); code != 0 {
+				t.Fatalf("init: exit %d: %s", code, errs)
+			}
+			route := filepath.Join(proj, "route.csv")
+			writeRouteAcross(t, scene, tc.plane, route)
+			if code, _, errs := run(t, "tune", "--plane", tc.plane, "--path", route, "--write", scene); code != 0 {
+				t.Fatalf("tune --write: exit %d: %s", code, errs)
+			}
+			code, out, errs := run(t, "simulate", "--plane", tc.plane, "--path", route, "--fail-on", "pop-in", "--summary-only", scene)
+			if code != 0 || !strings.Contains(out, "pop-in frames") {
+				t.Errorf("the recommendation shows pop-in after the warm-up: exit %d\n%s%s", code, out, errs)
+			}
+		})
+	}
+}
+
+// writeRouteAcross writes a route of 60 frames across the top-level
+// entities of scene, along the longer side of their extent on the plane.
+func writeRouteAcross(t *testing.T, scene, plane, route string) {
+	t.Helper()
+	src, err := os.ReadFile(scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Entities []struct {
+			Parent     *int64 `json:"parent"`
+			Components []struct {
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			} `json:"components"`
+		} `json:"entities"`
+	}
+	if err := json.Unmarshal(src, &doc); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := [2]float64{1e300, 1e300}, [2]float64{-1e300, -1e300}
+	for _, e := range doc.Entities {
+		for _, c := range e.Components {
+			var tr struct {
+				Position struct{ X, Y, Z float64 } `json:"position"`
+			}
+			if e.Parent != nil || c.Type != "Transform" || json.Unmarshal(c.Data, &tr) != nil {
+				continue
+			}
+			p := [2]float64{tr.Position.X, tr.Position.Z}
+			if plane == "xy" {
+				p[1] = tr.Position.Y
+			}
+			for k := range p {
+				lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+			}
+		}
+	}
+	axis := 0
+	if hi[1]-lo[1] > hi[0]-lo[0] {
+		axis = 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "frame,x,%s\n", map[string]string{"xy": "y", "xz": "z"}[plane])
+	for f := 0; f < 60; f++ {
+		p := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+		p[axis] = lo[axis] + (hi[axis]-lo[axis])*float64(f)/59
+		fmt.Fprintf(&b, "%d,%g,%g\n", f+1, p[0], p[1])
+	}
+	if err := os.WriteFile(route, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

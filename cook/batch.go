@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -80,9 +81,21 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			out = append(out, Scene{File: f, Root: dirRoot})
+			r := dirRoot
+			if _, inProject := project.Find(f); root == "" && inProject {
+				// Named as the engine names it (validate.SceneName),
+				// whichever folder it was found under.
+				r = ""
+			}
+			out = append(out, Scene{File: f, Root: r})
 		}
 	}
+	return nameScenes(out)
+}
+
+// nameScenes gives each scene its runtime name, refusing two scenes with
+// one name.
+func nameScenes(out []Scene) ([]Scene, error) {
 	seen := map[string]string{}
 	for i, s := range out {
 		name, err := validate.SceneName(s.File, s.Root)

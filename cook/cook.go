@@ -111,6 +111,7 @@ func render(ctx context.Context, plan *validate.Plan, opts options, put func(k i
 		PersistentRefs: nonNil(plan.PersistentRefs),
 		Persistent:     manifest.Persistent{Path: layoutAt(plan.SceneName, opts.Persistent).persistent(), EntityCount: len(plan.Persistent)},
 		Sources:        plan.Sources,
+		View:           plan.View,
 		Cells:          make([]manifest.Cell, n),
 	}
 	if m.Sources == nil {

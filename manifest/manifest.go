@@ -152,7 +152,11 @@ type Manifest struct {
 	PersistentRefs []int64    `json:"persistentRefs"`
 	Persistent     Persistent `json:"persistent"`
 	Sources        []Source   `json:"sources"`
-	Cells          []Cell     `json:"cells"`
+	// View is the scene's main camera's view, which a simulation gives
+	// the sources it assumes for a world without authored ones; absent
+	// when the scene has no camera.
+	View  *View  `json:"view,omitempty"`
+	Cells []Cell `json:"cells"`
 	// Assets lists every distinct asset file the world's entities load,
 	// sorted by path; absent for a world that references none (or was
 	// cooked outside a project), which simulates exactly as before assets
@@ -225,6 +229,58 @@ type Source struct {
 	LoadRadius     float64 `json:"loadRadius"`
 	UnloadRadius   float64 `json:"unloadRadius"`
 	Enabled        bool    `json:"enabled"`
+	// View is what the source's camera shows (docs/format.md, "Views"),
+	// absent when the scene has no camera for it.
+	View *View `json:"view,omitempty"`
+}
+
+// The projections a View is drawn with.
+const (
+	Orthographic = "orthographic"
+	Perspective  = "perspective"
+)
+
+// View is what a streaming source's camera shows on the world's plane,
+// centred on the source: a Width × Height rectangle (an orthographic
+// camera) or a disc of radius Distance (a perspective one, which may turn
+// every way). Camera names the entity it was read from and Via how it was
+// found for the source: "own" (a Camera on the source's entity),
+// "ancestor" or "main" (the scene's main camera). For a rectangle, Aspect
+// is the width ÷ height it was drawn with and AspectFrom where that came
+// from ("aspectRatio", "designResolution", "16:9"); Fit is "canvas" when
+// the scene's Canvas design resolution, not orthoSize, set its height.
+type View struct {
+	Camera     int64   `json:"camera"`
+	CameraName string  `json:"cameraName"`
+	Via        string  `json:"via"`
+	Projection string  `json:"projection"`
+	Width      float64 `json:"width,omitempty"`
+	Height     float64 `json:"height,omitempty"`
+	Distance   float64 `json:"distance,omitempty"`
+	Aspect     float64 `json:"aspect,omitempty"`
+	AspectFrom string  `json:"aspectFrom,omitempty"`
+	Fit        string  `json:"fit,omitempty"`
+}
+
+// Check reports the first way v is not a view a cook writes.
+func (v *View) Check() error {
+	bad := func(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) || f < 0 }
+	switch v.Projection {
+	case Orthographic:
+		if bad(v.Width) || bad(v.Height) || bad(v.Aspect) {
+			return fmt.Errorf("orthographic view %v × %v must have finite sides of 0 or more", v.Width, v.Height)
+		}
+	case Perspective:
+		if bad(v.Distance) {
+			return fmt.Errorf("perspective view distance %v must be a finite distance of 0 or more", v.Distance)
+		}
+	default:
+		return fmt.Errorf("view projection %q must be %q or %q", v.Projection, Orthographic, Perspective)
+	}
+	if strings.ContainsFunc(v.CameraName+v.Via+v.AspectFrom+v.Fit, isControl) {
+		return errors.New("view names hold a control character")
+	}
+	return nil
 }
 
 // Cell is one grid cell's document. X and Z are grid indices on the world's
@@ -336,12 +392,22 @@ func (m *Manifest) Check() error {
 	if strings.ContainsFunc(m.Scene, isControl) {
 		return fmt.Errorf("manifest scene %q holds a control character; re-cook the world", m.Scene)
 	}
+	if m.View != nil {
+		if err := m.View.Check(); err != nil {
+			return fmt.Errorf("%w; re-cook the world", err)
+		}
+	}
 	if len(m.Sources) > MaxSources {
 		return fmt.Errorf("manifest lists %d streaming sources, more than the %d a world may have", len(m.Sources), MaxSources)
 	}
 	for i, src := range m.Sources {
 		if strings.ContainsFunc(src.Name, isControl) {
 			return fmt.Errorf("sources[%d] name %q holds a control character; rename the streaming source and re-cook the world", i, src.Name)
+		}
+		if src.View != nil {
+			if err := src.View.Check(); err != nil {
+				return fmt.Errorf("sources[%d]: %w; re-cook the world", i, err)
+			}
 		}
 	}
 	if err := checkCells(len(m.Cells)); err != nil {

@@ -18,7 +18,7 @@ type budgeted struct {
 // newBudgeted binds the route and builds the budgeted scheduler and its
 // IO.
 func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*budgeted, error) {
-	sources, frames, err := o.bind(route, world.Sources, world.Plane, false)
+	sources, frames, err := o.bind(route, world.Sources, world.View, world.Plane, false)
 	if err != nil {
 		return nil, err
 	}
@@ -26,6 +26,9 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 	if set.Retry.TimeoutFrames > 0 {
 		// Timeouts catch hung reads, not designed latency.
 		set.Retry.TimeoutFrames = max(set.Retry.TimeoutFrames, 4*o.Model.LatencyFrames)
+	}
+	if err := o.needView(sources); err != nil {
+		return nil, err
 	}
 	b := &budgeted{run: &PolicyRun{Policy: Budgeted, World: world, Settings: set, Route: frames,
 		Warnings: setupWarnings(world, route, streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set))}}
@@ -50,6 +53,7 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		loader.Close()
 		return nil, err
 	}
+	b.sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		b.sched.ReportCellStates()
 	}
@@ -79,7 +83,8 @@ func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.R
 	}
 	run.Stepping = time.Since(stepping)
 	run.Summary = b.sched.Summary()
-	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
 	run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()
+	run.Summary.View = streaming.HasView(run.Sources)
+	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
 	return run, nil
 }

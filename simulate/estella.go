@@ -52,8 +52,11 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if sources == nil {
 		sources = world.Sources
 	}
-	bound, sampled, err := o.bind(route, sources, world.Plane, true)
+	bound, sampled, err := o.bind(route, sources, world.View, world.Plane, true)
 	if err != nil {
+		return nil, err
+	}
+	if err := o.needView(bound); err != nil {
 		return nil, err
 	}
 	run := &PolicyRun{Policy: Estella, World: world, Route: sampled, Warnings: setupWarnings(world, route)}
@@ -61,7 +64,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	// stand.
 	var actual [][]streaming.Point
 	if world.Plane == manifest.PlaneXY {
-		if _, actual, err = o.bind(route, world.Sources, world.Plane, false); err != nil {
+		if _, actual, err = o.bind(route, world.Sources, world.View, world.Plane, false); err != nil {
 			return nil, err
 		}
 		run.Route = actual
@@ -72,6 +75,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
+	sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		sched.ReportCellStates()
 	}
@@ -95,6 +99,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 		run.Frames[i], run.Runtime[i] = frames[i].FrameReport, frames[i].RuntimeFrame
 	}
 	sum := sched.Summary()
+	sum.Summary.View = streaming.HasView(bound)
 	streaming.Conclude(&sum.Summary, run.Frames, o.Gate)
 	run.Summary, run.RuntimeReport = sum.Summary, &sum.Runtime
 	run.Sources, run.Loads = sched.Sources(), sched.Loads()

@@ -92,6 +92,11 @@ type Options struct {
 	Parsed *streaming.Route
 	// Radii override every source's radii where set.
 	Radii Radii
+	// View, when set, is every source's view, whatever the scene says
+	// (--view-size, --view-distance); nil leaves each source the view of
+	// its camera, and a source assumed for a world without authored ones
+	// the main camera's.
+	View *streaming.View
 	// Settings are the budgeted scheduler's; Model times modelled IO (and
 	// the runtime's preparations).
 	Settings streaming.Settings
@@ -336,9 +341,10 @@ func (o Options) Check() error {
 // template is the source a world without authored sources gets for each
 // source its route names: the WorldStreamingSource defaults, with the
 // overrides applied.
-func (o Options) template() streaming.Source {
+func (o Options) template(view *streaming.View) streaming.Source {
 	s := streaming.Source{Name: "camera", Enabled: true,
-		Prefetch: manifest.DefaultPrefetchRadius, Load: manifest.DefaultLoadRadius, Unload: manifest.DefaultUnloadRadius}
+		Prefetch: manifest.DefaultPrefetchRadius, Load: manifest.DefaultLoadRadius, Unload: manifest.DefaultUnloadRadius,
+		View: view}
 	o.Radii.apply(&s)
 	return s
 }
@@ -347,19 +353,32 @@ func (o Options) template() streaming.Source {
 // with the radius overrides applied to every source. With onXZ the route
 // is read as Estella's runtime samples a source, on x and z whatever the
 // plane.
-func (o Options) bind(rt *streaming.Route, sources []streaming.Source, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
+func (o Options) bind(rt *streaming.Route, sources []streaming.Source, view *streaming.View, plane string, onXZ bool) ([]streaming.Source, [][]streaming.Point, error) {
 	if onXZ {
 		rt, plane = rt.OnXZ(), manifest.PlaneXZ
 	}
-	bound, frames, err := rt.Bind(sources, plane, o.template())
+	bound, frames, err := rt.Bind(sources, plane, o.template(view))
 	if err != nil {
 		return nil, nil, err
 	}
 	for i := range bound {
 		o.Radii.apply(&bound[i])
+		if o.View != nil {
+			bound[i].View = o.View
+		}
 	}
 	if err := streaming.CheckSources(bound); err != nil {
 		return nil, nil, fmt.Errorf("%v (set --load-radius, --unload-radius and --prefetch-radius, or fix the scene's WorldStreamingSource)", err)
 	}
 	return bound, frames, nil
+}
+
+// needView refuses a gate on pop-in where no source has a view: it could
+// never fail, and would pass a CI job that meant to check the player's
+// view.
+func (o Options) needView(sources []streaming.Source) error {
+	if slices.Contains(o.Gate.FailOn, streaming.FailPopIn) && !streaming.HasView(sources) {
+		return streaming.ErrNoView
+	}
+	return nil
 }

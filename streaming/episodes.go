@@ -37,6 +37,9 @@ const (
 	CauseEviction
 	// CauseFailure: a load of the cell failed.
 	CauseFailure
+	// CauseLoadRadius: a source's view shows the cell, but it lies beyond
+	// every load radius, so nothing publishes it (pop-in only).
+	CauseLoadRadius
 	// CausePlane: the runtime, which samples the sources on x and z, does
 	// not want the cell where a source stands on a world cut on x and y
 	// (Estella's runtime only).
@@ -46,7 +49,7 @@ const (
 	NumCauses
 )
 
-var causeNames = [NumCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure", "plane"}
+var causeNames = [NumCauses]string{"", "unknown", "start", "latency", "prefetch-radius", "budget", "in-flight", "eviction", "failure", "load-radius", "plane"}
 
 func (c HoleCause) String() string {
 	if c < NumCauses && c != CauseNone {
@@ -86,6 +89,8 @@ func (c HoleCause) Advice() string {
 		return "evicted by the --max-resident-bytes cap while still wanted: raise the cap or --pinned-radius"
 	case CauseFailure:
 		return "its load failed (see failures)"
+	case CauseLoadRadius:
+		return "the camera shows it, but it lies beyond every load radius, so it is never published while it shows: raise --load-radius to at least the view's reach (its half-diagonal, or a perspective camera's farPlane); worldcook tune finds the radii"
 	case CausePlane:
 		return "Estella's runtime samples the sources on X and Z, so on this world cut on X and Y it asks for the cells under (x, z), not where the source stands: no radius helps; the runtime streams a world laid out and cut on X and Z (--plane xz; in worldcook.yaml cook: {plane: xz})"
 	}
@@ -145,17 +150,29 @@ type CauseCount struct {
 // holeEpisodes finds the hole episodes of a run from its frame reports,
 // whatever policy made them.
 func holeEpisodes(frames []FrameReport) []HoleEpisode {
-	var e episodes
+	e := episodes{missing: func(r *FrameReport) ([]string, []HoleCause) { return r.Holes, r.HoleCauses }}
 	for i := range frames {
 		e.add(&frames[i])
 	}
 	return e.list()
 }
 
-// episodes builds hole episodes one frame at a time.
+// popInEpisodes finds the pop-in episodes of a run from its frame
+// reports: runs of frames with pop-in, in the shape of hole episodes.
+func popInEpisodes(frames []FrameReport) []HoleEpisode {
+	e := episodes{missing: func(r *FrameReport) ([]string, []HoleCause) { return r.PopInCells, r.PopInCauses }}
+	for i := range frames {
+		e.add(&frames[i])
+	}
+	return e.list()
+}
+
+// episodes builds hole (or pop-in) episodes one frame at a time.
 type episodes struct {
-	done []HoleEpisode
-	cur  *HoleEpisode
+	// missing are the cells a frame misses, and their causes.
+	missing func(*FrameReport) ([]string, []HoleCause)
+	done    []HoleEpisode
+	cur     *HoleEpisode
 	// Per cell of the open episode: its index in cur.Cells and its
 	// cell-frames by cause.
 	index  map[string]int
@@ -163,7 +180,8 @@ type episodes struct {
 }
 
 func (e *episodes) add(r *FrameReport) {
-	if len(r.Holes) == 0 {
+	holes, causes := e.missing(r)
+	if len(holes) == 0 {
 		e.close()
 		return
 	}
@@ -178,7 +196,7 @@ func (e *episodes) add(r *FrameReport) {
 	}
 	ep := e.cur
 	ep.Last = r.Frame
-	ep.MaxHoles = max(ep.MaxHoles, len(r.Holes))
+	ep.MaxHoles = max(ep.MaxHoles, len(holes))
 	for _, p := range r.Positions {
 		k := slices.IndexFunc(ep.Sources, func(s SourceSpan) bool { return s.Source == p.Source })
 		if k < 0 {
@@ -191,10 +209,10 @@ func (e *episodes) add(r *FrameReport) {
 		s.Min = XZ{X: math.Min(s.Min.X, p.X), Z: math.Min(s.Min.Z, p.Z)}
 		s.Max = XZ{X: math.Max(s.Max.X, p.X), Z: math.Max(s.Max.Z, p.Z)}
 	}
-	for k, name := range r.Holes {
+	for k, name := range holes {
 		cause := CauseUnknown
-		if k < len(r.HoleCauses) && r.HoleCauses[k] != CauseNone {
-			cause = r.HoleCauses[k]
+		if k < len(causes) && causes[k] != CauseNone {
+			cause = causes[k]
 		}
 		i, ok := e.index[name]
 		if !ok {

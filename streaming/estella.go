@@ -285,6 +285,8 @@ type Estella struct {
 	first      []int32
 	// scratch
 	cand, near []int32
+	viewers    []viewer
+	viewed     []int32
 	pendDue    []op
 }
 
@@ -319,8 +321,13 @@ func NewEstella(w *World, sources []Source, host EstellaHost) (*Estella, error) 
 	if host.Prepare.BytesPerFrame != nil || host.Prepare.LatencyFrames > 0 {
 		e.prepIO = NewModelLoader(host.Prepare)
 	}
+	e.stats.numberFrom(1)
 	return e, nil
 }
+
+// NumberFrom makes first the number the reports give the first frame,
+// before the first step (see Scheduler.NumberFrom).
+func (e *Estella) NumberFrom(first int) { e.stats.numberFrom(first) }
 
 // HasAssets reports whether the model counts the cells' asset scopes: the
 // world lists assets and the host does not ignore them.
@@ -373,7 +380,7 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 	}
 	e.seen = append(e.seen[:0], e.actual...)
 	e.apart = actual != nil
-	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.frame}}
+	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.stats.label(e.frame)}}
 	e.rep = &rep
 	e.deliverDue()
 	e.update()
@@ -801,6 +808,19 @@ func (e *Estella) finishReport() {
 			rep.HoleCauses[k] = e.holeCause(i)
 		}
 	}
+	// Pop-in: what the views show, where the sources stand.
+	e.viewers = viewers(e.sources, e.actual, e.viewers)
+	popIn(rep, e.viewers, e.index, e.geo, e.cells, &e.viewed,
+		func(i int32) bool { return e.st[i].res == ResResident },
+		func(i int32) HoleCause {
+			switch {
+			case e.withinLoad(i):
+				return e.holeCause(i)
+			case e.apart && !e.st[i].desired:
+				return CausePlane
+			}
+			return CauseLoadRadius
+		})
 	for k, s := range e.sources {
 		if s.Enabled {
 			rep.Positions = append(rep.Positions, SourcePosition{Source: s.Name, X: e.actual[k].X, Z: e.actual[k].Z})
@@ -811,7 +831,7 @@ func (e *Estella) finishReport() {
 		e.book.report(rep)
 	}
 	e.stats.add(rep)
-	if e.stats.sum.FirstResidentFrame == 0 {
+	if e.stats.sum.FirstResidentFrame == nil {
 		all := true
 		for _, i := range e.first {
 			if e.st[i].res != ResResident {
@@ -820,7 +840,7 @@ func (e *Estella) finishReport() {
 			}
 		}
 		if all {
-			e.stats.sum.FirstResidentFrame = e.frame
+			e.stats.resident(e.frame)
 		}
 	}
 }

@@ -11,6 +11,9 @@ import (
 const (
 	// FailHoles: a hole after the warm-up.
 	FailHoles = "holes"
+	// FailPopIn: a cell some source's view shows not resident, after the
+	// pop-in warm-up (until the first frame without pop-in).
+	FailPopIn = "pop-in"
 	// FailOverBudget: a frame dispatched more bytes than the budget. The
 	// first request of a frame always goes, so one request larger than
 	// the budget is enough.
@@ -23,7 +26,7 @@ const (
 )
 
 // FailConditions are the conditions in the order they are reported.
-var FailConditions = []string{FailHoles, FailOverBudget, FailOverCap, FailFailures}
+var FailConditions = []string{FailHoles, FailPopIn, FailOverBudget, FailOverCap, FailFailures}
 
 // Gate is what fails a run: the conditions, and the warm-up whose holes
 // do not count.
@@ -35,8 +38,10 @@ type Gate struct {
 	// holes): the world streaming in at the start is what a loading screen
 	// hides, not pop-in.
 	//
-	// The warm-up excuses holes only: a budget overrun, a resident peak
-	// over the cap or a load given up hurts however early it happens.
+	// The warm-up excuses holes only, and pop-in its own warm-up, until
+	// the first frame without pop-in (a loading screen hides the world
+	// streaming in under the camera; it does not hide a budget overrun, a
+	// resident peak over the cap or a load given up).
 	Warmup *int
 }
 
@@ -86,7 +91,8 @@ func (g Gate) Check(set Settings) error {
 type GateResult struct {
 	FailOn []string `json:"failOn"`
 	// Warmup is the number of frames at the start whose holes did not
-	// count; WarmupAuto says it was found (the first frame without holes)
+	// count (the last of them is frame Summary.FirstFrame+Warmup-1);
+	// WarmupAuto says it was found (the first frame without holes)
 	// rather than given, and WarmupEnded whether such a frame came.
 	Warmup      int  `json:"warmup"`
 	WarmupAuto  bool `json:"warmupAuto"`
@@ -94,6 +100,13 @@ type GateResult struct {
 	Failed      bool `json:"failed"`
 	// Breaches are the conditions that held, in reporting order.
 	Breaches []Breach `json:"breaches"`
+	// PopInWarmup and PopInWarmupEnded are pop-in's warm-up, when pop-in
+	// is a condition: the frames until the first without pop-in (or
+	// --warmup), and whether such a frame came. Pop-in is counted where
+	// its own start ends, not the holes': the load radius may reach far
+	// past the view, and a hole out of sight is no pop-in.
+	PopInWarmup      int  `json:"popInWarmup,omitempty"`
+	PopInWarmupEnded bool `json:"popInWarmupEnded,omitempty"`
 }
 
 // Breach is a condition that held: where, and what it was.
@@ -138,8 +151,21 @@ func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 		res.WarmupAuto = true
 		for i := range frames {
 			if len(frames[i].Holes) == 0 {
-				res.Warmup, res.WarmupEnded = frames[i].Frame, true
+				res.Warmup, res.WarmupEnded = i+1, true
 				break
+			}
+		}
+	}
+	if slices.Contains(res.FailOn, FailPopIn) {
+		res.PopInWarmup, res.PopInWarmupEnded = len(frames), false
+		if g.Warmup != nil {
+			res.PopInWarmup, res.PopInWarmupEnded = min(*g.Warmup, len(frames)), true
+		} else {
+			for i := range frames {
+				if frames[i].PopIn == 0 {
+					res.PopInWarmup, res.PopInWarmupEnded = i+1, true
+					break
+				}
 			}
 		}
 	}
@@ -147,7 +173,9 @@ func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
 		var b Breach
 		switch cond {
 		case FailHoles:
-			b = holeBreach(frames, &res)
+			b = holeBreach(frames, &res, sum.FirstFrame)
+		case FailPopIn:
+			b = popInBreach(frames, &res, sum.FirstFrame)
 		case FailOverBudget:
 			b = overBreach(frames, sum.Budget, "dispatched more than the budget of",
 				func(r *FrameReport) (int64, []string) { return r.RequestedBytes, r.Requested })
@@ -208,27 +236,28 @@ func frameWord(n int) string {
 	return "frames"
 }
 
-// warmupSpan names the frames a warm-up of n frames covered.
-func warmupSpan(n int) string {
+// warmupSpan names the frames a warm-up of n frames covered, the first
+// numbered first.
+func warmupSpan(n, first int) string {
 	switch n {
 	case 0:
 		return "no frame"
 	case 1:
-		return "frame 1"
+		return fmt.Sprintf("frame %d", first)
 	}
-	return fmt.Sprintf("frames 1-%d", n)
+	return fmt.Sprintf("frames %s", FrameRange{first, first + n - 1})
 }
 
-func holeBreach(frames []FrameReport, res *GateResult) Breach {
+func holeBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	var b Breach
 	var cells cellSet
-	first := res.Warmup
+	warm := res.Warmup
 	if !res.WarmupEnded {
-		first = 0 // never fully resident: every hole counts
+		warm = 0 // never fully resident: every hole counts
 	}
 	for i := range frames {
 		r := &frames[i]
-		if r.Frame <= first || len(r.Holes) == 0 {
+		if i < warm || len(r.Holes) == 0 {
 			continue
 		}
 		b.Frames = ranges(b.Frames, r.Frame)
@@ -241,9 +270,38 @@ func holeBreach(frames []FrameReport, res *GateResult) Breach {
 	case !res.WarmupEnded:
 		b.Detail = fmt.Sprintf("no frame of %d was free of holes: the warm-up never ended", len(frames))
 	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup))
+		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup, firstFrame))
 	default:
 		b.Detail = fmt.Sprintf("%d %s with holes after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.Warmup)
+	}
+	return b
+}
+
+func popInBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
+	var b Breach
+	var cells cellSet
+	warm := res.PopInWarmup
+	if !res.PopInWarmupEnded {
+		warm = 0 // never free of pop-in: every frame counts
+	}
+	for i := range frames {
+		r := &frames[i]
+		if i < warm || r.PopIn == 0 {
+			continue
+		}
+		b.Frames = ranges(b.Frames, r.Frame)
+		b.FrameCount++
+		cells.add(r.PopInCells...)
+	}
+	b.Cells = cells.list()
+	switch {
+	case b.FrameCount == 0:
+	case !res.PopInWarmupEnded:
+		b.Detail = fmt.Sprintf("no frame of %d was free of pop-in: the view never showed its cells all resident", len(frames))
+	case res.WarmupAuto:
+		b.Detail = fmt.Sprintf("%d %s with pop-in after the warm-up, which lasted %s (until the first frame without pop-in)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.PopInWarmup, firstFrame))
+	default:
+		b.Detail = fmt.Sprintf("%d %s with pop-in after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.PopInWarmup)
 	}
 	return b
 }

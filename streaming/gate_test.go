@@ -16,7 +16,7 @@ func TestParseFailOn(t *testing.T) {
 		{[]string{"holes"}, []string{"holes"}, ""},
 		{[]string{"over-cap,holes", " failures "}, []string{"holes", "over-cap", "failures"}, ""},
 		{[]string{"holes,holes,"}, []string{"holes"}, ""},
-		{[]string{"hole"}, nil, `"hole" is not a condition: use holes, over-budget, over-cap, failures`},
+		{[]string{"hole"}, nil, `"hole" is not a condition: use holes, pop-in, over-budget, over-cap, failures`},
 	} {
 		got, err := ParseFailOn(tc.in)
 		if tc.err != "" {

@@ -11,7 +11,10 @@ import (
 // the order the cells became resident, evictions in the order they
 // happened, cancellations in dispatch order. Holes are nearest first.
 type FrameReport struct {
-	// Frame numbers start at 1: frame k is the route's k-th frame.
+	// Frame is the frame's number as the route numbers it: its frame
+	// column, else the row count from 1 (Summary.FirstFrame is the
+	// first's). The schedulers count their frames from 1 whatever the
+	// numbering; only the reports carry it.
 	Frame int `json:"frame"`
 	// Requested are the requests started (loads, prefetches and retries).
 	Requested []string `json:"requested"`
@@ -43,6 +46,14 @@ type FrameReport struct {
 	// Holes are the cells within some source's load radius that are not
 	// resident at the end of the frame: visible pop-in.
 	Holes []string `json:"holes"`
+	// PopIn counts the cells some source's view shows that are not
+	// resident at the end of the frame (docs/simulate.md, "Pop-in"):
+	// what the player sees missing. PopInCells names them, nearest a
+	// source first, and PopInCauses gives each its likely cause; a report
+	// writes the names with the cell states only.
+	PopIn       int         `json:"popIn"`
+	PopInCells  []string    `json:"-"`
+	PopInCauses []HoleCause `json:"-"`
 
 	// Timing is set by real (disk) IO only.
 	Timing *FrameTiming `json:"timing,omitempty"`
@@ -120,7 +131,13 @@ type ResidencyReport struct {
 
 // Summary totals a run.
 type Summary struct {
-	Frames int `json:"frames"`
+	// Frames is how many frames ran; FirstFrame the number of the first
+	// (the route's frame column, else 1). Every frame field below is a
+	// frame's number, meaningful only when the count beside it says the
+	// event happened (PeakResidentFrame when PeakResidentBytes > 0,
+	// FirstHoleFrame when HoleFrames > 0).
+	Frames     int `json:"frames"`
+	FirstFrame int `json:"firstFrame"`
 
 	PeakResidentBytes     int64  `json:"peakResidentBytes"`
 	PeakResidentFrame     int    `json:"peakResidentFrame"`
@@ -154,9 +171,9 @@ type Summary struct {
 	MaxHoles       int `json:"maxHoles"`
 	FirstHoleFrame int `json:"firstHoleFrame"`
 	// FirstResidentFrame is the frame at which every cell the first
-	// frame's sources wanted within their load radius was resident
-	// (0: never during the run).
-	FirstResidentFrame int `json:"firstResidentFrame"`
+	// frame's sources wanted within their load radius was resident (nil:
+	// never during the run).
+	FirstResidentFrame *int `json:"firstResidentFrame"`
 
 	Residency ResidencyReport `json:"residency"`
 	// IO is set by real (disk) IO only.
@@ -168,6 +185,18 @@ type Summary struct {
 	// that a frame costs no more for them and any policy gets them.
 	HoleEpisodes []HoleEpisode `json:"holeEpisodes"`
 	Gate         *GateResult   `json:"gate,omitempty"`
+
+	// View says some source had a view: pop-in was counted. PopInFrames
+	// are the frames with pop-in, MaxPopIn the most cells of one frame,
+	// FirstPopInFrame the first frame with any (0: none), and
+	// PopInEpisodes the runs of frames with pop-in, as HoleEpisodes are
+	// of holes (their maxHoles counting the cells popping in). Conclude
+	// finds them from the frames.
+	View            bool          `json:"view"`
+	PopInFrames     int           `json:"popInFrames"`
+	MaxPopIn        int           `json:"maxPopIn"`
+	FirstPopInFrame int           `json:"firstPopInFrame"`
+	PopInEpisodes   []HoleEpisode `json:"popInEpisodes"`
 	// Assets is set for a world with assets whose costs are counted.
 	Assets *AssetSummary `json:"assets,omitempty"`
 }
@@ -176,6 +205,17 @@ type Summary struct {
 // episodes, and the gate's verdict when it has conditions.
 func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
 	sum.HoleEpisodes = holeEpisodes(frames)
+	sum.PopInEpisodes = popInEpisodes(frames)
+	sum.PopInFrames, sum.MaxPopIn, sum.FirstPopInFrame = 0, 0, 0
+	for i := range frames {
+		if n := frames[i].PopIn; n > 0 {
+			if sum.PopInFrames == 0 {
+				sum.FirstPopInFrame = frames[i].Frame
+			}
+			sum.PopInFrames++
+			sum.MaxPopIn = max(sum.MaxPopIn, n)
+		}
+	}
 	sum.Gate = nil
 	if len(gate.FailOn) > 0 {
 		verdict := evaluateGate(frames, sum, gate)
@@ -244,6 +284,9 @@ func durationStat(ds []time.Duration) DurationStat {
 // stats accumulates the summary as frames go by.
 type stats struct {
 	sum Summary
+	// base is what a scheduler's own frame count (from 1) adds to name a
+	// frame as the route does: FirstFrame - 1.
+	base int
 
 	// Disk IO only.
 	reads                          int
@@ -256,7 +299,28 @@ type stats struct {
 func (st *stats) init(set Settings) {
 	st.sum.Budget = set.Budget
 	st.sum.MaxResidentBytes = set.MaxResidentBytes
+	st.sum.FirstFrame = 1
 }
+
+// numberFrom makes first the number of the first frame.
+func (st *stats) numberFrom(first int) {
+	st.sum.FirstFrame, st.base = first, first-1
+}
+
+// label is the number of the scheduler's frame-th frame.
+func (st *stats) label(frame int) int { return frame + st.base }
+
+// resident records the frame at which the first position became fully
+// resident, once.
+func (st *stats) resident(frame int) {
+	if st.sum.FirstResidentFrame == nil {
+		f := st.label(frame)
+		st.sum.FirstResidentFrame = &f
+	}
+}
+
+// LastFrame is the number of the run's last frame.
+func (s *Summary) LastFrame() int { return s.FirstFrame + s.Frames - 1 }
 
 func (st *stats) dispatched(prefetch, retry, proxy bool) {
 	st.sum.Loads++
@@ -283,7 +347,7 @@ func (st *stats) io(r Result) {
 }
 
 func (st *stats) giveUp(frame int, cell string, attempts int, err error) {
-	st.sum.GaveUp = append(st.sum.GaveUp, GaveUp{Cell: cell, Frame: frame, Attempts: attempts, Err: err.Error()})
+	st.sum.GaveUp = append(st.sum.GaveUp, GaveUp{Cell: cell, Frame: st.label(frame), Attempts: attempts, Err: err.Error()})
 }
 
 func (st *stats) timing(t *FrameTiming, apply, budget time.Duration) {
@@ -297,7 +361,7 @@ func (st *stats) timing(t *FrameTiming, apply, budget time.Duration) {
 
 func (st *stats) add(r *FrameReport) {
 	s := &st.sum
-	s.Frames = r.Frame
+	s.Frames++
 	if r.ResidentBytes > s.PeakResidentBytes {
 		s.PeakResidentBytes, s.PeakResidentFrame = r.ResidentBytes, r.Frame
 	}
@@ -334,6 +398,7 @@ func (s *Scheduler) Summary() Summary {
 	}
 	sum.Residency = s.Residency()
 	sum.HoleEpisodes = []HoleEpisode{}
+	sum.PopInEpisodes = []HoleEpisode{}
 	if s.book != nil {
 		sum.Assets = s.book.summary()
 	}

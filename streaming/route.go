@@ -367,10 +367,43 @@ func (rt *Route) Bind(sources []Source, plane string, template Source) ([]Source
 	return out, frames, nil
 }
 
+// FirstFrame is the number of the route's first frame: its first row's
+// frame column, else 1 (the rows are then the frames, counted from 1).
+// Every later frame is numbered one more than the one before, so none
+// is numbered past the last row's frame.
+func (rt *Route) FirstFrame() int {
+	if rt.HasFrame && len(rt.Rows) > 0 {
+		return int(rt.Rows[0].Frame)
+	}
+	return 1
+}
+
 // routeDriven is the source a route without a source column moves: the
 // first enabled one (the first of all when none is enabled).
 func routeDriven(sources []Source) int {
 	return max(slices.IndexFunc(sources, func(s Source) bool { return s.Enabled }), 0)
+}
+
+// Drives reports, for each of sources, whether the route moves it: the
+// sources its source column names, or without one the first enabled
+// source (as Bind binds them).
+func (rt *Route) Drives(sources []Source) []bool {
+	out := make([]bool, len(sources))
+	if len(sources) == 0 {
+		return out
+	}
+	if !rt.HasSource {
+		out[routeDriven(sources)] = true
+		return out
+	}
+	named := map[string]bool{}
+	for _, row := range rt.Rows {
+		named[row.Source] = true
+	}
+	for i, s := range sources {
+		out[i] = named[s.Name]
+	}
+	return out
 }
 
 // Undriven warns about each enabled authored source that the route does

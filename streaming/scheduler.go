@@ -177,6 +177,9 @@ type Scheduler struct {
 	// book counts asset holds; nil for a world without assets or when
 	// their costs are ignored.
 	book *assetBook
+	// viewers and viewed are per-frame scratch of popIn.
+	viewers []viewer
+	viewed  []int32
 	// measured counts distance evaluations, a size-independent proxy for
 	// the work a frame does (see the cost test).
 	measured uint64
@@ -227,6 +230,11 @@ func (s *Scheduler) Sources() []Source { return slices.Clone(s.sources) }
 // Frame returns the number of the last frame stepped (0 before the first).
 func (s *Scheduler) Frame() int { return s.frame }
 
+// NumberFrom makes first the number the reports give the first frame
+// (the route's frame column), before the first Step: frame k is reported
+// as first+k-1.
+func (s *Scheduler) NumberFrom(first int) { s.stats.numberFrom(first) }
+
 // Close closes the IO layer.
 //
 // Over a frozen world (World.Freeze) Close also hands the per-cell
@@ -257,7 +265,7 @@ func (s *Scheduler) State(name string) CellState {
 func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.frame++
 	s.move(positions)
-	rep := FrameReport{Frame: s.frame, Positions: s.positions()}
+	rep := FrameReport{Frame: s.stats.label(s.frame), Positions: s.positions()}
 	s.finish(&rep)
 	s.evict(&rep)
 	s.release(&rep)
@@ -265,6 +273,7 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.gatherNear()
 	s.dispatch(&rep)
 	s.holes(&rep)
+	s.popIn(&rep)
 	rep.Resident = len(s.resident)
 	rep.InFlight = s.nInflight
 	rep.ResidentBytes = s.residentTotal()
@@ -795,6 +804,22 @@ func (s *Scheduler) holes(rep *FrameReport) {
 	}
 }
 
+// popIn lists the cells the sources' views show that are not resident
+// at the end of the frame. A cell within a load radius is a hole too and
+// has its cause; one beyond every load radius is never published while
+// it shows.
+func (s *Scheduler) popIn(rep *FrameReport) {
+	s.viewers = viewers(s.sources, nil, s.viewers)
+	popIn(rep, s.viewers, s.index, s.geo, s.cells, &s.viewed,
+		func(i int32) bool { return s.rt[i].state == Resident },
+		func(i int32) HoleCause {
+			if s.measure(i).flags&inLoad != 0 {
+				return s.holeCause(i)
+			}
+			return CauseLoadRadius
+		})
+}
+
 // holeCause says why cell i, wanted within a load radius, is not resident.
 //
 // The heuristic reads the cell's own story since it was last wanted
@@ -828,7 +853,7 @@ func (s *Scheduler) holeCause(i int32) HoleCause {
 }
 
 func (s *Scheduler) checkFirst() {
-	if s.stats.sum.FirstResidentFrame > 0 {
+	if s.stats.sum.FirstResidentFrame != nil {
 		return
 	}
 	for _, i := range s.first {
@@ -836,7 +861,7 @@ func (s *Scheduler) checkFirst() {
 			return
 		}
 	}
-	s.stats.sum.FirstResidentFrame = s.frame
+	s.stats.resident(s.frame)
 }
 
 // Residency returns the residency report: the resident cells in the order

@@ -566,8 +566,8 @@ func TestHolesAndFirstResident(t *testing.T) {
 		t.Errorf("holes %v after both arrived", r.Holes)
 	}
 	sum := s.s.Summary()
-	if sum.HoleFrames != 3 || sum.FirstResidentFrame != 4 || sum.MaxHoles != 2 || sum.FirstHoleFrame != 1 {
-		t.Errorf("hole frames %d, first resident %d, max holes %d, first hole %d; want 3, 4, 2, 1",
+	if sum.HoleFrames != 3 || sum.FirstResidentFrame == nil || *sum.FirstResidentFrame != 4 || sum.MaxHoles != 2 || sum.FirstHoleFrame != 1 {
+		t.Errorf("hole frames %d, first resident %v, max holes %d, first hole %d; want 3, 4, 2, 1",
 			sum.HoleFrames, sum.FirstResidentFrame, sum.MaxHoles, sum.FirstHoleFrame)
 	}
 }

@@ -54,6 +54,9 @@ type Cell struct {
 // Source is a streaming source: a place that asks cells to exist.
 type Source struct {
 	Name string
+	// Entity is the id of the scene entity that carries it (0 for a
+	// source a route makes in a world without authored ones).
+	Entity int64
 	// X and Z are the source's position on the partition plane.
 	X, Z float64
 	// Prefetch, Load and Unload are the radii: cells within Prefetch are
@@ -62,6 +65,10 @@ type Source struct {
 	Prefetch, Load, Unload float64
 	// Enabled is false for a source that asks for nothing.
 	Enabled bool
+	// View is what the source's camera shows, centred on it; nil when
+	// nothing says (no camera, no view setting): pop-in is then not
+	// counted around it.
+	View *View
 }
 
 // Point is a position on the partition plane.
@@ -78,6 +85,9 @@ type World struct {
 	Plane   string
 	Cells   []Cell
 	Sources []Source
+	// View is the scene's main camera's view (nil: none), for the sources
+	// a route is given in a world without authored ones.
+	View *View
 	// RuntimeSources are the sources as the Estella runtime samples them:
 	// on X and Z whatever the plane (for an xz world, Sources).
 	RuntimeSources []Source
@@ -140,12 +150,14 @@ func sourcesFromManifest(m *manifest.Manifest) []Source {
 		}
 		out[i] = Source{
 			Name:     name,
+			Entity:   s.Entity,
 			X:        s.Position.X,
 			Z:        z,
 			Prefetch: s.PrefetchRadius,
 			Load:     s.LoadRadius,
 			Unload:   s.UnloadRadius,
 			Enabled:  s.Enabled,
+			View:     ViewOf(s.View),
 		}
 	}
 	return out
@@ -164,6 +176,7 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Plane:    plane,
 		Cells:    cellsFromManifest(m),
 		Sources:  sourcesFromManifest(m),
+		View:     ViewOf(m.View),
 		// The runtime's view of the sources, for --policy estella.
 		RuntimeSources: runtimeSources(m),
 		Files:          files,

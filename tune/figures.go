@@ -42,6 +42,8 @@ type Figures struct {
 	// bytes).
 	MaxRequestedBytes int64 `json:"maxRequestedBytes"`
 	HoleFrames        int   `json:"holeFrames"`
+	// PopInFrames are the frames with pop-in (0 without a view).
+	PopInFrames int `json:"popInFrames"`
 	// Held are the --require conditions that held, in reporting order
 	// (streaming.FailConditions).
 	Held []Held `json:"held"`
@@ -91,6 +93,7 @@ func figuresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
 		Loads:             sum.Loads,
 		MaxRequestedBytes: sum.MaxRequestedBytes,
 		HoleFrames:        sum.HoleFrames,
+		PopInFrames:       sum.PopInFrames,
 		Held:              []Held{},
 	}
 	var total float64

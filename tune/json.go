@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/streaming"
 )
 
@@ -30,6 +31,7 @@ type jsonFigures struct {
 	Loads             int     `json:"loads"`
 	MaxRequestedBytes int64   `json:"maxRequestedBytes"`
 	HoleFrames        int     `json:"holeFrames"`
+	PopInFrames       int     `json:"popInFrames"`
 }
 
 type jsonRoute struct {
@@ -51,6 +53,9 @@ type jsonTune struct {
 	Warmup       *int           `json:"warmup"`
 	Total        int            `json:"total"`
 	Skipped      int            `json:"skipped"`
+	Uncovered    int            `json:"uncovered"`
+	ViewReach    float64        `json:"viewReach"`
+	Cover        float64        `json:"cover"`
 	Evaluated    int            `json:"evaluated"`
 	Feasible     int            `json:"feasible"`
 	Pruned       int            `json:"pruned"`
@@ -68,7 +73,7 @@ type jsonTune struct {
 
 func (r *Result) jsonCandidate(out *Outcome) *jsonCandidate {
 	c := &jsonCandidate{Settings: out.Candidate, Feasible: out.Feasible, Pruned: out.Pruned,
-		Figures: jsonFigures{out.PeakResidentBytes(), out.MeanResidentBytes(), out.Loads(), out.MaxRequestedBytes(), out.HoleFrames()},
+		Figures: jsonFigures{out.PeakResidentBytes(), out.MeanResidentBytes(), out.Loads(), out.MaxRequestedBytes(), out.HoleFrames(), out.PopInFrames()},
 		Routes:  make([]jsonRoute, len(out.Routes)), Held: []string{}}
 	if !out.Candidate.Authored {
 		c.Index = &out.Candidate.Index
@@ -94,6 +99,11 @@ func WriteJSON(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
+	for i := range r.Warnings {
+		if err := enc.Encode(diag.ShortJSONLine("warning", r.Warnings[i])); err != nil {
+			return err
+		}
+	}
 	for i := range r.Outcomes {
 		out := &r.Outcomes[i]
 		if !out.Run {
@@ -106,7 +116,8 @@ func WriteJSON(w io.Writer, r *Result) error {
 		}
 	}
 	t := jsonTune{MessageType: "tune", Routes: r.Routes, Minimize: r.Objective.String(), Require: r.Require.FailOn,
-		Warmup: r.Require.Warmup, Total: r.Total, Skipped: r.Skipped, Evaluated: r.Evaluated, Feasible: r.Feasible,
+		Warmup: r.Require.Warmup, Total: r.Total, Skipped: r.Skipped, Uncovered: r.Uncovered, ViewReach: r.ViewReach, Cover: r.Cover,
+		Evaluated: r.Evaluated, Feasible: r.Feasible,
 		Pruned: r.Pruned, PrunedRuns: r.PrunedRuns, PrunedFrames: r.PrunedFrames, Partial: r.Partial,
 		Dimensions: r.Dimensions, Top: []int{}, Pareto: []jsonPoint{}, Infeasible: r.Infeasible()}
 	if t.Require == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -63,7 +64,16 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if max <= 0 {
 		max = defaultMaxCandidates
 	}
-	plan, err := s.Space.Lay(world{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella}, max)
+	reach := viewReach(authoredWorld, s.Base.View)
+	var warnings []streaming.Warning
+	if len(o.Require.FailOn) == 0 {
+		o.Require.FailOn, warnings = defaultRequirement(reach)
+	}
+	if slices.Contains(o.Require.FailOn, streaming.FailPopIn) && !(reach > 0) {
+		return nil, fmt.Errorf("--require pop-in: %w", streaming.ErrNoView)
+	}
+	plan, err := s.Space.Lay(world{CellSize: authoredWorld.CellSize, Cooked: !scene, Estella: s.Base.Policy == simulate.Estella,
+		Cover: coverOf(reach, s.Base, s.Open.Validate.Levels)}, max)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +100,17 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
-	return search(ctx, plan, e.eval, o)
+	res, err := search(ctx, plan, e.eval, o)
+	if res != nil {
+		res.Warnings, res.Uncovered, res.EstellaXY = warnings, plan.Uncovered, estellaXY(s.Base, authoredWorld)
+		res.ViewReach = reach
+		if c := coverOf(reach, s.Base, s.Open.Validate.Levels); c != nil {
+			res.Cover = c(authoredWorld.CellSize)
+		}
+		res.World, res.Scene = s.World, scene
+		res.Driven = driven(routes, authoredWorld.Sources)
+	}
+	return res, err
 }
 
 // freeze freezes the worlds every candidate runs on, so that the runs
@@ -247,4 +267,22 @@ func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop stopFunc)
 	frames := run.Frames[:0]
 	e.frames.Put(&frames)
 	return f, nil
+}
+
+// driven are the entity ids of the authored sources some route moves, in
+// the world's order: the sources whose radii the recommendation is for.
+func driven(routes []*streaming.Route, sources []streaming.Source) []int64 {
+	moved := make([]bool, len(sources))
+	for _, rt := range routes {
+		for i, d := range rt.Drives(sources) {
+			moved[i] = moved[i] || d
+		}
+	}
+	var out []int64
+	for i, s := range sources {
+		if moved[i] {
+			out = append(out, s.Entity)
+		}
+	}
+	return out
 }

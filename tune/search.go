@@ -104,6 +104,15 @@ func (o *Outcome) HoleFrames() int {
 	return n
 }
 
+// PopInFrames is the sum of the routes' pop-in frames.
+func (o *Outcome) PopInFrames() int {
+	n := 0
+	for _, f := range o.Routes {
+		n += f.PopInFrames
+	}
+	return n
+}
+
 func (o *Outcome) progress() progress {
 	var p progress
 	for _, f := range o.Routes {
@@ -237,6 +246,25 @@ type Result struct {
 	// Partial says the search was cancelled: the result is the best of
 	// the candidates that ran.
 	Partial bool
+	// Warnings change how the result reads (the view unknown).
+	Warnings []streaming.Warning
+	// ViewReach is how far the widest view reaches from its source (0:
+	// none is known); Uncovered counts the combinations never run because
+	// their load radius leaves it uncovered.
+	ViewReach float64
+	Uncovered int
+	// Cover is the least load radius covering the view at the authored
+	// cell size (0: no view).
+	Cover float64
+	// EstellaXY says the search ran Estella's runtime on a world cut on x
+	// and y, which it does not stream as cut whatever the radii.
+	EstellaXY bool
+	// World is the world searched and Scene says it is a scene file;
+	// Driven are the entity ids of its authored sources the routes move
+	// (Edit puts the recommendation on them).
+	World  string
+	Scene  bool
+	Driven []int64
 }
 
 // search runs plan's candidates through eval and ranks them. A candidate

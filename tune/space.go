@@ -21,6 +21,9 @@ var (
 	defaultLoad     = []float64{0.5, 1, 1.5, 2, 3}
 	defaultUnload   = []float64{0.5, 1, 2}
 	defaultPrefetch = []float64{0, 0.5, 1}
+	// defaultLoadBeyondView are the load radii tried from a view's cover
+	// on, in cell sizes above it.
+	defaultLoadBeyondView = []float64{0, 0.5, 1, 1.5, 2}
 )
 
 // Spec is the space as given: each field the text of its flag, "" when
@@ -94,6 +97,10 @@ type world struct {
 	Cooked bool
 	// Estella says the runtime policy runs, which has no budget and no cap.
 	Estella bool
+	// Cover, when set, is the least load radius that wants every cell a
+	// source's view touches in a world of the given cell size: a smaller
+	// one leaves the view uncovered, and is never run.
+	Cover func(cellSize float64) float64
 }
 
 // searchPlan is a space laid out for a world: the candidates to run, in the
@@ -101,8 +108,9 @@ type world struct {
 type searchPlan struct {
 	Candidates []Candidate
 	// Total is the number of combinations; Skipped of them break the radii
-	// rule (manifest.CheckRadii) and are never run.
-	Total, Skipped int
+	// rule (manifest.CheckRadii) and Uncovered have a load radius under
+	// which the view is not covered (world.Cover): neither is run.
+	Total, Skipped, Uncovered int
 	// Dimensions are the sizes of the dimensions, for the report.
 	Dimensions []Dimension
 }
@@ -141,18 +149,35 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 	}
 	unset := []*int64{nil}
 	budgets, caps := or(sp.Budget, unset), or(sp.MaxResidentBytes, unset)
+	// The load radii of each cell size: given, or the defaults, which
+	// with a view start where it is covered.
+	loadsOf := make([][]float64, len(cells))
+	most := 0
+	for k, cs := range cells {
+		loadsOf[k] = sp.Load
+		if loadsOf[k] == nil {
+			loadsOf[k] = defaultLoads(cs, w.cover(cs))
+		}
+		most = max(most, len(loadsOf[k]))
+	}
 	dims := []Dimension{
 		{"--cell-size", len(cells)},
-		{"--load-radius", lenOr(sp.Load, defaultLoad)},
+		{"--load-radius", most},
 		{"--unload-radius", lenOr(sp.Unload, defaultUnload)},
 		{"--prefetch-radius", lenOr(sp.Prefetch, defaultPrefetch)},
 		{"--budget", len(budgets)},
 		{"--max-resident-bytes", len(caps)},
 	}
-	total := big.NewInt(1)
+	total := big.NewInt(0)
+	for k := range cells {
+		n := big.NewInt(int64(len(loadsOf[k])))
+		for _, d := range dims[2:] {
+			n.Mul(n, big.NewInt(int64(d.Values)))
+		}
+		total.Add(total, n)
+	}
 	factors := make([]string, len(dims))
 	for i, d := range dims {
-		total.Mul(total, big.NewInt(int64(d.Values)))
 		factors[i] = fmt.Sprintf("%d %s", d.Values, strings.TrimPrefix(d.Flag, "--"))
 	}
 	if total.Sign() == 0 {
@@ -163,12 +188,9 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 			strings.Join(factors, " × "), total.String(), maxCandidates)
 	}
 	p := &searchPlan{Total: int(total.Int64()), Dimensions: dims}
-	for _, cs := range cells {
-		loads := sp.Load
-		if loads == nil {
-			loads = scaled(defaultLoad, 0, cs)
-		}
-		for _, load := range loads {
+	for k, cs := range cells {
+		cover := w.cover(cs)
+		for _, load := range loadsOf[k] {
 			unloads := sp.Unload
 			if unloads == nil {
 				unloads = scaled(defaultUnload, load, cs)
@@ -181,6 +203,10 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 				for _, prefetch := range prefetches {
 					if len(manifest.CheckRadii(prefetch, load, unload)) > 0 {
 						p.Skipped += len(budgets) * len(caps)
+						continue
+					}
+					if load < cover {
+						p.Uncovered += len(budgets) * len(caps)
 						continue
 					}
 					for _, b := range budgets {
@@ -196,7 +222,30 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 			}
 		}
 	}
+	if len(p.Candidates) == 0 && p.Uncovered > 0 {
+		return nil, fmt.Errorf("--load-radius: every load radius tried is below %s, the least that covers what the camera shows (its view's reach), so none would be free of pop-in; try load radii from %s (or leave --load-radius out)",
+			num(w.cover(cells[0])), num(w.cover(cells[0])))
+	}
 	return p, nil
+}
+
+// cover is the least load radius covering the view at cell size cs (0:
+// no view).
+func (w world) cover(cs float64) float64 {
+	if w.Cover == nil {
+		return 0
+	}
+	return w.Cover(cs)
+}
+
+// defaultLoads are the default load radii for cell size cs: {0.5, 1,
+// 1.5, 2, 3}·cs, or with a view to cover, cover + {0, 0.5, 1, 1.5, 2}·cs
+// (smaller ones would leave it uncovered).
+func defaultLoads(cs, cover float64) []float64 {
+	if cover > 0 {
+		return scaled(defaultLoadBeyondView, cover, cs)
+	}
+	return scaled(defaultLoad, 0, cs)
 }
 
 // CellSizes are the plan's cell sizes, ascending: the worlds to open (or
@@ -210,10 +259,6 @@ func (p *searchPlan) CellSizes() []float64 {
 	}
 	return out
 }
-
-// defaultRequire is what a feasible candidate meets when --require is not
-// given.
-var defaultRequire = []string{streaming.FailHoles}
 
 // CheckRequire refuses constraints no candidate could break, as
 // streaming.Gate.Check does for a run: over-budget when no candidate has a

@@ -302,7 +302,7 @@ func TestPlanHelpers(t *testing.T) {
 		gate streaming.Gate
 		want string
 	}{
-		{streaming.Gate{FailOn: defaultRequire}, ""},
+		{streaming.Gate{FailOn: []string{streaming.FailHoles}}, ""},
 		{streaming.Gate{FailOn: []string{streaming.FailOverBudget}}, "over-budget needs a budget"},
 		{streaming.Gate{FailOn: []string{streaming.FailOverCap}}, "over-cap needs a cap"},
 		{streaming.Gate{Warmup: new(-1)}, "--warmup -1"},

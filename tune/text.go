@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/streaming"
 )
 
 // bytesText renders a byte count exactly, as simulate's summary does.
@@ -27,6 +28,9 @@ func (r *Result) requireText() string {
 		return "nothing"
 	}
 	w := "warm-up until the first frame without holes"
+	if len(r.Require.FailOn) == 1 && r.Require.FailOn[0] == streaming.FailPopIn {
+		w = "warm-up until the first frame without pop-in"
+	}
 	if r.Require.Warmup != nil {
 		w = fmt.Sprintf("%d-frame warm-up", *r.Require.Warmup)
 	}
@@ -39,6 +43,9 @@ func (r *Result) requireText() string {
 // on the same routes beside it.
 func WriteText(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
+	for i := range r.Warnings {
+		bw.WriteString(r.Warnings[i].Frame(false))
+	}
 	fmt.Fprintf(bw, "tune on %d %s (%s): minimize %s, require %s\n", len(r.Routes), english.Plural(len(r.Routes), "route"),
 		strings.Join(r.Routes, ", "), r.Objective, r.requireText())
 	dims := make([]string, len(r.Dimensions))
@@ -46,7 +53,11 @@ func WriteText(w io.Writer, r *Result) error {
 		dims[i] = fmt.Sprintf("%d %s", d.Values, strings.TrimPrefix(d.Flag, "--"))
 	}
 	fmt.Fprintf(bw, "space: %s = %d combinations\n", strings.Join(dims, " × "), r.Total)
-	fmt.Fprintf(bw, "  evaluated %d, skipped %d (radii rule: unload ≤ load or prefetch < load), feasible %d", r.Evaluated, r.Skipped, r.Feasible)
+	fmt.Fprintf(bw, "  evaluated %d, skipped %d (radii rule: unload ≤ load or prefetch < load)", r.Evaluated, r.Skipped)
+	if r.ViewReach > 0 {
+		fmt.Fprintf(bw, " and %d (load radius below %s, the least that wants every cell the camera shows)", r.Uncovered, num(r.Cover))
+	}
+	fmt.Fprintf(bw, ", feasible %d", r.Feasible)
 	if r.Pruned > 0 {
 		fmt.Fprintf(bw, ", pruned %d (stopped once they could no longer win: %d route %s and %d %s saved)", r.Pruned, r.PrunedRuns, english.Plural(r.PrunedRuns, "run"), r.PrunedFrames, english.Plural(r.PrunedFrames, "frame"))
 	}
@@ -65,20 +76,26 @@ func WriteText(w io.Writer, r *Result) error {
 
 	fmt.Fprintf(bw, "\ntop %d feasible (over routes: the largest peak and mean, the sum of loads)\n", len(r.Top))
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tcell size\tload\tunload\tprefetch\tbudget\tcap\troute\tpeak B\tmean B\tloads\tmax frame B\thole frames\t")
+	popIn := func(int) string { return "" }
+	header := "rank\tcell size\tload\tunload\tprefetch\tbudget\tcap\troute\tpeak B\tmean B\tloads\tmax frame B\thole frames\t"
+	if r.ViewReach > 0 {
+		popIn = func(n int) string { return strconv.Itoa(n) + "\t" }
+		header += "pop-in frames\t"
+	}
+	fmt.Fprintln(tw, header)
 	for rank, i := range r.Top {
 		out := &r.Outcomes[i]
 		c := &out.Candidate
 		settings := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t", rank+1, num(c.CellSize), num(c.Load), num(c.Unload), num(c.Prefetch),
 			sizeText(c.Budget), sizeText(c.MaxResidentBytes))
 		if len(r.Routes) > 1 {
-			fmt.Fprintf(tw, "%sall\t%d\t%.0f\t%d\t%d\t%d\t\n", settings, out.PeakResidentBytes(), out.MeanResidentBytes(),
-				out.Loads(), out.MaxRequestedBytes(), out.HoleFrames())
+			fmt.Fprintf(tw, "%sall\t%d\t%.0f\t%d\t%d\t%d\t%s\n", settings, out.PeakResidentBytes(), out.MeanResidentBytes(),
+				out.Loads(), out.MaxRequestedBytes(), out.HoleFrames(), popIn(out.PopInFrames()))
 			settings = "\t\t\t\t\t\t\t"
 		}
 		for k, f := range out.Routes {
-			fmt.Fprintf(tw, "%s%s\t%d\t%.0f\t%d\t%d\t%d\t\n", settings, r.Routes[k], f.PeakResidentBytes, f.MeanResidentBytes,
-				f.Loads, f.MaxRequestedBytes, f.HoleFrames)
+			fmt.Fprintf(tw, "%s%s\t%d\t%.0f\t%d\t%d\t%d\t%s\n", settings, r.Routes[k], f.PeakResidentBytes, f.MeanResidentBytes,
+				f.Loads, f.MaxRequestedBytes, f.HoleFrames, popIn(f.PopInFrames))
 			settings = "\t\t\t\t\t\t\t"
 		}
 	}
@@ -94,8 +111,9 @@ func WriteText(w io.Writer, r *Result) error {
 	tw.Flush()
 
 	best := &r.Outcomes[r.Best]
-	fmt.Fprintf(bw, "\nrecommended (%s): in worldcook.yaml\n\n", best.Candidate.Describe())
+	fmt.Fprintf(bw, "\nrecommended (%s): in worldcook.yaml, for worldcook's simulation\n\n", best.Candidate.Describe())
 	r.writeYAML(bw, &best.Candidate)
+	fmt.Fprintf(bw, "\nThese lines change only what worldcook simulates: the game's runtime reads the radii of the\nscene's WorldStreamingSources. tune --diff prints the edit that puts them there (--write makes it).\n")
 	if r.Authored != nil && best.Candidate.CellSize != r.Authored.Candidate.CellSize {
 		fmt.Fprintf(bw, "\nand on the scene's StreamedWorld, author cellSize: %s (now %s)\n", num(best.Candidate.CellSize), num(r.Authored.Candidate.CellSize))
 	}
@@ -139,9 +157,13 @@ func (r *Result) writeAuthored(bw *bufio.Writer, best *Outcome) {
 	}
 	fmt.Fprintln(bw, ":")
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	header := "  route\tauthored hole frames\tpeak B\tfails"
+	popIn := ""
+	if r.ViewReach > 0 {
+		popIn = "\tpop-in frames"
+	}
+	header := "  route\tauthored hole frames" + popIn + "\tpeak B\tfails"
 	if best != nil {
-		header += "\trecommended hole frames\tpeak B"
+		header += "\trecommended hole frames" + popIn + "\tpeak B"
 	}
 	fmt.Fprintln(tw, header)
 	for k, f := range a.Routes {
@@ -154,9 +176,16 @@ func (r *Result) writeAuthored(bw *bufio.Writer, best *Outcome) {
 			fails = strings.Join(names, ", ")
 		}
 		row := fmt.Sprintf("  %s\t%d\t%d\t%s", r.Routes[k], f.HoleFrames, f.PeakResidentBytes, fails)
+		if r.ViewReach > 0 {
+			row = fmt.Sprintf("  %s\t%d\t%d\t%d\t%s", r.Routes[k], f.HoleFrames, f.PopInFrames, f.PeakResidentBytes, fails)
+		}
 		if best != nil {
 			b := best.Routes[k]
-			row += fmt.Sprintf("\t%d\t%d", b.HoleFrames, b.PeakResidentBytes)
+			if r.ViewReach > 0 {
+				row += fmt.Sprintf("\t%d\t%d\t%d", b.HoleFrames, b.PopInFrames, b.PeakResidentBytes)
+			} else {
+				row += fmt.Sprintf("\t%d\t%d", b.HoleFrames, b.PeakResidentBytes)
+			}
 		}
 		fmt.Fprintln(tw, row)
 	}

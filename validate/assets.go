@@ -37,6 +37,10 @@ type AssetPlan struct {
 	// Files are the assets' paths in the file system, in the order of
 	// All: inputs of the run, which a cook must never write over.
 	Files []string
+	// Sidecars are the .meta files read to resolve uuids (none when no
+	// uuid was looked up): an edit of any of them can change what a uuid
+	// names, so each is an input of the whole world.
+	Sidecars []string
 }
 
 // AssetResolver returns the resolver of the asset references of the
@@ -133,6 +137,7 @@ func (c *checker) collectAssets() {
 		ap.All = append(ap.All, g.Asset(p))
 		ap.Files = append(ap.Files, g.File(p))
 	}
+	ap.Sidecars = g.Resolver().Index().Read()
 	c.plan.Assets = ap
 }
 
@@ -251,7 +256,7 @@ func (l *assetLister) instance(i int32) {
 				continue
 			}
 			l.reported[m] = true
-			c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: missCode(r.reason),
 				Message: c.who(i) + " (prefab entity " + where + ") " + r.f.Field + ": " + m.Message(),
 				Subject: diag.Subject{Field: r.f.Field},
 				Hint:    "fix the reference in " + from + " or add the file it names"}})
@@ -327,7 +332,7 @@ func (l *assetLister) direct(i int32, r resolvedRef) {
 	if l.bounded[entRef{i, r.f.Value}] {
 		return
 	}
-	l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
+	l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: missCode(r.reason),
 		Message: l.c.who(i) + " " + r.f.Field + ": " + assets.Miss{Ref: r.f.Value, Path: r.p, Reason: r.reason}.Message(),
 		Subject: diag.Subject{Field: r.f.Field},
 		Hint:    "fix the reference or add the file (with its .meta for an @uuid: reference) under " + filepath.ToSlash(l.g.Root())}})
@@ -351,7 +356,7 @@ func (l *assetLister) add(i int32, field, p string) {
 			// The document itself is what the engine cannot use.
 			hint = "fix " + m.Path
 		}
-		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: CodeMissingAsset,
+		l.c.add(i, Finding{Diagnostic: diag.Diagnostic{Code: missCode(m.Reason),
 			Message: l.c.who(i) + " " + field + ": " + m.Message(),
 			Subject: diag.Subject{Field: field},
 			Hint:    hint}})
@@ -508,4 +513,12 @@ func writeAssetText(w io.Writer, p *Plan) {
 		}
 		fmt.Fprintf(w, "  most shared assets: %s\n", strings.Join(parts, ", "))
 	}
+}
+
+// missCode is the code of a reference that leads nowhere for reason.
+func missCode(reason string) string {
+	if assets.IsDuplicateUUID(reason) {
+		return CodeDuplicateUUID
+	}
+	return CodeMissingAsset
 }

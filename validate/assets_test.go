@@ -351,3 +351,59 @@ func TestAssetsOfContainers(t *testing.T) {
 		t.Errorf("missing-asset findings\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestDuplicateUUID: a uuid two .meta files carry is an error naming both,
+// on a reference of the scene and on one inside a prefab, and every
+// sidecar the index read is listed.
+func TestDuplicateUUID(t *testing.T) {
+	root := synthetic(t)
+	for _, f := range []struct{ name, uuid string }{
+		{"assets/textures/zz-copy.png", "00000000-0000-4000-8000-000000000001"},
+		{"assets/textures/zz-mat.png", "00000000-0000-4000-8000-000000000002"},
+	} {
+		p := filepath.Join(root, filepath.FromSlash(f.name))
+		if err := os.WriteFile(p, []byte("PNG"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p+".meta", []byte(`{"uuid": "`+f.uuid+`", "type": "texture"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := checkAt(t, filepath.Join(root, "assets", "scenes", "main.esscene"), Options{},
+		E{ID: 1, C: []string{sw("100")}},
+		E{ID: 2, C: []string{tr(10, 0, 10), comp("Sprite", `{"texture": "@uuid:00000000-0000-4000-8000-000000000001"}`)}},
+		inst(3, "null", "assets/prefabs/Rock.esprefab", `[]`),
+	)
+	var got []string
+	for _, f := range p.Findings {
+		if f.Code == CodeDuplicateUUID {
+			if f.Severity != SeverityError {
+				t.Errorf("%s is a %s, want an error", f.Message, f.Severity)
+			}
+			got = append(got, f.Message)
+		}
+	}
+	tex := filepath.Join(root, "assets", "textures")
+	for _, want := range []string{
+		filepath.Join(tex, "grass.png.meta") + " and " + filepath.Join(tex, "zz-copy.png.meta"),
+		filepath.Join(root, "assets", "materials", "rock.esmaterial.meta") + " and " + filepath.Join(tex, "zz-mat.png.meta"),
+	} {
+		found := false
+		for _, g := range got {
+			found = found || strings.Contains(g, want)
+		}
+		if !found {
+			t.Errorf("no duplicate-uuid finding names %s; got %q", want, got)
+		}
+	}
+	var metas []string
+	_ = filepath.WalkDir(root, func(path string, de os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".meta") {
+			metas = append(metas, path)
+		}
+		return nil
+	})
+	if !slices.Equal(p.Assets.Sidecars, metas) {
+		t.Errorf("sidecars read %q, want every .meta %q", p.Assets.Sidecars, metas)
+	}
+}

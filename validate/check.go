@@ -181,6 +181,7 @@ func (c *checker) run() error {
 	c.checkRefs()
 	if c.plan.Streamed {
 		c.collectSources()
+		c.collectViews()
 	}
 	c.runRules(phaseScene)
 	if c.plan.Streamed {

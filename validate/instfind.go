@@ -391,6 +391,7 @@ const (
 	CodeGeneratedIDConflict = "generated-id-conflict"
 	CodeUnresolvedPrefab    = "unresolved-prefab"
 	CodeMissingAsset        = "missing-asset"
+	CodeDuplicateUUID       = "duplicate-uuid"
 	CodeUIRootInCell        = "ui-root-in-cell"
 	CodeGlobalLightInCell   = "global-light-in-cell"
 	CodeCameraInCell        = "camera-in-cell"
@@ -434,6 +435,14 @@ var ruleMissingAsset = rule{
 		Short: "Asset reference leads to no file",
 		Full:  "A component field, prefab instance or referenced asset (a prefab's meshes, a material's textures, a tileset's texture, a map's tilesets and images) names an asset that is not a regular file inside the project: an @uuid: with no .meta, a path that does not exist, or one that leaves the project. The runtime fails to load it; the manifest counts it as 0 bytes, and for a mesh, tileset or map its extent is unknown, so the cell's bounds do not cover it.",
 		Help:  "Fix the reference, add the file (and its .meta for an @uuid: reference), or pass --assets with the folders that hold it."},
+	phase: phaseAssets,
+}
+
+var ruleDuplicateUUID = rule{
+	Rule: Rule{ID: CodeDuplicateUUID, Level: SeverityError,
+		Short: "Asset reference through a uuid two .meta files carry",
+		Full:  "An @uuid: reference (in the scene or in an asset it loads) names a uuid that two .meta sidecars under the asset folders both carry. Which file it loads depends on which sidecar is found first, so copying in an unrelated asset with a copied .meta changes the world.",
+		Help:  "Give one of the two files a new uuid: delete its .meta and let the editor write a new one."},
 	phase: phaseAssets,
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	estella "github.com/worldcook/worldcook/internal/project"
 )
 
 // SceneExt is the file extension of Estella scene documents.
@@ -12,11 +14,17 @@ const SceneExt = ".esscene"
 
 // SceneName returns the name the Estella runtime registers a scene under:
 // its path relative to scenesRoot, without ".esscene", with forward
-// slashes ("levels/boss"). An empty scenesRoot means the file's own
-// directory, so "main.esscene" is "main". Cook and validate both name cells
-// after it, so a world validated and a world cooked agree on every name.
+// slashes ("levels/boss"). An empty scenesRoot means the engine's own
+// rule for a scene inside an Estella project (relative to the project's
+// scenes folder, the folder of its defaultScene: see internal/project),
+// and the file's own directory for any other, so "main.esscene" is
+// "main". Cook and validate both name cells after it, so a world
+// validated and a world cooked agree on every name.
 func SceneName(file, scenesRoot string) (string, error) {
 	if scenesRoot == "" {
+		if root, ok := estella.Find(file); ok {
+			return projectSceneName(file, root)
+		}
 		scenesRoot = filepath.Dir(file)
 	}
 	absRoot, err := filepath.Abs(scenesRoot)
@@ -31,7 +39,29 @@ func SceneName(file, scenesRoot string) (string, error) {
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("scene %s is not inside the scenes root %s; pass --scenes-root with the folder that holds the game's scenes", file, scenesRoot)
 	}
-	name := strings.TrimSuffix(filepath.ToSlash(rel), SceneExt)
+	return checkedName(file, strings.TrimSuffix(filepath.ToSlash(rel), SceneExt))
+}
+
+// projectSceneName names the scene at file inside the project at root as
+// the engine does.
+func projectSceneName(file, root string) (string, error) {
+	p, err := estella.Load(root)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("scene %s: %v", file, err)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return "", fmt.Errorf("scene %s: %v", file, err)
+	}
+	return checkedName(file, p.SceneName(filepath.ToSlash(rel)))
+}
+
+// checkedName refuses a name the manifest cannot hold.
+func checkedName(file, name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("scene %s has an empty name; rename the file", file)
 	}

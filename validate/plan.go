@@ -87,6 +87,10 @@ type Plan struct {
 	PersistentRefs []int64
 	// Sources are the authored WorldStreamingSources, in authored order.
 	Sources []manifest.Source
+	// View is what the scene's main camera shows (nil without a camera):
+	// the view a simulation gives the sources it assumes for a world
+	// without authored ones. Each source's own is its Source.View.
+	View *manifest.View
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
 	// Assets are the asset files each cell and the persistent world

@@ -47,6 +47,20 @@ type ReportOptions struct {
 	// Verbose lists, in the text format, every cell whose bounds grew;
 	// otherwise the maxGrewLines largest are listed and the rest counted.
 	Verbose bool
+	// SourceRoot is the folder the sarif and github formats name files
+	// relative to, as code scanning and pull-request annotations resolve
+	// them from the repository's root; "" is diag.SourceRoot of the
+	// working directory (the git work tree holding it).
+	SourceRoot string
+}
+
+// sourceRoot is the folder files are named relative to in the formats
+// GitHub reads.
+func (o ReportOptions) sourceRoot() string {
+	if o.SourceRoot != "" {
+		return o.SourceRoot
+	}
+	return diag.SourceRoot(".")
 }
 
 // maxGrewLines is how many grown cells the text format lists without
@@ -274,9 +288,9 @@ func writeSARIF(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
 	}
 	groups := make([]diag.SARIFGroup, len(plans))
 	for k, p := range plans {
-		groups[k] = diag.SARIFGroup{Scope: p.SceneName, Diagnostics: diagnostics(p.Findings)}
+		groups[k] = diag.SARIFGroup{Scope: p.SceneName, File: p.Doc.Path, Diagnostics: diagnostics(p.Findings)}
 	}
-	return diag.WriteSARIF(w, tool, groups)
+	return diag.WriteSARIF(w, tool, groups, opts.sourceRoot())
 }
 
 // diagnostics are the findings' diagnostics, for the renderers.
@@ -301,12 +315,13 @@ func ruleName(id string) string {
 }
 
 func writeGitHub(w *bufio.Writer, plans []*Plan, opts ReportOptions) error {
+	root := opts.sourceRoot()
 	for _, p := range plans {
 		for _, f := range p.Findings {
 			if opts.Quiet && f.Severity != SeverityError {
 				continue
 			}
-			diag.WriteGitHub(w, f.Diagnostic)
+			diag.WriteGitHub(w, f.Diagnostic, root)
 		}
 	}
 	if opts.Quiet {

@@ -48,20 +48,21 @@ func TestGoldenReports(t *testing.T) {
 	p := goldenPlan(t)
 	// Every code but bad-cell-size (it replaces the partition), parent-cycle
 	// and plane-mismatch (the scene is laid out in 3D; TestRules has them)
-	// shows up.
+	// and duplicate-uuid (it needs two .meta files; TestDuplicateUUID has
+	// it) shows up.
 	seen := map[string]bool{}
 	for _, f := range p.Findings {
 		seen[f.Code] = true
 	}
 	for _, r := range Rules {
-		if !seen[r.ID] && r.ID != CodeBadCellSize && r.ID != CodeParentCycle && r.ID != CodePlaneMismatch {
+		if !seen[r.ID] && r.ID != CodeBadCellSize && r.ID != CodeParentCycle && r.ID != CodePlaneMismatch && r.ID != CodeDuplicateUUID {
 			t.Errorf("the golden scene has no %s finding", r.ID)
 		}
 	}
 	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, format, []*Plan{p}, ReportOptions{ToolVersion: "test"}); err != nil {
+			if err := Write(&buf, format, []*Plan{p}, ReportOptions{ToolVersion: "test", SourceRoot: "."}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, "errors."+format+".golden", buf.Bytes())
@@ -109,7 +110,7 @@ func TestGoldenReports(t *testing.T) {
 func TestSARIFStructure(t *testing.T) {
 	p := goldenPlan(t)
 	var buf bytes.Buffer
-	if err := Write(&buf, FormatSARIF, []*Plan{p, p}, ReportOptions{}); err != nil {
+	if err := Write(&buf, FormatSARIF, []*Plan{p, p}, ReportOptions{SourceRoot: "."}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
@@ -263,7 +264,7 @@ func TestGitHubEscaping(t *testing.T) {
 		Message: "100% broken\nsecond line", Hint: "fix: it",
 	}}}}
 	var buf bytes.Buffer
-	if err := Write(&buf, FormatGitHub, []*Plan{p}, ReportOptions{}); err != nil {
+	if err := Write(&buf, FormatGitHub, []*Plan{p}, ReportOptions{SourceRoot: "."}); err != nil {
 		t.Fatal(err)
 	}
 	want := "::warning file=a%2Cb%3Ac.esscene,line=7,title=worldcook dangling-ref::100%25 broken%0Asecond line (fix: it)\n" +
@@ -291,5 +292,74 @@ func TestQuietTextShowsErrorsOnly(t *testing.T) {
 	}
 	if err := Write(&buf, "yaml", []*Plan{p}, ReportOptions{}); err == nil {
 		t.Error("unknown format accepted")
+	}
+}
+
+// TestSARIFFingerprintsSurviveEdits: blank lines added at the top of the
+// scene move every finding's line, and no fingerprint; every result has
+// one, and no two of a run share it.
+func TestSARIFFingerprintsSurviveEdits(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", goldenScene))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := func(src []byte) (lines []int, fps []string) {
+		d, err := scene.Parse(goldenScene, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Check(d, Options{SceneName: "errors", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}},
+			Assets: []string{filepath.Join("..", "testdata", "validate")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, FormatSARIF, []*Plan{p}, ReportOptions{SourceRoot: "."}); err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct {
+								URIBaseID string `json:"uriBaseId"`
+							} `json:"artifactLocation"`
+							Region struct{ StartLine int } `json:"region"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+					PartialFingerprints map[string]string `json:"partialFingerprints"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range log.Runs[0].Results {
+			if r.Locations[0].PhysicalLocation.ArtifactLocation.URIBaseID != "%SRCROOT%" {
+				t.Errorf("a relative URI without its base: %+v", r.Locations[0])
+			}
+			lines = append(lines, r.Locations[0].PhysicalLocation.Region.StartLine)
+			fps = append(fps, r.PartialFingerprints["worldcookFinding/v1"])
+		}
+		return lines, fps
+	}
+	lines, fps := results(src)
+	edited := append([]byte("\n\n"), src...)
+	moved, after := results(edited)
+	if len(fps) == 0 || !slices.Equal(fps, after) {
+		t.Errorf("fingerprints changed with the lines:\n%v\n%v", fps, after)
+	}
+	for k := range lines {
+		if moved[k] != lines[k]+2 {
+			t.Errorf("result %d: line %d, then %d: the edit did not move it", k, lines[k], moved[k])
+		}
+	}
+	seen := map[string]bool{}
+	for _, fp := range fps {
+		if fp == "" || seen[fp] {
+			t.Errorf("fingerprint %q is empty or shared", fp)
+		}
+		seen[fp] = true
 	}
 }

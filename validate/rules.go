@@ -80,7 +80,7 @@ var ruleList = []*rule{
 	&ruleCrossCellRef, &rulePersistentToCellRef, &ruleDanglingRef,
 	&rulePersistentNotRoot, &ruleMultipleStreamedWorld, &ruleBadCellSize,
 	&ruleDuplicateID, &ruleParentCycle, &ruleMissingParent, &ruleInconsistentTopology,
-	&ruleUnplaceablePrefab, &ruleRefToGeneratedID, &ruleGeneratedIDConflict, &ruleUnresolvedPrefab, &ruleMissingAsset,
+	&ruleUnplaceablePrefab, &ruleRefToGeneratedID, &ruleGeneratedIDConflict, &ruleUnresolvedPrefab, &ruleMissingAsset, &ruleDuplicateUUID,
 	&ruleUIRootInCell, &ruleGlobalLightInCell, &ruleCameraInCell,
 	&ruleBadSourceRadii, &ruleSourceInCell,
 	&rulePlaneMismatch,

@@ -28,6 +28,32 @@ func WriteMap(w io.Writer, p *Plan) error {
 	return planMap(p).WriteSVG(w)
 }
 
+// MapRoute is a route drawn on a plan's map: points on the partition
+// plane ([x, z], or [x, y] on an xy world), Jumps the indices of points
+// reached by a jump.
+type MapRoute struct {
+	Name   string
+	Points [][2]float64
+	Jumps  []int
+}
+
+// WriteMapRoutes is WriteMap with routes drawn over the plan: the route
+// set simulate and tune replay, on the world they stream.
+func WriteMapRoutes(w io.Writer, p *Plan, routes []MapRoute) error {
+	m := planMap(p)
+	for _, r := range routes {
+		dr := drawing.Route{Name: r.Name, Jumps: r.Jumps}
+		for _, pt := range r.Points {
+			dr.Points = append(dr.Points, drawing.Point{X: pt[0], Z: pt[1]})
+		}
+		m.Routes = append(m.Routes, dr)
+	}
+	if len(routes) > 0 {
+		m.Subtitle += "; " + english.Count(len(routes), "route")
+	}
+	return m.WriteSVG(w)
+}
+
 // planMap returns the drawing (the map) of a plan, for callers that add to it.
 func planMap(p *Plan) *drawing.Map {
 	m := &drawing.Map{

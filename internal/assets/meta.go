@@ -6,15 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/worldcook/worldcook/internal/jsondoc"
+	"github.com/worldcook/worldcook/internal/project"
 	"github.com/worldcook/worldcook/internal/regular"
 )
 
 // ProjectFile marks the root of an Estella project.
-const ProjectFile = "project.esproject"
+const ProjectFile = project.File
 
 // MaxMetaBytes bounds a .meta sidecar: one is a few hundred bytes, and
 // anything much larger is not one.
@@ -64,6 +66,11 @@ type Index struct {
 	dirs []string
 	once sync.Once
 	byID map[string]string // lower-case uuid → file (the sidecar's path without .meta)
+	// dups holds, for a uuid two sidecars carry, the second one found.
+	dups map[string]string
+	// read is every sidecar opened: an edit of any of them can change
+	// what a uuid names, so each is an input of a run that resolved one.
+	read []string
 }
 
 // NewIndex returns an index of the .meta files under dirs.
@@ -81,6 +88,24 @@ func (x *Index) Lookup(uuid string) (string, bool) {
 	return f, ok
 }
 
+// Duplicate returns the two files whose sidecars both carry uuid (any
+// case), in walk order; ok is false when one sidecar or none does.
+func (x *Index) Duplicate(uuid string) (first, second string, ok bool) {
+	x.once.Do(x.build)
+	id := strings.ToLower(uuid)
+	second, ok = x.dups[id]
+	return x.byID[id], second, ok
+}
+
+// Read returns every .meta file the index opened, sorted, or nil when no
+// uuid was looked up (the folders were not walked).
+func (x *Index) Read() []string {
+	if x.byID == nil {
+		return nil
+	}
+	return append([]string(nil), x.read...)
+}
+
 // Where names the searched folders for messages.
 func (x *Index) Where() string {
 	if len(x.dirs) == 0 {
@@ -93,9 +118,12 @@ func (x *Index) Where() string {
 // they hold no authored assets and can be huge. Symbolic links are not
 // followed and only regular sidecars are read, so a FIFO or a link to a
 // device cannot stall the walk. When two sidecars carry one uuid, the
-// first in walk order (lexical) wins.
+// first in walk order (lexical) is kept and the second noted (Duplicate):
+// a reference through that uuid is ambiguous.
 func (x *Index) build() {
 	x.byID = make(map[string]string)
+	x.dups = make(map[string]string)
+	defer func() { sort.Strings(x.read) }()
 	for _, root := range x.dirs {
 		x.walk(root)
 	}
@@ -135,6 +163,7 @@ func (x *Index) walk(root string) {
 			return nil
 		}
 		defer f.Close()
+		x.read = append(x.read, path)
 		if st.Size() > MaxMetaBytes {
 			return nil
 		}
@@ -148,6 +177,8 @@ func (x *Index) walk(root string) {
 		}
 		if _, dup := x.byID[m.UUID]; !dup {
 			x.byID[m.UUID] = strings.TrimSuffix(path, ".meta")
+		} else if _, noted := x.dups[m.UUID]; !noted {
+			x.dups[m.UUID] = strings.TrimSuffix(path, ".meta")
 		}
 		return nil
 	})
@@ -155,19 +186,4 @@ func (x *Index) walk(root string) {
 
 // FindProject returns the Estella project holding file: the nearest folder
 // at or above file's folder with a project.esproject, as an absolute path.
-func FindProject(file string) (string, bool) {
-	abs, err := filepath.Abs(filepath.Dir(file))
-	if err != nil {
-		return "", false
-	}
-	for d := abs; ; {
-		if st, err := os.Stat(filepath.Join(d, ProjectFile)); err == nil && st.Mode().IsRegular() {
-			return d, true
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", false
-		}
-		d = up
-	}
-}
+func FindProject(file string) (string, bool) { return project.Find(file) }

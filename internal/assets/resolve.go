@@ -47,6 +47,15 @@ type Resolved struct {
 	Ref bool
 }
 
+// DuplicateUUID starts the Reason of a uuid that two .meta files carry,
+// which names both: the engine's asset database keeps one of them, so
+// the reference is ambiguous, and adding an unrelated sidecar can change
+// the world. IsDuplicateUUID tells such a reason.
+const DuplicateUUID = "is the uuid of both "
+
+// IsDuplicateUUID reports whether reason says a uuid is carried twice.
+func IsDuplicateUUID(reason string) bool { return strings.HasPrefix(reason, DuplicateUUID) }
+
 // NewResolver returns the resolver of the project at root, looking uuids
 // up in index (nil: no uuid resolves) and telling the kinds of documents
 // apart by rules (added to the defaults).
@@ -133,6 +142,9 @@ func (r *Resolver) resolve(ref, from string) Resolved {
 		file, found := r.index.Lookup(id)
 		if !found {
 			return Resolved{Ref: true, Reason: "has no .meta with that uuid under " + r.index.Where()}
+		}
+		if a, b, dup := r.index.Duplicate(id); dup {
+			return Resolved{Ref: true, Reason: DuplicateUUID + a + ".meta and " + b + ".meta, so it names neither for sure; give one of them a new uuid"}
 		}
 		rel, inside := r.Rel(file)
 		if !inside {

@@ -2,6 +2,7 @@ package buildinfo_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeebo/blake3"
 
 	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/testbin"
@@ -218,17 +221,35 @@ func TestHermetic(t *testing.T) {
 		args = append(args, "proj/assets/scenes/"+s+".esscene")
 	}
 	run(t, a, bin, args...)
+	type file struct {
+		Path   string `json:"path"`
+		Bytes  int64  `json:"bytes"`
+		Blake3 string `json:"blake3"`
+	}
 	var meta struct {
-		Inputs []struct {
-			Path string `json:"path"`
-		} `json:"inputs"`
-		Outputs []struct {
-			Path string `json:"path"`
-		} `json:"outputs"`
+		Inputs  []file `json:"inputs"`
+		Outputs []file `json:"outputs"`
 	}
 	if err := json.Unmarshal([]byte(read(t, filepath.Join(a, "cook.json"))), &meta); err != nil {
 		t.Fatal(err)
 	}
+	// Every digest is that of the file at its path, and every .meta of
+	// the project (each read for the uuid index) is an input.
+	listed := map[string]bool{}
+	for _, f := range append(append([]file(nil), meta.Inputs...), meta.Outputs...) {
+		listed[f.Path] = true
+		data := read(t, filepath.Join(a, filepath.FromSlash(f.Path)))
+		sum := blake3.Sum256([]byte(data))
+		if int64(len(data)) != f.Bytes || hex.EncodeToString(sum[:]) != f.Blake3 {
+			t.Errorf("the metafile gives %s %d bytes, blake3 %s; on disk it has %d, %x", f.Path, f.Bytes, f.Blake3, len(data), sum)
+		}
+	}
+	filepath.WalkDir(filepath.Join(a, "proj", "assets"), func(p string, d fs.DirEntry, err error) error {
+		if rel, _ := filepath.Rel(a, p); err == nil && strings.HasSuffix(p, ".meta") && !listed[filepath.ToSlash(rel)] {
+			t.Errorf("%s, read for the uuid index, is not an input", rel)
+		}
+		return nil
+	})
 	dep := read(t, filepath.Join(a, "cook.d"))
 	b := t.TempDir()
 	for _, in := range meta.Inputs {

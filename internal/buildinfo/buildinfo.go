@@ -46,9 +46,10 @@ type Output struct {
 // Graph is what a whole cook read and wrote, scene by scene.
 type Graph struct {
 	Scenes []Scene
-	// Config is the configuration file read ("" for none): an input of
-	// every output, since its settings decide them.
-	Config string
+	// Settings are the files besides the scenes and their assets whose
+	// content decides every output: the configuration file, and the game
+	// configuration where it says where each persistent world goes.
+	Settings []string
 }
 
 // ErrIncomplete is returned for an outcome with a scene that did not
@@ -56,25 +57,34 @@ type Graph struct {
 var ErrIncomplete = errors.New("a scene did not cook")
 
 // Of returns what a cook outcome read and wrote. Every scene must have
-// cooked; the outputs are the world's files in out.
-func Of(o *cook.Outcome, config string) (*Graph, error) {
-	g := &Graph{Config: config}
+// cooked; the outputs are the world's files in out. settings are the
+// files that decide every output besides the scenes and their assets
+// ("" entries are ignored; see Graph.Settings).
+func Of(o *cook.Outcome, settings ...string) (*Graph, error) {
+	g := &Graph{}
+	for _, f := range settings {
+		if f != "" {
+			g.Settings = append(g.Settings, f)
+		}
+	}
 	for i, s := range o.Scenes {
 		rep := o.Reports[i]
 		if o.Errs[i] != nil || rep == nil || rep.Result == nil {
 			return nil, fmt.Errorf("%s: %w", s.File, ErrIncomplete)
 		}
-		g.Scenes = append(g.Scenes, sceneOf(s, rep, config))
+		g.Scenes = append(g.Scenes, sceneOf(s, rep, g.Settings))
 	}
 	return g, nil
 }
 
-func sceneOf(s cook.Scene, rep *cook.Report, config string) Scene {
+func sceneOf(s cook.Scene, rep *cook.Report, settings []string) Scene {
 	out := func(p string) string { return filepath.Join(rep.Out, filepath.FromSlash(p)) }
 	sc := Scene{File: s.File}
-	base := []string{s.File}
-	if config != "" {
-		base = append(base, config)
+	base := append([]string{s.File}, settings...)
+	if p := rep.Plan; p != nil && p.Assets != nil {
+		// Every sidecar read for the uuid index decides what a uuid
+		// names, so it is an input of every output.
+		base = append(base, local(existing(p.Assets.Sidecars))...)
 	}
 	with := func(files ...[]string) []string {
 		return sortedSet(base[:1], append(append([]string(nil), base[1:]...), concat(files...)...))
@@ -240,7 +250,7 @@ func InputsOf(o *cook.Outcome) []string {
 	for i, s := range o.Scenes {
 		all = append(all, s.File)
 		if rep := o.Reports[i]; rep != nil && (rep.Result != nil || rep.Plan != nil) {
-			all = append(all, sceneOf(s, rep, "").Inputs...)
+			all = append(all, sceneOf(s, rep, nil).Inputs...)
 		}
 	}
 	return sortedSet(nil, all)

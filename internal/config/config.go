@@ -8,6 +8,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -34,6 +35,7 @@ type Config struct {
 	Simulate Simulate `section:"simulate"`
 	Init     Init     `section:"init"`
 	Tune     Tune     `section:"tune"`
+	Route    Route    `section:"route"`
 
 	// Components declares project component types whose fields hold entity
 	// ids, so that validation checks them like the engine's own. Only
@@ -46,8 +48,10 @@ type Config struct {
 	// worldcook.yaml sets them (assetRefs:).
 	AssetRefs AssetRefs
 
-	// File is the configuration file that was read, if any.
-	File string
+	// File is the configuration file that was read, if any; Found says
+	// how it was found (or where none was).
+	File  string
+	Found Found
 
 	origins map[string]Origin
 }
@@ -101,10 +105,15 @@ type Validate struct {
 // optional: nil means "not set" (no cap, no pinning, no LOD, the authored
 // radii), which is different from 0.
 type Simulate struct {
-	Path             string   `flag:"path" unit:"path" help:"route CSV: header, then x,z (y, frame, source optional)"`
-	LoadRadius       *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
-	UnloadRadius     *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
-	PrefetchRadius   *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	Path           string   `flag:"path" unit:"path" help:"route CSV (header, then x,z; y, frame, source optional) or folder"`
+	LoadRadius     *float64 `flag:"load-radius" unit:"distance" help:"load radius of every source (default: as authored)"`
+	UnloadRadius   *float64 `flag:"unload-radius" unit:"distance" help:"unload radius of every source (default: as authored)"`
+	PrefetchRadius *float64 `flag:"prefetch-radius" unit:"distance" help:"prefetch radius of every source (default: as authored)"`
+	// ViewSize and ViewDistance set every source's view, instead of its
+	// camera's (in worldcook.yaml also simulate: {view: {width, height}}
+	// or {view: {distance}}); at most one of them.
+	ViewSize         *string  `flag:"view-size" unit:"extent" help:"every source's view, a WxH rectangle (default: the camera's)"`
+	ViewDistance     *float64 `flag:"view-distance" unit:"distance" help:"every source's view, a disc of this radius"`
 	Budget           *int64   `flag:"budget" unit:"bytes" help:"bytes a frame may start loading (default: no budget)"`
 	MaxInFlight      *int     `flag:"max-in-flight" unit:"count" help:"requests in flight at once (default: no limit)"`
 	LatencyFrames    int      `flag:"latency-frames" default:"1" unit:"frames" max:"streaming.MaxFrameSetting" help:"modelled IO: frames from dispatch to completion"`
@@ -154,7 +163,7 @@ type Simulate struct {
 
 // Init holds the init command's settings.
 type Init struct {
-	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: about 8x8 cells)"`
+	CellSize *float64 `flag:"cell-size" unit:"distance" positive:"true" help:"StreamedWorld cellSize to write (default: the view spans 2x2 cells)"`
 	Plane    string   `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"partition plane: xz (3D worlds) or xy (2D worlds)"`
 	Write    bool     `flag:"write" help:"apply the edit to the scene, atomically, instead of printing the diff"`
 	AssetFolders
@@ -165,7 +174,7 @@ type Init struct {
 type SceneInput struct {
 	Plane      string `flag:"plane" default:"manifest.PlaneXZ" enum:"manifest.Planes" help:"plane cells are cut on; xy for 2D worlds"`
 	Levels     int    `flag:"levels" unit:"count" max:"grid.MaxLevel" help:"coarser grid levels for roots larger than a cell (0: none)"`
-	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: each scene's folder)"`
+	ScenesRoot string `flag:"scenes-root" unit:"dir" help:"root of scene names (default: as the engine names them)"`
 	AssetFolders
 }
 
@@ -181,19 +190,42 @@ type AssetFolders struct {
 // size, or none); the simulate settings tune does not search are the
 // simulate section's (TuneFixed), fixed for the whole search.
 type Tune struct {
-	Path             []string `flag:"path" unit:"path" help:"route CSV to tune against; repeat for several routes"`
+	Path             []string `flag:"path" unit:"path" help:"route CSV or folder to tune against; repeat for several"`
 	CellSize         *string  `flag:"cell-size" help:"cell sizes to try: list, A..B/STEP or A..BxF (scene only)"`
 	LoadRadius       *string  `flag:"load-radius" help:"load radii to try (default: {0.5,1,1.5,2,3}·cell size)"`
 	UnloadRadius     *string  `flag:"unload-radius" help:"unload radii to try (default: load + {0.5,1,2}·cell size)"`
 	PrefetchRadius   *string  `flag:"prefetch-radius" help:"prefetch radii to try (default: load + {0,0.5,1}·cell size)"`
 	Budget           *string  `flag:"budget" help:"budgets to try, byte sizes or none (default: none)"`
 	MaxResidentBytes *string  `flag:"max-resident-bytes" help:"caps to try, byte sizes or none (default: none)"`
-	Require          []string `flag:"require" default:"streaming.FailHoles" enum:"streaming.FailConditions" help:"conditions no route may show (as --fail-on)"`
+	Require          []string `flag:"require" enum:"streaming.FailConditions" help:"conditions no route may show (default: pop-in; holes if no view)"`
 	Minimize         string   `flag:"minimize" default:"peak-resident" help:"mean-resident, loads, max-frame-bytes"`
 	Top              int      `flag:"top" default:"10" unit:"count" min:"1" help:"feasible candidates to list"`
 	MaxCandidates    int      `flag:"max-candidates" default:"100000" unit:"count" min:"1" help:"refuse a space of more combinations"`
 	Jobs             int      `flag:"jobs" unit:"count" help:"candidates run at once (default: number of CPUs)"`
 	Plot             string   `flag:"plot" unit:"path" help:"draw the candidates on peak resident × loads to this SVG"`
+	// Diff and Write put the recommendation on the scene's sources: the
+	// diff on stdout (the report then goes to stderr), or the edit made.
+	Diff  bool `flag:"diff" help:"print the scene edit that sets the recommended radii"`
+	Write bool `flag:"write" help:"set the recommended radii on the scene's sources, atomically"`
+
+	from map[string]Origin
+}
+
+// Route holds worldcook route's settings (docs/route.md).
+type Route struct {
+	// From nil makes every kind of route the scene has; set, each kind
+	// must yield one.
+	From     []string `flag:"from" enum:"route.Kinds" help:"routes to make: {values} (default: all)"`
+	Out      string   `flag:"out,o" default:"routes" unit:"dir" help:"folder to write the route CSVs into"`
+	FPS      float64  `flag:"fps" default:"route.DefaultFPS" unit:"rate" positive:"true" help:"frames a second the routes are sampled at"`
+	Speed    *float64 `flag:"speed" unit:"rate" positive:"true" help:"walking speed, units/s (default: a NavAgent's, else 300)"`
+	Source   string   `flag:"source" help:"source markers, tour and teleport drive (default: first enabled)"`
+	Loops    int      `flag:"loops" default:"1" unit:"count" min:"1" help:"times a loop or pingPong timeline is played"`
+	Hold     float64  `flag:"hold" default:"route.DefaultHold" unit:"seconds" help:"seconds the teleport route holds each spawn point"`
+	Points   []string `flag:"points" help:"component types whose entities join the Marker entities as markers"`
+	Map      string   `flag:"map" unit:"path" help:"draw the cells and the routes made to this SVG (validate's map)"`
+	Recorder bool     `flag:"recorder" help:"print the in-game route recorder (TypeScript) and exit"`
+	SceneInput
 
 	from map[string]Origin
 }
@@ -207,6 +239,7 @@ var TuneFixed = []string{
 	"max-in-flight", "latency-frames", "io-bytes-per-frame", "lod-radius", "pinned-radius", "evict-cooldown",
 	"distance", "fail-rate", "seed", "retries", "retry-backoff", "retry-timeout", "warmup", "policy",
 	"publish-frames", "unload-frames", "plane", "levels", "scenes-root", "assets", "asset-costs",
+	"view-size", "view-distance",
 }
 
 // Name says where the value of field (a pointer to a field of c) came
@@ -219,6 +252,9 @@ func (c *Validate) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Simulate) Name(field any) string { return nameOf(c, field, c.from) }
+
+// Name says where the value of field came from; see Cook.Name.
+func (c *Route) Name(field any) string { return nameOf(c, field, c.from) }
 
 // Name says where the value of field came from; see Cook.Name.
 func (c *Tune) Name(field any) string { return nameOf(c, field, c.from) }
@@ -297,7 +333,14 @@ func (s *Setting) subject(o Origin) string {
 // Resolve once.
 type Loader struct {
 	flags map[string][]*pflag.FlagSet
+	near  string
 }
+
+// Near names the command's first input (a scene, a folder of scenes, a
+// cooked world): without --config and without a worldcook.yaml in the
+// working directory, Resolve reads the nearest one from the input's folder
+// up to its Estella project's root.
+func (l *Loader) Near(input string) { l.near = input }
 
 // NewLoader returns a Loader that reads WORLDCOOK_* variables from the
 // environment.
@@ -383,8 +426,8 @@ func (l *Loader) Bind(section string, fs *pflag.FlagSet) error {
 	return nil
 }
 
-// Resolve reads the configuration file (explicit, or ./worldcook.yaml if
-// present) and returns the typed configuration. Every value of every layer
+// Resolve reads the configuration file (explicit, else ./worldcook.yaml,
+// else the one nearest to the input given to Near: see find) and returns the typed configuration. Every value of every layer
 // is checked: an error names the flag, the variable or the file, line and
 // key it came from.
 func (l *Loader) Resolve(file string) (*Config, error) {
@@ -396,13 +439,20 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 			s.store(root, v)
 		}
 	}
+	cfg.Found = Found{How: ByFlag, File: file}
 	if file == "" {
-		if _, err := os.Lstat(DefaultFile); err == nil {
-			file = DefaultFile
-		}
+		cfg.Found = find(l.near)
+		file = cfg.Found.File
 	}
 	if file != "" {
-		if err := readFile(cfg, root, file); err != nil {
+		// A file found beside the input is read with its paths from its
+		// own folder: cook.out: build means the project's build folder
+		// wherever the command runs.
+		base := ""
+		if cfg.Found.How == NearInput {
+			base = filepath.Dir(file)
+		}
+		if err := readFile(cfg, root, file, base); err != nil {
 			return nil, err
 		}
 		cfg.File = file
@@ -434,7 +484,7 @@ func (l *Loader) Resolve(file string) (*Config, error) {
 	}
 	cfg.inherit(root)
 	cfg.Simulate.DefaultWorld = cfg.Cook.Out
-	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins
+	cfg.Cook.from, cfg.Validate.from, cfg.Simulate.from, cfg.Tune.from, cfg.Route.from = cfg.origins, cfg.origins, cfg.origins, cfg.origins, cfg.origins
 	return cfg, nil
 }
 

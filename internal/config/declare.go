@@ -90,11 +90,14 @@ var units = map[string]struct {
 	"frames":      {true, "0 or more frames", "frames"},
 	"distance":    {true, "a finite distance, 0 or more", "distance"},
 	"ms":          {true, "0 or more milliseconds", "ms"},
+	"seconds":     {true, "0 or more seconds", "seconds"},
+	"rate":        {true, "a number a second, 0 or more", "rate"},
 	"probability": {true, "a probability from 0 to 1", "probability"},
 	"duration":    {true, "a duration of 0 or more, such as 30s or 2m", "duration"},
 	"path":        {false, "", "file"},
 	"dir":         {false, "", "dir"},
 	"seed":        {false, "", "uint"},
+	"extent":      {false, "a width and a height, WxH, such as 1280x720", "WxH"},
 }
 
 var (
@@ -311,6 +314,12 @@ func (s *Setting) parse(raw []string) (reflect.Value, error) {
 			return v, fmt.Errorf("%q is %v", text, err)
 		}
 		v.SetInt(n)
+		return v, nil
+	case s.Unit == "extent":
+		if _, _, err := ParseExtent(text); err != nil {
+			return v, err
+		}
+		v.SetString(text)
 		return v, nil
 	}
 	switch s.typ.Kind() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -25,16 +26,19 @@ const MaxFileBytes = 1 << 20
 // parses it, and every error names the file, line and key. The YAML is
 // read as a node tree (not into structs) so that each value keeps its
 // position and no key can be dropped unseen.
-func readFile(cfg *Config, root reflect.Value, file string) error {
+//
+// base, when not "", is the folder relative paths in the file are read
+// from (a path or folder setting's value "build" becomes base/build).
+func readFile(cfg *Config, root reflect.Value, file, base string) error {
 	data, err := readBounded(file)
 	if err != nil {
 		return err
 	}
-	return decodeFile(cfg, root, file, data)
+	return decodeFile(cfg, root, file, base, data)
 }
 
 // decodeFile decodes data, the bytes of file.
-func decodeFile(cfg *Config, root reflect.Value, file string, data []byte) error {
+func decodeFile(cfg *Config, root reflect.Value, file, base string, data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -47,7 +51,7 @@ func decodeFile(cfg *Config, root reflect.Value, file string, data []byte) error
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("config file %s:%d: a second YAML document; worldcook.yaml holds one mapping of settings", file, extra.Line)
 	}
-	d := &fileDecoder{cfg: cfg, root: root, file: file}
+	d := &fileDecoder{cfg: cfg, root: root, file: file, base: base}
 	top := deref(&doc)
 	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
 		top = deref(top.Content[0])
@@ -83,6 +87,7 @@ type fileDecoder struct {
 	cfg  *Config
 	root reflect.Value
 	file string
+	base string
 }
 
 func (d *fileDecoder) errorf(n *yaml.Node, format string, args ...any) error {
@@ -179,6 +184,9 @@ func (d *fileDecoder) section(name string, n *yaml.Node) error {
 		if s := lookup(name, k.Value); s != nil {
 			return d.value(s, k, v)
 		}
+		if name == "simulate" && normalize(k.Value) == "view" {
+			return d.view(v)
+		}
 		hint := suggest(k.Value, keys)
 		if hint == "" {
 			var others []string
@@ -224,6 +232,13 @@ func (d *fileDecoder) value(s *Setting, k, v *yaml.Node) error {
 			want = "a list of strings"
 		}
 		return d.errorf(v, "%s must be %s, not %s", s.Path(), want, kindName(v))
+	}
+	if d.base != "" && (s.Unit == "path" || s.Unit == "dir") {
+		for i, p := range raw {
+			if p != "" && !filepath.IsAbs(p) {
+				raw[i] = filepath.Join(d.base, p)
+			}
+		}
 	}
 	return d.cfg.set(d.root, s, raw, Origin{Kind: FromFile, Name: d.file, Line: v.Line, Column: v.Column})
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +108,8 @@ func accepted(path string) bool {
 		return lookup("", parts[0]) != nil
 	case len(parts) == 2 && lookup(normalize(parts[0]), parts[1]) != nil:
 		return true
+	case len(parts) == 3 && normalize(parts[0]) == "simulate" && normalize(parts[1]) == "view":
+		return slices.Contains([]string{"width", "height", "distance"}, normalize(parts[2]))
 	case len(parts) == 3 && normalize(parts[0]) == "components":
 		return normalize(parts[2]) == "entityfields" || normalize(parts[2]) == "softfields"
 	}

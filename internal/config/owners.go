@@ -9,6 +9,7 @@ import (
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/report"
 	"github.com/worldcook/worldcook/manifest"
+	"github.com/worldcook/worldcook/route"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
@@ -33,6 +34,10 @@ var owned = map[string]any{
 	"report.Formats":     report.Formats,
 	"report.FormatTable": report.FormatTable,
 
+	"route.Kinds":       route.Kinds,
+	"route.DefaultFPS":  float64(route.DefaultFPS),
+	"route.DefaultHold": float64(route.DefaultHold),
+
 	"simulate.Policies": policies(),
 	"simulate.Budgeted": string(simulate.Budgeted),
 
@@ -40,7 +45,6 @@ var owned = map[string]any{
 	"streaming.DistanceModes":  []string{streaming.DistanceBounds.String(), streaming.DistanceCenter.String() + "|centre"},
 	"streaming.DistanceBounds": streaming.DistanceBounds.String(),
 	"streaming.FailConditions": streaming.FailConditions,
-	"streaming.FailHoles":      streaming.FailHoles,
 	"streaming.MaxConcurrency": streaming.MaxConcurrency,
 	// MaxFrameBudgetMS bounds --frame-budget-ms, which is in ms.
 	"streaming.MaxFrameBudgetMS":           streaming.MaxFrameBudgetMS,

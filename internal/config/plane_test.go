@@ -81,7 +81,7 @@ func TestOnlyPlaneInherits(t *testing.T) {
 			got = append(got, s.Path()+"<"+g.Path())
 		}
 	}
-	want := "cook.plane<plane validate.plane<plane simulate.plane<plane init.plane<plane"
+	want := "cook.plane<plane validate.plane<plane simulate.plane<plane init.plane<plane route.plane<plane"
 	if j := strings.Join(got, " "); j != want {
 		t.Fatalf("inheriting settings %q, want %q", j, want)
 	}

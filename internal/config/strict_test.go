@@ -250,7 +250,7 @@ func FuzzConfigFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		const file = "fuzz.yaml"
 		cfg := &Config{origins: map[string]Origin{}}
-		if err := decodeFile(cfg, reflect.ValueOf(cfg).Elem(), file, body); err != nil && !strings.Contains(err.Error(), file) {
+		if err := decodeFile(cfg, reflect.ValueOf(cfg).Elem(), file, "", body); err != nil && !strings.Contains(err.Error(), file) {
 			t.Fatalf("error does not name the file: %v", err)
 		}
 	})

@@ -35,6 +35,20 @@ func Projects() string {
 	return shared("estella-projects")
 }
 
+// EngineSDK returns the engine's TypeScript sources (its sdk/src folder)
+// that tests run in Node to compare worldcook with the engine, or ""
+// when they are not there. WORLDCOOK_ENGINE_SDK overrides the default,
+// ../shared/estella-sdk/engine/sdk/src beside the repository.
+func EngineSDK() string {
+	if d := os.Getenv("WORLDCOOK_ENGINE_SDK"); d != "" {
+		return existing(d)
+	}
+	if d := shared("estella-sdk"); d != "" {
+		return existing(filepath.Join(d, "engine", "sdk", "src"))
+	}
+	return ""
+}
+
 // Estella returns the checkout of the engine (esengine/estella) named by
 // the WORLDCOOK_ESTELLA environment variable, whose examples/ hold whole
 // projects, skipping t when it is unset or not a folder. The engine's

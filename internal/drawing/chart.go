@@ -47,10 +47,12 @@ type Panel struct {
 	Note string
 }
 
-// Chart is a stack of panels over frames 1..N.
+// Chart is a stack of panels over frames 1..N, labelled as the run
+// numbers them: frame k is labelled k+FrameOffset.
 type Chart struct {
 	Title, Subtitle string
 	Panels          []Panel
+	FrameOffset     int
 	// Width is the plotting width in pixels (default 900).
 	Width float64
 }
@@ -89,7 +91,13 @@ func (ch *Chart) WriteSVG(w io.Writer) error {
 	// Frame k (1-based) occupies [x(k-1), x(k)); lines pass through its
 	// middle.
 	x := func(k float64) float64 { return chartLeft + k*slot }
-	frameTicks := ticks(1, math.Max(float64(n), 2), 10, false)
+	// Ticks fall on round frame numbers as the run names them, and are
+	// kept as frames of the chart (1 to n).
+	offset := float64(ch.FrameOffset)
+	frameTicks := ticks(1+offset, math.Max(float64(n), 2)+offset, 10, false)
+	for i := range frameTicks {
+		frameTicks[i] -= offset
+	}
 	if n <= 10 { // short runs: every frame, never a fraction of one
 		frameTicks = frameTicks[:0]
 		for f := 1; f <= max(n, 1); f++ {
@@ -150,10 +158,11 @@ func (ch *Chart) panel(c *Canvas, p *Panel, top, width, slot float64, n int, x f
 		c.Line(chartLeft, y(v), chartLeft+width, y(v), Style{Stroke: "#e6e6e6"})
 		c.Text(chartLeft-6, y(v)+3, label(v, p.Bytes), Font{Size: 10, Fill: "#555", Anchor: "end"})
 	}
+	offset := float64(ch.FrameOffset)
 	for _, f := range frameTicks {
 		xx := x(f - 0.5)
 		c.Line(xx, bottom, xx, bottom+4, Style{Stroke: "#999"})
-		c.Text(xx, bottom+15, label(f, false), Font{Size: 10, Fill: "#555", Anchor: "middle"})
+		c.Text(xx, bottom+15, label(f+offset, false), Font{Size: 10, Fill: "#555", Anchor: "middle"})
 	}
 	if last {
 		c.Text(chartLeft+width/2, bottom+30, "frame", Font{Size: 11, Fill: "#333", Anchor: "middle"})

@@ -7,10 +7,10 @@ import (
 )
 
 // The diff is written here rather than by a general diff library: every
-// edit is an insertion at a known offset, so the changed lines are known
-// exactly and no longest-common-subsequence search is needed. A line an
-// insertion lands in is shown removed and added again with the new text;
-// lines of text inserted between lines are shown added.
+// edit is an insertion (or a replacement) at a known offset, so the
+// changed lines are known exactly and no longest-common-subsequence search
+// is needed. A line an edit lands in is shown removed and added again with
+// the new text; lines of text inserted between lines are shown added.
 
 // context is how many unchanged lines a hunk shows around a change.
 const context = 3
@@ -19,6 +19,8 @@ const context = 3
 type block struct {
 	from, to int
 	add      [][]byte
+	// replaces says an edit of the block replaces text.
+	replaces bool
 }
 
 // splitLines splits b into lines, each keeping its '\n' (the last may
@@ -61,22 +63,37 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 	}
 	var blocks []block
 	for k := 0; k < len(ins); {
+		// The lines from the first edit's to the last byte any edit
+		// on them cuts.
 		from := lineOf(ins[k].At)
-		to := min(from+1, len(old))
-		j := k
-		for j < len(ins) && lineOf(ins[j].At) == from {
+		end := lineOf(ins[k].At + ins[k].Cut)
+		j := k + 1
+		for j < len(ins) && lineOf(ins[j].At) <= end {
+			end = max(end, lineOf(ins[j].At+ins[j].Cut))
 			j++
 		}
+		to := min(end+1, len(old))
 		lo, hi := starts[from], starts[to]
 		var text []byte
 		prev := lo
 		for _, e := range ins[k:j] {
 			text = append(text, src[prev:e.At]...)
 			text = append(text, e.Text...)
-			prev = e.At
+			prev = e.At + e.Cut
 		}
 		text = append(text, src[prev:hi]...)
-		blocks = append(blocks, block{from: from, to: to, add: splitLines(text)})
+		replaces := false
+		for _, e := range ins[k:j] {
+			replaces = replaces || e.Cut > 0
+		}
+		if n := len(blocks); n > 0 && replaces && blocks[n-1].replaces && blocks[n-1].to == from {
+			// Values replaced on consecutive lines read as one change:
+			// the old lines, then the new.
+			blocks[n-1].to = to
+			blocks[n-1].add = append(blocks[n-1].add, splitLines(text)...)
+		} else {
+			blocks = append(blocks, block{from: from, to: to, add: splitLines(text), replaces: replaces})
+		}
 		k = j
 	}
 	var b bytes.Buffer

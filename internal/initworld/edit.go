@@ -17,25 +17,29 @@ import (
 // author wrote stays where it was, and the result reads like the rest of
 // the file: the insertions copy the indentation of their neighbours.
 
-// insertion is text inserted before byte At of the scene.
+// insertion is text inserted before byte At of the scene, in place of
+// the Cut bytes from At (none for init's edits; a value tune --diff
+// replaces).
 type insertion struct {
 	At   int
+	Cut  int
 	Text string
 }
 
-// apply returns src with the insertions made (sorted by At, stable).
+// apply returns src with the insertions made (sorted by At, stable; the
+// cuts must not overlap).
 func apply(src []byte, ins []insertion) []byte {
 	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
 	n := len(src)
 	for _, e := range ins {
-		n += len(e.Text)
+		n += len(e.Text) - e.Cut
 	}
 	out := make([]byte, 0, n)
 	prev := 0
 	for _, e := range ins {
 		out = append(out, src[prev:e.At]...)
 		out = append(out, e.Text...)
-		prev = e.At
+		prev = e.At + e.Cut
 	}
 	return append(out, src[prev:]...)
 }

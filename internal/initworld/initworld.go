@@ -17,9 +17,11 @@ package initworld
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
@@ -56,9 +58,17 @@ type Result struct {
 	// changes nothing (After is Before, Diff is empty).
 	Streamed bool
 	// CellSize is the StreamedWorld cellSize written; Chosen when it was
-	// chosen from Extent rather than given.
+	// chosen (from View, else from Extent) rather than given.
 	CellSize float64
 	Chosen   bool
+	// View is what the camera of the scene's first enabled source shows
+	// (else its main camera's), as validate reads it; nil without a
+	// camera. With a view, the cell size is chosen so that the view spans
+	// about 2×2 cells, and the source init adds wants every cell it shows.
+	View *manifest.View
+	// Radii are the radii of the source init adds (zero when it adds
+	// none): load, unload, prefetch.
+	Radii [3]float64
 	// Extent is the extent on the partition plane of what streams, as
 	// validate bounds it, when the size was chosen; Empty (and Extent
 	// zero) when nothing streams or what does is one point.
@@ -83,20 +93,77 @@ type Result struct {
 
 	Before, After []byte
 	// Diff is the unified diff from Before to After, with a/ and b/
-	// prefixes on the file's base name.
+	// prefixes on the scene's path as DiffPath says.
 	Diff []byte
+	// ApplyIn is the folder the diff applies in when it is not where the
+	// command ran ("" when it is): the scene's own, for a scene outside
+	// the working directory.
+	ApplyIn string
 
 	ins []insertion
 }
 
-// The radii a new streaming source gets, in cells: the cells around it
-// load, and prefetch and unload half a cell further out, the ratios of
-// the engine's default radii (2000 / 3000 / 3000).
+// The radii a new streaming source gets without a view, in cells: the
+// cells around it load, and prefetch and unload half a cell further out,
+// the ratios of the engine's default radii (2000 / 3000 / 3000). With a
+// view (radiiFor) the load radius is the view's reach and a cell, the
+// others a cell beyond it.
 const (
 	loadCells     = 1
 	prefetchCells = 1.5
 	unloadCells   = 1.5
 )
+
+// radiiFor are the load, unload and prefetch radii of a source whose
+// camera shows view, at cell size s: the load radius covers every cell the
+// view touches (its reach: a rectangle's half-diagonal, a disc's radius)
+// and a cell more, which the source crosses before the view does;
+// prefetch and unload reach a cell beyond it. Each is rounded up to three
+// significant digits.
+func radiiFor(view *manifest.View, s float64) [3]float64 {
+	if view == nil {
+		return [3]float64{s * loadCells, s * unloadCells, s * prefetchCells}
+	}
+	load := ceil3(reach(view) + s)
+	far := ceil3(load + s)
+	return [3]float64{load, far, far}
+}
+
+// reach is how far from its source a view reaches.
+func reach(v *manifest.View) float64 {
+	if v.Projection == manifest.Perspective {
+		return v.Distance
+	}
+	return math.Hypot(v.Width/2, v.Height/2)
+}
+
+// ceil3 rounds r > 0 up to three significant digits (a radius to read,
+// never below r).
+func ceil3(r float64) float64 {
+	if !(r > 0) || math.IsInf(r, 0) {
+		return r
+	}
+	step := math.Pow(10, math.Floor(math.Log10(r))-2)
+	c, _ := strconv.ParseFloat(strconv.FormatFloat(math.Ceil(r/step-1e-9)*step, 'g', 12, 64), 64)
+	if c < r {
+		c, _ = strconv.ParseFloat(strconv.FormatFloat(c+step, 'g', 12, 64), 64)
+	}
+	return c
+}
+
+// viewCellSize is the cell size over which view spans about 2×2 cells:
+// half the geometric mean of a rectangle's sides, a disc's radius,
+// rounded as ChooseCellSize rounds.
+func viewCellSize(v *manifest.View) float64 {
+	side := v.Distance
+	if v.Projection == manifest.Orthographic {
+		side = math.Sqrt(v.Width*v.Height) / 2
+	}
+	if !(side > 0) || math.IsInf(side, 0) {
+		return validate.DefaultCellSize
+	}
+	return max(1, readable(side))
+}
 
 // worldName names the settings entity init adds.
 const worldName = "StreamedWorld"
@@ -145,6 +212,8 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	m.view = sourceView(plan)
+	r.View = m.view
 	if opts.CellSize == 0 {
 		ext, ok, err := m.extent(plan)
 		if err != nil {
@@ -155,13 +224,31 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		}
 		r.Empty = !ok
 		r.CellSize, r.Chosen = ChooseCellSize(ext, ok), true
+		if m.view != nil {
+			// What the player sees decides: a view of about 2×2 cells.
+			r.CellSize = viewCellSize(m.view)
+		}
 	}
 	// Then the references the cut at that size would break.
 	if plan, err = m.settle(r.CellSize, true); err != nil {
 		return nil, err
 	}
 	m.finish(plan)
+	if m.set {
+		r.Radii = radiiFor(m.view, r.CellSize)
+	}
 	return r, nil
+}
+
+// sourceView is the view of the first enabled source's camera, else the
+// main camera's.
+func sourceView(p *validate.Plan) *manifest.View {
+	for _, s := range p.Sources {
+		if s.Enabled && s.View != nil {
+			return s.View
+		}
+	}
+	return p.View
 }
 
 // maker holds the state of one Make call.
@@ -174,6 +261,8 @@ type maker struct {
 	marks map[int]string
 	cam   int
 	set   bool
+	// view is what the source's camera shows, once known (sourceView).
+	view *manifest.View
 }
 
 // root returns the top-level entity whose subtree holds entity i: a
@@ -237,8 +326,9 @@ func (m *maker) build(s float64) ([]insertion, []byte, error) {
 			comps = append(comps, component("WorldPersistent", "{}", min))
 		}
 		if m.set && i == m.cam {
+			rd := radiiFor(m.view, s)
 			comps = append(comps, component("WorldStreamingSource", fmt.Sprintf(`{ "prefetchRadius": %s, "loadRadius": %s, "unloadRadius": %s, "enabled": true }`,
-				formatNum(s*prefetchCells), formatNum(s*loadCells), formatNum(s*unloadCells)), min))
+				formatNum(rd[2]), formatNum(rd[0]), formatNum(rd[1])), min))
 		}
 		if len(comps) == 0 {
 			continue
@@ -429,7 +519,27 @@ func (m *maker) finish(plan *validate.Plan) {
 			r.Notes = append(r.Notes, f.String())
 		}
 	}
-	r.Diff = unifiedDiff(filepath.Base(r.File), r.Before, slices.Clone(r.ins))
+	var name string
+	name, r.ApplyIn = DiffPath(r.File)
+	r.Diff = unifiedDiff(name, r.Before, slices.Clone(r.ins))
+}
+
+// DiffPath is the path a diff names the scene at file by: relative to the
+// working directory, slash-separated, as git diff writes paths, so that
+// git apply and patch -p1 apply it where the command ran. A scene outside
+// the working directory (a path that climbs out, or an absolute one
+// elsewhere) is named by its file name, to be applied in its folder,
+// which dir then names ("" otherwise).
+func DiffPath(file string) (name, dir string) {
+	abs, err := filepath.Abs(file)
+	if err == nil {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return filepath.ToSlash(rel), ""
+			}
+		}
+	}
+	return filepath.Base(file), filepath.Dir(file)
 }
 
 // who names an entity in messages.
@@ -504,6 +614,8 @@ func (r *Result) Summary() []string {
 	}
 	size := "cell size " + formatNum(r.CellSize)
 	switch {
+	case r.Chosen && r.View != nil:
+		size += " (the view spans about 2×2 cells)"
 	case r.Chosen && r.Empty:
 		size += " (the engine's default: nothing streams, or only one point does)"
 	case r.Chosen:
@@ -511,11 +623,24 @@ func (r *Result) Summary() []string {
 			strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64))
 	}
 	out := []string{fmt.Sprintf("%s: adds entity %d %q with %s", r.File, r.World, worldName, size)}
+	if r.ApplyIn != "" && len(r.Diff) > 0 {
+		out = append(out, fmt.Sprintf("%s: lies outside the working directory, so the diff names it %s: apply it in %s", r.File, filepath.Base(r.File), r.ApplyIn))
+	}
+	if v := r.View; v != nil {
+		out = append(out, fmt.Sprintf("%s: assumes the view of %s: %s", r.File, who(&v.Camera, v.CameraName), ViewText(v)))
+	} else {
+		out = append(out, fmt.Sprintf("%s: assumes no view: the scene has no camera, so the radii follow the cell size, not what the player sees", r.File))
+	}
 	for _, m := range r.Persistent {
 		out = append(out, fmt.Sprintf("%s: marks %s WorldPersistent: %s", r.File, who(&m.Entity, m.Name), m.Why))
 	}
 	if r.Source != nil {
-		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s)", r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.CellSize*loadCells)))
+		why := "a cell"
+		if r.View != nil {
+			why = fmt.Sprintf("the view's reach %s and a cell", strconv.FormatFloat(reach(r.View), 'g', 4, 64))
+		}
+		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s: %s; prefetchRadius and unloadRadius %s, a cell beyond)",
+			r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.Radii[0]), why, formatNum(r.Radii[1])))
 	}
 	if r.Thin() && r.Plane == manifest.PlaneXZ {
 		out = append(out, fmt.Sprintf("%s: what streams lies along one line of the x-z plane (%s × %s): if the scene is 2D, laid out on x and y, cut it with --plane xy (README, \"2D worlds\")",
@@ -539,4 +664,23 @@ func (r *Result) Thin() bool {
 	}
 	w, h := r.Extent.MaxX-r.Extent.MinX, r.Extent.MaxZ-r.Extent.MinZ
 	return min(w, h)*thinRatio <= max(w, h)
+}
+
+// ViewText says what a view is and what it was drawn from, for people:
+// "orthographic, 1280 × 720 (orthoSize 360, aspect 1.778 from the
+// project's designResolution)".
+func ViewText(v *manifest.View) string {
+	g := func(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }
+	if v.Projection == manifest.Perspective {
+		return fmt.Sprintf("perspective, a disc of radius %s (its farPlane: it may turn every way)", g(v.Distance))
+	}
+	from := map[string]string{"aspectRatio": "the camera's aspectRatio", "designResolution": "the project's designResolution", "16:9": "16:9, as neither the camera nor the project says"}[v.AspectFrom]
+	if from == "" {
+		from = v.AspectFrom
+	}
+	height := fmt.Sprintf("orthoSize %s", g(v.Height/2))
+	if v.Fit == "canvas" {
+		height = "the height the Canvas design resolution fits"
+	}
+	return fmt.Sprintf("orthographic, %s × %s (%s, aspect %s from %s)", g(v.Width), g(v.Height), height, g(v.Aspect), from)
 }

@@ -26,7 +26,7 @@ func assetCells(r *streaming.FrameReport) []string {
 
 // writeAssetSummary adds the asset lines to the text summary.
 func writeAssetSummary(line func(label, format string, args ...any), a *streaming.AssetSummary) {
-	line("peak resident assets", "%s at frame %d (%d distinct assets)", streaming.ByteSize(a.PeakResidentAssetBytes), a.PeakFrame, a.Distinct)
+	line("peak resident assets", "%s (%d distinct assets)", peakText(a.PeakResidentAssetBytes, "at", a.PeakFrame, "0 B"), a.Distinct)
 	line("asset loads", "%d (%d unloads, %d assets loaded more than once)", a.Loads, a.Unloads, a.Reloaded)
 	for _, r := range a.MostReloaded {
 		line("", "%s loaded %d times", r.Path, r.Loads)

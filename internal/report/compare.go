@@ -42,11 +42,17 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	fmt.Fprintf(bw, "%-24s %22s %22s\n", fmt.Sprintf("%d frames", s.Frames), "seed (budgeted)", "estella (runtime)")
 	row := func(label, a, b string) { fmt.Fprintf(bw, "%-24s %22s %22s\n", label, a, b) }
 	d := strconv.Itoa
-	first := func(f int) string {
-		if f == 0 {
+	first := func(f *int) string {
+		if f == nil {
 			return "never"
 		}
-		return "frame " + d(f)
+		return "frame " + d(*f)
+	}
+	firstHole := func(s *streaming.Summary) *int {
+		if s.HoleFrames == 0 {
+			return nil
+		}
+		return &s.FirstHoleFrame
 	}
 	if s.Gate != nil && e.Gate != nil {
 		verdict := func(g *streaming.GateResult) string {
@@ -59,8 +65,19 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	}
 	row("hole frames", d(s.HoleFrames), d(e.HoleFrames))
 	row("most holes in a frame", d(s.MaxHoles), d(e.MaxHoles))
-	row("first hole", first(s.FirstHoleFrame), first(e.FirstHoleFrame))
+	row("first hole", first(firstHole(s)), first(firstHole(e)))
 	row("first fully resident", first(s.FirstResidentFrame), first(e.FirstResidentFrame))
+	if s.View || e.View {
+		row("pop-in frames", d(s.PopInFrames), d(e.PopInFrames))
+		row("most pop-in in a frame", d(s.MaxPopIn), d(e.MaxPopIn))
+		firstPopIn := func(s *streaming.Summary) *int {
+			if s.PopInFrames == 0 {
+				return nil
+			}
+			return &s.FirstPopInFrame
+		}
+		row("first pop-in", first(firstPopIn(s)), first(firstPopIn(e)))
+	}
 	row("peak resident bytes", strconv.FormatInt(s.PeakResidentBytes, 10), strconv.FormatInt(e.PeakResidentBytes, 10))
 	row("peak prepared bytes", strconv.FormatInt(s.PeakPreparedBytes, 10), strconv.FormatInt(e.PeakPreparedBytes, 10))
 	row("peak in flight", d(s.PeakInFlight), d(e.PeakInFlight))
@@ -117,8 +134,9 @@ func WriteComparisonJSON(w io.Writer, res *simulate.Result) error {
 	return err
 }
 
-// totals is a summary without its hole episodes.
+// totals is a summary without its hole and pop-in episodes.
 func totals(s streaming.Summary) streaming.Summary {
 	s.HoleEpisodes = []streaming.HoleEpisode{}
+	s.PopInEpisodes = []streaming.HoleEpisode{}
 	return s
 }

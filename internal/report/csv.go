@@ -24,15 +24,16 @@ type csvWriter struct {
 
 // csvHeader's columns after holes were added later and stay at the end,
 // so that readers of the first ones are not disturbed: x and z hold one
-// value per enabled source, holeCauses one per hole.
+// value per enabled source, holeCauses one per hole, popIn the count of
+// cells a camera shows that are not resident.
 var csvHeader = []string{"frame", "requested", "completed", "prepared", "published", "cancelled",
 	"unloaded", "evicted", "dropped", "failed", "resident", "inFlight", "residentBytes",
-	"preparedBytes", "requestedBytes", "holes", "x", "z", "holeCauses"}
+	"preparedBytes", "requestedBytes", "holes", "x", "z", "holeCauses", "popIn"}
 
 // estCSVHeader are the runtime's columns.
 var estCSVHeader = []string{"frame", "requested", "completed", "prepared", "publishing", "published",
 	"cancelled", "unloaded", "failed", "prefetchHits", "prefetchMisses", "cancelledRefs", "arrived",
-	"resident", "inFlight", "residentBytes", "preparedBytes", "requestedBytes", "holes"}
+	"resident", "inFlight", "residentBytes", "preparedBytes", "requestedBytes", "holes", "popIn"}
 
 func (c *csvWriter) Warnings([]streaming.Warning) error { return nil }
 
@@ -55,7 +56,7 @@ func (c *csvWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame) 
 	}
 	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
 		j(r.Cancelled), j(r.Unloaded), j(r.Evicted), j(r.Dropped), j(r.Failed), i(r.Resident), i(r.InFlight),
-		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes)}
+		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes), i(r.PopIn)}
 	return c.row(csvHeader, row, r)
 }
 
@@ -75,7 +76,7 @@ func (c *csvWriter) runtimeFrame(r *streaming.FrameReport, rt *streaming.Runtime
 	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(rt.Publishing),
 		j(r.Published), j(r.Cancelled), j(r.Unloaded), j(r.Failed), j(rt.Hits), j(rt.Misses), i(rt.CancelledRefs),
 		j(arrived), i(r.Resident), i(r.InFlight), i64(r.ResidentBytes), i64(r.PreparedBytes),
-		i64(r.RequestedBytes), j(r.Holes)}
+		i64(r.RequestedBytes), j(r.Holes), i(r.PopIn)}
 	return c.row(estCSVHeader, row, r)
 }
 

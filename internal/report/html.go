@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/english"
 	"html/template"
 	"io"
 	"math"
@@ -65,17 +66,22 @@ var fullGridCells = 4096
 // Timeline is a run laid out for the --html page.
 type Timeline struct {
 	data timelineData
+	// Routes, when the run is one of a set (simulate --path DIR), list
+	// every route of the set, this one marked Current, linked to its page.
+	Routes []TimelineRoute
 	// LeftOut says, per policy, what the page does not draw (empty when
 	// it draws every cell the route touched).
 	LeftOut []string
 }
 
 type timelineData struct {
-	Title   string        `json:"title"`
-	Route   string        `json:"route"`
-	Frames  int           `json:"frames"`
-	Compare bool          `json:"compare"`
-	Runs    []timelineRun `json:"runs"`
+	Title  string `json:"title"`
+	Route  string `json:"route"`
+	Frames int    `json:"frames"`
+	// FirstFrame is the route's number of the page's frame 1.
+	FirstFrame int           `json:"firstFrame"`
+	Compare    bool          `json:"compare"`
+	Runs       []timelineRun `json:"runs"`
 }
 
 // timelineRun is one policy's run as the page reads it. Lists are flat
@@ -124,6 +130,14 @@ type timelineRun struct {
 	Sources        []timelineSource  `json:"sources"`
 	Episodes       []timelineEpisode `json:"episodes"`
 	LeftOut        string            `json:"leftOut"`
+	// HasView says some source has a view; PopIn are, in the shape of
+	// Changes, each frame's cells a view shows that are not resident (a
+	// drawn cell's index each), PopInCount their count a frame as a
+	// series, and PopInEpisodes the runs of frames with pop-in.
+	HasView       bool              `json:"hasView"`
+	PopIn         []int             `json:"popIn"`
+	PopInCount    []int64           `json:"popInCount"`
+	PopInEpisodes []timelineEpisode `json:"popInEpisodes"`
 }
 
 // timelineSource is an enabled source: its radii and where it went, as
@@ -135,6 +149,9 @@ type timelineSource struct {
 	Unload   float64   `json:"unload"`
 	Prefetch float64   `json:"prefetch"`
 	Keys     []float64 `json:"keys"`
+	// View is what the source's camera shows around it: [half-width,
+	// half-height] of a rectangle, [radius] of a disc, [] for none.
+	View []float64 `json:"view"`
 }
 
 type timelineEpisode struct {
@@ -150,6 +167,20 @@ type timelineEpisode struct {
 type cellSets struct {
 	Holes, Resident, Unloading, Prepared, Loading []string
 }
+
+// TimelineRoute is one route of a set in a page's route list: its name,
+// the page of its run (relative to this one), and its figures.
+type TimelineRoute struct {
+	Name, Href string
+	Current    bool
+	Frames     int
+	HoleFrames int
+	PeakBytes  int64
+	Loads      int
+}
+
+// Holes says the route's hole frames, for the list.
+func (r TimelineRoute) Holes() string { return english.Count(r.HoleFrames, "hole frame") }
 
 // NewTimeline lays out a run for the --html page; o are the options it
 // ran with.
@@ -177,6 +208,7 @@ func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
 		}
 		t.data.Runs = append(t.data.Runs, r)
 		t.data.Frames = max(t.data.Frames, len(p.Frames))
+		t.data.FirstFrame = p.Summary.FirstFrame
 		if t.data.Title == "" {
 			t.data.Title = title(p, o)
 		}
@@ -202,7 +234,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	}
 	// Every list is an array to the page, never null.
 	r.Names, r.Grid, r.Grown, r.Bytes, r.Assets, r.AssetBytes = []string{}, []int32{}, []float64{}, []int64{}, []int{}, []int64{}
-	r.Sources, r.Episodes = []timelineSource{}, []timelineEpisode{}
+	r.Sources, r.Episodes, r.PopInEpisodes = []timelineSource{}, []timelineEpisode{}, []timelineEpisode{}
 
 	// One pass over the frames: each frame's state for every cell it
 	// names, against the last, as changes by world index.
@@ -268,7 +300,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 		slices.SortStableFunc(byTouch, func(a, b int32) int { return int(firstTouch[a] - firstTouch[b]) })
 		last := firstTouch[byTouch[maxTimelineCells-1]]
 		r.LeftOut = fmt.Sprintf("%s: the route touches %d cells; the map draws the %d it reaches first (to frame %d) and leaves out %d: their states are in the per-frame report (--cell-states)",
-			p.Policy, touched, maxTimelineCells, last, touched-maxTimelineCells)
+			p.Policy, touched, maxTimelineCells, int(last)+p.Summary.FirstFrame-1, touched-maxTimelineCells)
 		drawn = byTouch[:maxTimelineCells]
 		slices.Sort(drawn)
 	}
@@ -313,6 +345,14 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			}
 		}
 	})
+	r.HasView = p.Summary.View
+	r.PopIn = groups(n, func(i int, emit func(int)) {
+		for _, name := range p.Frames[i].PopInCells {
+			if k, ok := at[index[name]]; ok {
+				emit(k)
+			}
+		}
+	})
 	col := func(v func(f *streaming.FrameReport) int64) []int64 {
 		out := []int64{}
 		last, lastFrame := int64(0), 0
@@ -329,6 +369,7 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	r.Prepared = col(func(f *streaming.FrameReport) int64 { return f.PreparedBytes })
 	r.Requested = col(func(f *streaming.FrameReport) int64 { return f.RequestedBytes })
 	r.Holes = col(func(f *streaming.FrameReport) int64 { return int64(len(f.Holes)) })
+	r.PopInCount = col(func(f *streaming.FrameReport) int64 { return int64(f.PopIn) })
 
 	// The map frames the drawn cells and where the sources reached.
 	world := boxOf(w.Cells, nil)
@@ -339,22 +380,38 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			continue
 		}
 		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
-			Keys: keyFrames(p.Route, i, s, w.CellSize/100)}
+			Keys: keyFrames(p.Route, i, s, w.CellSize/100), View: []float64{}}
+		reach := max(s.Load, s.Unload, s.Prefetch)
+		switch v := s.View; {
+		case v == nil:
+		case v.Disc:
+			src.View = []float64{v.Radius}
+			reach = max(reach, v.Radius)
+		default:
+			src.View = []float64{v.HalfWidth, v.HalfHeight}
+			reach = max(reach, v.HalfWidth, v.HalfHeight)
+		}
 		for k := 0; k < len(src.Keys); k += 3 {
 			x, z := src.Keys[k+1], src.Keys[k+2]
-			reach := max(s.Load, s.Unload, s.Prefetch)
 			view = [4]float64{min(view[0], x-reach), min(view[1], z-reach), max(view[2], x+reach), max(view[3], z+reach)}
 		}
 		r.Sources = append(r.Sources, src)
 	}
 	r.View = view
-	for _, e := range p.Summary.HoleEpisodes {
-		ep := timelineEpisode{First: e.First, Last: e.Last, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
-		for _, c := range e.Cells[:min(len(e.Cells), 8)] {
-			ep.Names = append(ep.Names, c.Cell)
+	// The page counts frames from 1.
+	base := p.Summary.FirstFrame - 1
+	episodes := func(eps []streaming.HoleEpisode) []timelineEpisode {
+		out := []timelineEpisode{}
+		for _, e := range eps {
+			ep := timelineEpisode{First: e.First - base, Last: e.Last - base, MaxHoles: e.MaxHoles, Cells: len(e.Cells), Cause: e.Cause.String(), Names: []string{}}
+			for _, c := range e.Cells[:min(len(e.Cells), 8)] {
+				ep.Names = append(ep.Names, c.Cell)
+			}
+			out = append(out, ep)
 		}
-		r.Episodes = append(r.Episodes, ep)
+		return out
 	}
+	r.Episodes, r.PopInEpisodes = episodes(p.Summary.HoleEpisodes), episodes(p.Summary.PopInEpisodes)
 	return r, nil
 }
 
@@ -459,10 +516,11 @@ func (t *Timeline) WriteHTML(w io.Writer) error {
 	return timelineTemplate.Execute(w, struct {
 		Title    string
 		Policies []string
+		Routes   []TimelineRoute
 		CSS      template.CSS
 		JS       template.JS
 		Data     template.JS
-	}{t.data.Title, policies, template.CSS(timelineCSS), template.JS(timelineJS), template.JS(bytes.TrimSpace(data.Bytes()))})
+	}{t.data.Title, policies, t.Routes, template.CSS(timelineCSS), template.JS(timelineJS), template.JS(bytes.TrimSpace(data.Bytes()))})
 }
 
 // frameCellSets are frame i's cells by state: its holes and the sets the

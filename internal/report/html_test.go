@@ -31,7 +31,7 @@ func gridRun(n, frames int) (*simulate.PolicyRun, map[string]int32) {
 				Bounds: streaming.Bounds{MinX: float64(x), MinZ: float64(z), MaxX: float64(x + 1), MaxZ: float64(z+1) + float64(x%2)/4}})
 		}
 	}
-	p := &simulate.PolicyRun{Policy: simulate.Budgeted, World: w, Frames: make([]streaming.FrameReport, frames)}
+	p := &simulate.PolicyRun{Policy: simulate.Budgeted, World: w, Frames: make([]streaming.FrameReport, frames), Summary: streaming.Summary{Frames: frames, FirstFrame: 1}}
 	for i := range p.Frames {
 		p.Frames[i].Frame = i + 1
 		p.Route = append(p.Route, []streaming.Point{{X: float64(i % n), Z: 0.5}})

@@ -33,6 +33,7 @@ type jsonFrame struct {
 	PreparedCells  *[]string `json:"preparedCells,omitempty"`
 	LoadingCells   *[]string `json:"loadingCells,omitempty"`
 	UnloadingCells *[]string `json:"unloadingCells,omitempty"`
+	PopInCells     *[]string `json:"popInCells,omitempty"`
 }
 
 func (j *jsonlWriter) Warnings(ws []streaming.Warning) error {
@@ -55,6 +56,11 @@ func (j *jsonlWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame
 		if r.UnloadingCells != nil {
 			f.UnloadingCells = &r.UnloadingCells
 		}
+		cells := r.PopInCells
+		if cells == nil {
+			cells = []string{}
+		}
+		f.PopInCells = &cells
 	}
 	var extra streaming.RuntimeFrame
 	if rt != nil {

@@ -28,7 +28,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		Title: "Resident bytes", Bytes: true,
 		Series: []drawing.Series{{Name: "resident", Kind: drawing.Area, Color: "#1f5fa8",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentBytes) })}},
-		Note: fmt.Sprintf("peak %s at frame %d", streaming.ByteSize(sum.PeakResidentBytes), sum.PeakResidentFrame),
+		Note: "peak " + peakText(sum.PeakResidentBytes, "at", sum.PeakResidentFrame, "0 B: nothing was ever resident"),
 	}
 	if a := sum.Assets; a != nil {
 		// The asset share: drawn over the total, so the gap above it is
@@ -48,7 +48,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#e07b00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d %s, max %s in frame %d", sum.Loads, english.Plural(sum.Loads, "load"), streaming.ByteSize(sum.MaxRequestedBytes), sum.MaxRequestedFrame),
+		Note: fmt.Sprintf("%d %s, max %s", sum.Loads, english.Plural(sum.Loads, "load"), peakText(sum.MaxRequestedBytes, "in", sum.MaxRequestedFrame, "0 B: nothing was requested")),
 	}
 	if b := set.Budget; b != nil {
 		requested.Levels = append(requested.Levels, drawing.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
@@ -82,7 +82,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Holes)) })}},
 		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),
 	}
-	return &drawing.Chart{Title: title, Subtitle: subtitle, Panels: []drawing.Panel{resident, requested, inflight, churn, holes}}
+	return &drawing.Chart{Title: title, Subtitle: subtitle, Panels: []drawing.Panel{resident, requested, inflight, churn, holes}, FrameOffset: sum.FirstFrame - 1}
 }
 
 // jumps finds the steps of a path that are teleports rather than motion:
@@ -130,7 +130,8 @@ const maxMarkLabels = 24
 // the stretch of every enabled source's route it lasted, labelled with
 // its frames and likely cause, and the cells that were missing outlined.
 // frames and sources are those the map was drawn from.
-func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming.Point, sources []streaming.Source) {
+// first is the number of frames[0].
+func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming.Point, first int, sources []streaming.Source) {
 	if len(eps) == 0 {
 		return
 	}
@@ -151,8 +152,8 @@ func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming
 				continue
 			}
 			mk := drawing.Mark{Title: s.Name + ", " + title, Badge: badge, Label: label}
-			for f := e.First; f <= e.Last && f <= len(frames); f++ {
-				if pos := frames[f-1]; i < len(pos) {
+			for f := max(e.First-first, 0); f <= e.Last-first && f < len(frames); f++ {
+				if pos := frames[f]; i < len(pos) {
 					p := drawing.Point{X: pos[i].X, Z: pos[i].Z}
 					if n := len(mk.Points); n == 0 || mk.Points[n-1] != p {
 						mk.Points = append(mk.Points, p)
@@ -185,7 +186,8 @@ const mapCellLimit = 20000
 // Map draws a run on the world: the cell grid shaded by how often each
 // cell was requested, grown bounds, each enabled source's path (from
 // frames, each frame's source positions) and its load radius at the start.
-func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point) *drawing.Map {
+// first is the number of frames[0], for the ticks' labels.
+func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point, first int) *drawing.Map {
 	m := &drawing.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
 		// As on the validate map: at hundreds of cells, only the largest
 		// growths are outlined.
@@ -216,7 +218,7 @@ func Map(title, subtitle string, w *streaming.World, loads []int, sources []stre
 		if step := tickStep(len(frames)); step > 0 && len(rt.Points) > 1 {
 			for f := step; f <= len(frames); f += step {
 				if pos := frames[f-1]; i < len(pos) {
-					rt.Ticks = append(rt.Ticks, drawing.Tick{At: drawing.Point{X: pos[i].X, Z: pos[i].Z}, Label: fmt.Sprint(f)})
+					rt.Ticks = append(rt.Ticks, drawing.Tick{At: drawing.Point{X: pos[i].X, Z: pos[i].Z}, Label: fmt.Sprint(first + f - 1)})
 				}
 			}
 			rt.TickName = fmt.Sprintf("frame every %d", step)

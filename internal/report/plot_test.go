@@ -18,7 +18,7 @@ func TestSeedDrawings(t *testing.T) {
 	if err := Chart("island", "seed 000 demo", p.Frames, &p.Summary, seedSettings()).WriteSVG(&chart); err != nil {
 		t.Fatal(err)
 	}
-	if err := Map("island", "seed 000 demo", seedWorld(), p.Loads, p.Sources, seedRoute()).WriteSVG(&world); err != nil {
+	if err := Map("island", "seed 000 demo", seedWorld(), p.Loads, p.Sources, seedRoute(), 1).WriteSVG(&world); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"budget 4096 B", "cap 12000 B", "Holes"} {

@@ -144,9 +144,9 @@ func TestEstellaAssetReportsAreDeterministic(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{FormatTable, []string{"holes   asset B  a+  a-", "peak resident assets   1800 B", "assetRefsByCell        "}},
+		{FormatTable, []string{"holes  popin   asset B  a+  a-", "peak resident assets   1800 B", "assetRefsByCell        "}},
 		{FormatJSONL, []string{`"residentAssetBytes":300`, `"assets":{"distinct":3,`, `"assetRefsByCell":{}`}},
-		{FormatCSV, []string{",holes,residentAssetBytes,assetLoads,assetUnloads\n"}},
+		{FormatCSV, []string{",holes,popIn,residentAssetBytes,assetLoads,assetUnloads\n"}},
 	} {
 		first := write(tc.format)
 		if again := write(tc.format); again != first {

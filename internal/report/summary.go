@@ -28,6 +28,16 @@ func writeWarnings(bw *bufio.Writer, ws []streaming.Warning) error {
 	return nil
 }
 
+// peakText is a peak of bytes and the frame it was reached in ("16 KiB at
+// frame 40"), or none for a run that never reached any: such a run has no
+// frame to name.
+func peakText(b int64, prep string, frame int, none string) string {
+	if b == 0 {
+		return none
+	}
+	return fmt.Sprintf("%s %s frame %d", streaming.ByteSize(b), prep, frame)
+}
+
 // WriteSummary writes the totals for a person to read.
 func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	bw := bufio.NewWriter(w)
@@ -36,13 +46,13 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	}
 	fmt.Fprintf(bw, "summary of %d frames\n", s.Frames)
 	if g := s.Gate; g != nil {
-		writeGate(bw, g)
+		writeGate(bw, g, s.FirstFrame)
 	}
 	capText := "no cap"
 	if s.MaxResidentBytes != nil {
 		capText = fmt.Sprintf("cap %s, %d frames over", streaming.ByteSize(*s.MaxResidentBytes), s.FramesOverResidentCap)
 	}
-	line("peak resident", "%s at frame %d (%s)", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame, capText)
+	line("peak resident", "%s (%s)", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"), capText)
 	if s.PeakPreparedBytes > 0 {
 		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
 	}
@@ -51,7 +61,7 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	if s.Budget != nil {
 		budget = fmt.Sprintf("budget %s, %d frames over", streaming.ByteSize(*s.Budget), s.FramesOverBudget)
 	}
-	line("max requested", "%s in frame %d (%s)", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame, budget)
+	line("max requested", "%s (%s)", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"), budget)
 	line("loads", "%d (%d prefetches, %d retries, %d proxies)", s.Loads, s.Prefetches, s.Retries, s.Proxies)
 	line("published", "%d", s.Published)
 	line("unloads", "%d", s.Unloads)
@@ -97,21 +107,44 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, english.Plural(s.MaxHoles, "hole"))
 	}
 	switch eps := s.HoleEpisodes; {
-	case s.FirstResidentFrame > 0:
-		line("first position", "fully resident at frame %d", s.FirstResidentFrame)
-	case len(eps) > 0 && eps[len(eps)-1].Last < s.Frames:
+	case s.FirstResidentFrame != nil:
+		line("first position", "fully resident at frame %d", *s.FirstResidentFrame)
+	case len(eps) > 0 && eps[len(eps)-1].Last < s.LastFrame():
 		// The route left the first position before all of it arrived: the
 		// cells it wanted there were let go, not forgotten.
 		line("first position", "never fully resident: the route moved on first (holes end at frame %d)", eps[len(eps)-1].Last)
 	default:
 		line("first position", "never fully resident")
 	}
-	writeEpisodes(bw, s.HoleEpisodes)
+	writeEpisodes(bw, s.HoleEpisodes, "hole")
+	writePopIn(bw, line, s)
 }
 
-func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
+// writePopIn writes the summary's lines about pop-in: the frames with
+// any, and its episodes; without a view, that it was not counted.
+func writePopIn(bw *bufio.Writer, line func(label, format string, args ...any), s *streaming.Summary) {
+	switch {
+	case !s.View:
+		line("pop-in", "not counted: no source has a view (set --view-size or --view-distance)")
+		return
+	case s.PopInFrames == 0:
+		line("pop-in frames", "0 of %d", s.Frames)
+	default:
+		line("pop-in frames", "%d of %d (first at frame %d, at most %d %s)", s.PopInFrames, s.Frames, s.FirstPopInFrame, s.MaxPopIn, english.Plural(s.MaxPopIn, "cell"))
+	}
+	writeEpisodes(bw, s.PopInEpisodes, "pop-in")
+}
+
+// writeEpisodes writes hole or pop-in episodes (what names them: "hole",
+// "pop-in"), each with its frames, sources and missing cells, then what
+// each likely cause means.
+func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode, what string) {
 	if len(eps) == 0 {
 		return
+	}
+	unit := "hole"
+	if what != "hole" {
+		unit = "cell"
 	}
 	var total [streaming.NumCauses]int
 	for _, e := range eps {
@@ -119,7 +152,7 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 			total[c.Cause] += c.CellFrames
 		}
 	}
-	fmt.Fprintf(bw, "  %-22s %d\n", "hole episodes", len(eps))
+	fmt.Fprintf(bw, "  %-22s %d\n", what+" episodes", len(eps))
 	for k, e := range eps {
 		if k == maxEpisodesShown {
 			fmt.Fprintf(bw, "    and %d more episodes (every one is in --format jsonl's summary)\n", len(eps)-k)
@@ -136,7 +169,7 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 		}
 		span := fmt.Sprintf("%s %s", english.Plural(e.Frames(), "frame"), streaming.FrameRange{First: e.First, Last: e.Last})
 		fmt.Fprintf(bw, "    %-18s up to %d %s, likely %s; %s\n", span,
-			e.MaxHoles, english.Plural(e.MaxHoles, "hole"), e.Cause, strings.Join(where, "; "))
+			e.MaxHoles, english.Plural(e.MaxHoles, unit), e.Cause, strings.Join(where, "; "))
 		cells := make([]string, len(e.Cells))
 		for i, c := range e.Cells {
 			cells[i] = fmt.Sprintf("%s (%s, %d %s)", c.Cell, c.Cause, c.Frames, english.Plural(c.Frames, "frame"))
@@ -163,7 +196,9 @@ func writeEpisodes(bw *bufio.Writer, eps []streaming.HoleEpisode) {
 	}
 }
 
-func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
+// writeGate writes the gate's verdict; first is the number of the run's
+// first frame.
+func writeGate(bw *bufio.Writer, g *streaming.GateResult, first int) {
 	verdict := "passed"
 	if g.Failed {
 		verdict = "FAILED"
@@ -173,7 +208,14 @@ func writeGate(bw *bufio.Writer, g *streaming.GateResult) {
 	case g.WarmupAuto && !g.WarmupEnded:
 		warm = "never free of holes"
 	case g.WarmupAuto:
-		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", g.Warmup)
+		warm = fmt.Sprintf("warm-up until frame %d, the first without holes", first+g.Warmup-1)
+	}
+	if g.WarmupAuto && slices.Contains(g.FailOn, streaming.FailPopIn) {
+		if g.PopInWarmupEnded {
+			warm += fmt.Sprintf("; pop-in's until frame %d, the first without pop-in", first+g.PopInWarmup-1)
+		} else {
+			warm += "; never free of pop-in"
+		}
 	}
 	fmt.Fprintf(bw, "  %-22s %s (--fail-on %s; %s)\n", "gate", verdict, strings.Join(g.FailOn, ","), warm)
 	for _, b := range g.Breaches {
@@ -225,14 +267,14 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	rt := &s.Runtime
 	fmt.Fprintf(bw, "summary of %d frames (Estella runtime scheduler: no budget, cap or LOD)\n", s.Frames)
 	if g := s.Gate; g != nil {
-		writeGate(bw, g)
+		writeGate(bw, g, s.FirstFrame)
 	}
-	line("peak resident", "%s at frame %d", streaming.ByteSize(s.PeakResidentBytes), s.PeakResidentFrame)
+	line("peak resident", "%s", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"))
 	if s.PeakPreparedBytes > 0 {
 		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
 	}
 	line("peak in flight", "%d", s.PeakInFlight)
-	line("max requested", "%s in frame %d", streaming.ByteSize(s.MaxRequestedBytes), s.MaxRequestedFrame)
+	line("max requested", "%s", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"))
 	line("preparations", "%d (%d for speculation)", rt.PrepareCount, rt.PrefetchRequests)
 	line("publishes", "%d started, %d resident", rt.LoadCount, s.Published)
 	line("unloads", "%d", rt.UnloadCount)

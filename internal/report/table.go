@@ -23,7 +23,7 @@ type tableWriter struct {
 	blocks int
 }
 
-const tableHeader = "frame   req  done   pub  prep  drop  cncl  unld  evct  fail  resident  inflight  resident B  request B  holes  position\n"
+const tableHeader = "frame   req  done   pub  prep  drop  cncl  unld  evct  fail  resident  inflight  resident B  request B  holes  popin  position\n"
 
 // tableLegend says what the columns count; it names the sources whose
 // positions the last column holds.
@@ -32,12 +32,13 @@ const tableLegend = `columns: req requests started, done requests finished, pub 
   cncl requests cancelled, unld cells unloaded, evct cells evicted by the cap,
   fail failed attempts; resident and inflight count cells, resident B and request B
   bytes at the end of the frame and requested in it; holes are cells within a load
-  radius that are not resident; position is where %s stood (x, z)
+  radius that are not resident, popin cells a camera shows that are not resident;
+  position is where %s stood (x, z)
 `
 
 // estTableHeader is the runtime's: its asset columns, for a world with
 // assets, go last.
-const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes"
+const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes  popin"
 
 func (t *tableWriter) block() {
 	if t.blocks > 0 {
@@ -87,10 +88,10 @@ func (t *tableWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame
 	if t.assets {
 		assets = assetColumns(r, bytes)
 	}
-	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %s %s %6d%s  %s\n",
+	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %s %s %6d %6d%s  %s\n",
 		r.Frame, len(r.Requested), len(r.Completed), len(r.Published), len(r.Prepared), len(r.Dropped),
 		len(r.Cancelled), len(r.Unloaded), len(r.Evicted), len(r.Failed),
-		r.Resident, r.InFlight, bytes(r.ResidentBytes, 11), bytes(r.RequestedBytes, 10), len(r.Holes), assets, strings.Join(pos, " "))
+		r.Resident, r.InFlight, bytes(r.ResidentBytes, 11), bytes(r.RequestedBytes, 10), len(r.Holes), r.PopIn, assets, strings.Join(pos, " "))
 	return err
 }
 
@@ -113,10 +114,10 @@ func (t *tableWriter) runtimeFrame(r *streaming.FrameReport, rt *streaming.Runti
 	if t.assets {
 		assets = assetColumns(r, func(n int64, width int) string { return fmt.Sprintf("%*d", width, n) })
 	}
-	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d%s\n",
+	_, err := fmt.Fprintf(t.w, "%5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %5d %9d %9d %11d %10d %6d %6d%s\n",
 		r.Frame, len(r.Requested), len(r.Completed), len(r.Prepared), len(rt.Publishing), len(r.Published),
 		len(r.Cancelled), len(r.Unloaded), len(r.Failed), len(rt.Hits), len(rt.Misses),
-		r.Resident, r.InFlight, r.ResidentBytes, r.RequestedBytes, len(r.Holes), assets)
+		r.Resident, r.InFlight, r.ResidentBytes, r.RequestedBytes, len(r.Holes), r.PopIn, assets)
 	return err
 }
 

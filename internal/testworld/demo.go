@@ -287,7 +287,7 @@ func buildDemo() *demoWorld {
 	}
 	d.add(0, "Main Camera",
 		demoComp{"Transform", obj{{"position", vec(500, 350, 0)}, {"rotation", quat(cameraPitch)}}},
-		demoComp{"Camera", obj{{"projectionType", 0}, {"fov", 60}, {"nearPlane", 1}, {"farPlane", 6000}, {"isActive", true}, {"priority", 0}}},
+		demoComp{"Camera", obj{{"projectionType", 0}, {"fov", 60}, {"nearPlane", 1}, {"farPlane", 900}, {"isActive", true}, {"priority", 0}}},
 		demoComp{"FollowTarget", obj{{"target", player}, {"offsetX", 0}, {"offsetY", 350}, {"deadzone", 40}, {"damping", num("0.18")}}},
 		demoComp{"WorldPersistent", obj{}},
 		source(1400, 900, 1500),

@@ -35,15 +35,15 @@ const module = "github.com/worldcook/worldcook"
 // settings do), the command line, then programs.
 // Paths are relative to the module; "" is the module's root (main).
 var layers = [][]string{
-	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell"},
-	{"internal/mapped"},
+	{"diag", "grid", "internal/regular", "internal/jsondoc", "internal/gcpause", "internal/corpus", "internal/golden", "internal/testbin", "internal/browser", "internal/watch", "internal/english", "internal/bytesize", "internal/shell", "internal/tilemap", "internal/navgrid"},
+	{"internal/mapped", "internal/timeline", "internal/enginejs", "internal/project"},
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets"},
+	{"internal/assets", "internal/camera"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
-	{"simulate", "internal/buildinfo"},
+	{"simulate", "internal/buildinfo", "route"},
 	{"internal/report"},
 	{"internal/config"},
 	{"tune"},
@@ -56,7 +56,7 @@ var layers = [][]string{
 // take and return) and the command line's own internal packages (the
 // renderers of simulate's results, the side files, init, watch and the
 // build files).
-var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
+var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "route", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's

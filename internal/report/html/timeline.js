@@ -1,6 +1,7 @@
 // The timeline of a worldcook simulate run (--html): the map of cells
 // coloured by state at the shown frame, the route so far and each source's
-// circles, a chart of bytes with a cursor, the hole episodes and a cell's
+// circles and camera view, the cells the view shows missing (pop-in), a
+// chart of bytes with a cursor, the hole and pop-in episodes and a cell's
 // details. The data is the run's state changes; a frame is shown by
 // applying (or undoing) the changes between it and the frame shown before.
 (function () {
@@ -10,6 +11,8 @@
   var EVENTS = ['requested', 'published', 'unloaded', 'evicted', 'cancelled', 'dropped', 'failed'];
   var NS = 'http://www.w3.org/2000/svg';
   var N = D.frames;
+  // The page counts frames from 1; it names them as the route does.
+  function fname(f) { return f + D.firstFrame - 1; }
   var slider = document.getElementById('frame');
   var label = document.getElementById('frame-label');
   var playButton = document.getElementById('play');
@@ -112,6 +115,9 @@
     r.prepared = series(R.prepared);
     r.requested = series(R.requested);
     r.holes = series(R.holes);
+    r.popIn = decode(R.popIn);
+    r.popInCount = series(R.popInCount);
+    r.popped = []; // the cells marked popping in at the shown frame
     drawMap(r);
     listEpisodes(r);
     r.selected = -1;
@@ -159,10 +165,16 @@
       so.setAttribute('class', 'route'); so.setAttribute('d', d.join(''));
       routes.appendChild(all); routes.appendChild(so);
       var g = document.createElementNS(NS, 'g');
-      g.innerHTML = '<title>' + esc(s.name) + '</title><circle class="ring prefetch"></circle><circle class="ring unload"></circle>' +
+      var view = '';
+      if (s.view.length === 2) {
+        view = '<rect class="view" x="' + (-s.view[0]) + '" y="' + (-s.view[1]) + '" width="' + 2 * s.view[0] + '" height="' + 2 * s.view[1] + '"><title>what ' + esc(s.name) + "'s camera shows</title></rect>";
+      } else if (s.view.length === 1) {
+        view = '<circle class="view" r="' + s.view[0] + '"><title>how far ' + esc(s.name) + "'s camera sees</title></circle>";
+      }
+      g.innerHTML = '<title>' + esc(s.name) + '</title>' + view + '<circle class="ring prefetch"></circle><circle class="ring unload"></circle>' +
         '<circle class="ring load"></circle><circle class="source"></circle>';
       sources.appendChild(g);
-      var rings = g.querySelectorAll('circle');
+      var rings = g.querySelectorAll('circle:not(.view)');
       rings[0].setAttribute('r', s.prefetch); rings[1].setAttribute('r', s.unload); rings[2].setAttribute('r', s.load);
       return { s: s, len: len, total: total, so: so, g: g, rings: rings };
     });
@@ -277,7 +289,11 @@
     if (R.budget != null) p.push('<line class="level" x1="0" x2="1000" y1="' + (top2 + H2 - H2 * R.budget / peakReq) + '" y2="' + (top2 + H2 - H2 * R.budget / peakReq) + '"><title>budget ' + bytes(R.budget) + '</title></line>');
     R.episodes.forEach(function (e) {
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
-      p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + e.first + '–' + e.last + '</title></rect>');
+      p.push('<rect class="holeband" x="' + x + '" y="' + (H1 + 7) + '" width="' + w + '" height="6"><title>holes, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
+    });
+    R.popInEpisodes.forEach(function (e) {
+      var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
+      p.push('<rect class="popinband" x="' + x + '" y="' + (H1 + 13) + '" width="' + w + '" height="6"><title>pop-in, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
     });
     svg.innerHTML = p.join('');
     r.cursor = r.root.querySelector('.chartbox .cursor');
@@ -285,7 +301,8 @@
     cap.className = 'caption';
     cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
       (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
-      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes';
+      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes' +
+      (R.hasView ? ', magenta marks: pop-in episodes' : '');
     svg.parentNode.insertAdjacentElement('afterend', cap);
     svg.addEventListener('click', function (e) {
       var box = svg.getBoundingClientRect();
@@ -294,15 +311,20 @@
   }
 
   function listEpisodes(r) {
-    var R = r.R, el = r.root.querySelector('.episodes');
-    if (!R.episodes.length) { el.innerHTML = '<p>No hole episodes.</p>'; return; }
-    var p = ['<p>', R.episodes.length, ' hole episode', R.episodes.length > 1 ? 's' : '', ':</p><ol>'];
-    R.episodes.forEach(function (e) {
-      p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', e.first,
-        e.last > e.first ? '–' + e.last : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
-        ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
-    });
-    p.push('</ol>');
+    var R = r.R, el = r.root.querySelector('.episodes'), p = [];
+    var list = function (eps, what) {
+      if (!eps.length) { p.push('<p>No ', what, ' episodes.</p>'); return; }
+      p.push('<p>', eps.length, ' ', what, ' episode', eps.length > 1 ? 's' : '', ':</p><ol>');
+      eps.forEach(function (e) {
+        p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
+          e.last > e.first ? '–' + fname(e.last) : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
+          ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
+      });
+      p.push('</ol>');
+    };
+    list(R.episodes, 'hole');
+    if (R.hasView) list(R.popInEpisodes, 'pop-in');
+    else p.push('<p>Pop-in is not counted: no source has a view (no camera, no --view-size or --view-distance).</p>');
     el.innerHTML = p.join('');
   }
 
@@ -320,6 +342,9 @@
       var c = r.cell[k];
       if (r.drawn[c] !== r.state[c]) { r.drawn[c] = r.state[c]; r.els[c].setAttribute('data-state', STATES[r.state[c]]); }
     }
+    r.popped.forEach(function (c) { r.els[c].removeAttribute('data-popin'); });
+    r.popped = Array.prototype.slice.call(r.popIn.code, r.popIn.first[f], r.popIn.first[f + 1]);
+    r.popped.forEach(function (c) { r.els[c].setAttribute('data-popin', ''); });
     r.sources.forEach(function (src) {
       var p = where(src, f);
       src.g.setAttribute('transform', 'translate(' + p.x + ' ' + (-p.z) + ')');
@@ -327,11 +352,12 @@
       src.at = p;
     });
     r.cursor.style.left = ((f - 0.5) * 100 / N) + '%';
-    var R = r.R, txt = 'frame ' + f + ': resident ' + bytes(r.resident[f]);
+    var R = r.R, txt = 'frame ' + fname(f) + ': resident ' + bytes(r.resident[f]);
     if (r.assets[f]) txt += ' (assets ' + bytes(r.assets[f]) + ')';
     txt += ' · requested ' + bytes(r.requested[f]);
     if (R.budget != null) txt += ' of ' + bytes(R.budget);
     txt += ' · ' + r.holes[f] + ' hole' + (r.holes[f] === 1 ? '' : 's');
+    if (R.hasView) txt += ' · ' + r.popInCount[f] + ' popping in';
     r.now.textContent = txt;
     if (r.selected >= 0) details(r);
   }
@@ -356,7 +382,7 @@
     }
     following = follow.checked;
     slider.value = f;
-    label.textContent = 'frame ' + f + ' / ' + N;
+    label.textContent = 'frame ' + fname(f) + ' / ' + fname(N);
   }
 
   function select(r, i) {
@@ -425,7 +451,7 @@
     };
     var b = r.bounds;
     el.innerHTML = '<dl><dt>cell</dt><dd>' + esc(r.names[i]) + ' (grid ' + R.grid[2 * i] + ', ' + R.grid[2 * i + 1] + ')</dd>' +
-      '<dt>state</dt><dd data-detail-state="' + state + '">' + state + ' at frame ' + shown + '</dd>' +
+      '<dt>state</dt><dd data-detail-state="' + state + '">' + state + ' at frame ' + fname(shown) + '</dd>' +
       '<dt>why</dt><dd class="why">' + esc(why(state, bd, best)) + '</dd>' +
       '<dt>nearest source</dt><dd>' + (best ? esc(best.name) + ' at ' + num(bd) + (R.center ? ' (to the grid centre)' : ' (to the bounds)') +
         '; radii load ' + best.load + ', unload ' + best.unload + ', prefetch ' + best.prefetch : 'none') + '</dd>' +
@@ -483,6 +509,14 @@
       var i = r.index[cell];
       if (i === undefined) return r.R.leftOut ? null : 'absent';
       return STATES[r.state[i]];
+    },
+    // popIn says whether a drawn cell pops in at the shown frame: a view
+    // shows it and it is not resident.
+    popIn: function (cell, policy) {
+      var r = policy ? byPolicy[policy] : runs[0];
+      if (!r) return null;
+      var i = r.index[cell];
+      return i !== undefined && r.els[i].hasAttribute('data-popin');
     },
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
