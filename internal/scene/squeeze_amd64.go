@@ -38,6 +38,8 @@ var (
 // squeezeShuffles[m] is the VPSHUFB shuffle that moves the bytes of an
 // 8-byte group whose bits are set in m to its front, in order (the rest
 // of the group's 8 bytes are zeros, overwritten by the next group).
+//
+//lint:ignore U1000 squeezeAVX2 (squeeze_amd64.s) reads it
 var squeezeShuffles = func() (t [256]uint64) {
 	for m := range t {
 		var sh [8]byte
