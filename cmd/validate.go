@@ -17,14 +17,16 @@ import (
 
 func newValidateCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "validate SCENE|DIR...",
+		Use:   "validate SCENE|DIR|PREFAB...",
 		Short: "Check the residency rules of streamed scenes",
 		Long: `Validate partitions each scene as cook would and checks the rules a streamed world must keep:
 no hard entity reference from one cell into another or from the persistent world into a cell,
 WorldPersistent and StreamedWorld only on top-level entities, one StreamedWorld with a sane
 cellSize, a consistent hierarchy, placeable prefab instances and sane streaming-source radii.
 It also reports how far each cell's bounds grew beyond its grid square. A directory validates
-every .esscene under it; a scene without StreamedWorld gets the structural checks only.
+every .esscene under it; a scene without StreamedWorld gets the structural checks only. A prefab
+(.esprefab) validates the scenes of its Estella project that place it, nested or as a variant's
+base included, and says which they are on stderr.
 
 Formats: text (default), json (one JSON object per scene, one per line), sarif (SARIF 2.1.0
 for code-scanning uploads) and github (workflow annotations). Project components holding
@@ -36,6 +38,9 @@ Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/vali
 
   # a 2D world, cells on X and Y, with a map of the cells and rejected references
   worldcook validate --plane xy --map out/map.svg levels/island.esscene
+
+  # a changed prefab: every scene of its project that places it
+  worldcook validate assets/prefabs/Coin.esprefab
 
   # in CI: annotate the pull request, and upload SARIF for code scanning
   worldcook validate --format github assets/scenes
@@ -93,9 +98,14 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		}
 		return shared[r]
 	}
-	files, err := cook.Discover(args, v.ScenesRoot, "")
+	files, uses, err := cook.DiscoverPlacing(args, v.ScenesRoot, opts)
 	if err != nil {
 		return inputErr(err)
+	}
+	if !cfg.Quiet {
+		for _, u := range uses {
+			fmt.Fprintf(streams.Err, "worldcook: %s\n", u.Note())
+		}
 	}
 	if v.Map != "" && len(files) != 1 {
 		return inputErr(fmt.Errorf("--map draws one scene, but %d scenes were given; validate them one at a time to draw each", len(files)))

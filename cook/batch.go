@@ -90,6 +90,12 @@ func Discover(args []string, root, exclude string) ([]Scene, error) {
 			out = append(out, Scene{File: f, Root: r})
 		}
 	}
+	return nameScenes(out)
+}
+
+// nameScenes gives each scene its runtime name, refusing two scenes with
+// one name.
+func nameScenes(out []Scene) ([]Scene, error) {
 	seen := map[string]string{}
 	for i, s := range out {
 		name, err := validate.SceneName(s.File, s.Root)

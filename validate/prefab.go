@@ -83,8 +83,13 @@ func (p *Prefabs) lookup(ref, from string) *prefabAsset {
 	if why != "" {
 		return &prefabAsset{err: why}
 	}
-	// Several references (a uuid, a path) may name one prefab: it is read
-	// once, under the lock, so that two goroutines never read it twice.
+	return p.read(at)
+}
+
+// read reads the prefab at project path at, once: several references (a
+// uuid, a path) may name one prefab, and it is read under the lock, so
+// that two goroutines never read it twice.
+func (p *Prefabs) read(at string) *prefabAsset {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if a, ok := p.docs[at]; ok {
