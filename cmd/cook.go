@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/internal/shell"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
@@ -37,6 +39,8 @@ type cookOptions struct {
 	ConfigFile string
 	// FS replaces the real file system in tests.
 	FS cook.FS
+	// Args is the command line, for advice that repeats it.
+	Args []string
 }
 
 func newCookCmd(a *app) *cobra.Command {
@@ -72,6 +76,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/cook.md.`,
 				return err
 			}
 			opts.IO = a.io
+			opts.Args = a.args
 			opts.Scenes = args
 			opts.Cfg = cfg.Cook
 			opts.Components = cfg.Components
@@ -118,6 +123,14 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	// Profiles are files besides the world: written to a temporary file
 	// and put in place at the end, never over an input of the run.
 	side := sidefile.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
+	for _, o := range []struct{ file, flag string }{
+		{opts.CPUProfile, "--cpuprofile"}, {opts.MemProfile, "--memprofile"},
+		{opts.Cfg.PackageConfig, "--package-config"}, {opts.Cfg.Depfile, "--depfile"}, {opts.Cfg.Metafile, "--metafile"},
+	} {
+		if err := side.Claim(o.file, o.flag); err != nil {
+			return inputErr(err)
+		}
+	}
 	if opts.CPUProfile != "" {
 		// Its own names for the errors here: the deferred Commit must
 		// report to the function's err, not to one shadowing it.
@@ -178,6 +191,7 @@ func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, si
 		return nil, inputErr(err)
 	}
 	side.Inputs(out.Files()...)
+	side.Owned(out.Owned()...)
 	if err := reportCook(opts, out); err != nil {
 		return out, err
 	}
@@ -193,7 +207,7 @@ func heapProfile(w io.Writer) error { return pprof.WriteHeapProfile(w) }
 // picks the exit status: input problems (2) outrank findings and stale
 // output (1).
 func reportCook(opts *cookOptions, out *cook.Outcome) error {
-	code := ExitOK
+	code, stale := ExitOK, false
 	for i, sc := range out.Scenes {
 		file := sc.File
 		rep, err := out.Reports[i], out.Errs[i]
@@ -211,6 +225,7 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 		case errors.Is(err, cook.ErrFindings), errors.Is(err, cook.ErrWouldChange):
 			fmt.Fprintf(opts.IO.Err, "worldcook: %v\n", err)
 			code = max(code, ExitFindings)
+			stale = stale || errors.Is(err, cook.ErrWouldChange)
 		default:
 			fmt.Fprintf(opts.IO.Err, "worldcook: %s\n", oneLine(err))
 			code = ExitInput
@@ -224,10 +239,29 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 			printSummary(opts, s, rep)
 		}
 	}
+	if stale && !opts.JSON {
+		fmt.Fprintf(opts.IO.Err, "worldcook: to bring it up to date, cook without --check: %s\n", uncheckedCook(opts.Args))
+	}
 	if code != ExitOK {
 		return &ExitError{Code: code}
 	}
 	return nil
+}
+
+// uncheckedCook is the cook command line args without --check: the
+// flag dropped where it was given, else --check=false, which outranks a
+// check asked for by WORLDCOOK_COOK_CHECK or worldcook.yaml.
+func uncheckedCook(args []string) string {
+	for _, f := range []string{"--check", "--check=true"} {
+		if slices.Contains(args, f) {
+			return retyped(args, f, nil)
+		}
+	}
+	words := append(append([]string{"worldcook"}, args...), "--check=false")
+	if len(args) == 0 {
+		words = []string{"worldcook", "cook", "--check=false"}
+	}
+	return shell.Command(words...)
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ") }

@@ -56,7 +56,9 @@ func flagError(c *cobra.Command, err error, args []string) error {
 		if best := config.Meant(m[1], names); best != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", best)
 		} else if config.Synonym(m[1]) == "cell-size" {
-			msg += ": " + cellSizeAdvice(c, m[1], args)
+			// The advice ends the line, so that its command can be
+			// copied as it is.
+			return inputErr(fmt.Errorf("%s: %s", msg, cellSizeAdvice(c, m[1], args)))
 		}
 	} else if m := unknownShorthand.FindStringSubmatch(msg); m != nil {
 		// A one-letter flag that does not exist: the one long flag that
@@ -80,7 +82,7 @@ func flagError(c *cobra.Command, err error, args []string) error {
 // has none. The init command repeats the size and the scene given, when
 // the command line holds them.
 func cellSizeAdvice(c *cobra.Command, flag string, args []string) string {
-	size, scene := "N", "SCENE"
+	size := ""
 	var scenes []string
 	for i, a := range args {
 		if v, ok := strings.CutPrefix(a, "--"+flag+"="); ok {
@@ -91,14 +93,13 @@ func cellSizeAdvice(c *cobra.Command, flag string, args []string) string {
 			scenes = append(scenes, a)
 		}
 	}
-	if _, err := strconv.ParseFloat(size, 64); err != nil {
-		size = "N"
+	say := fmt.Sprintf("%s reads the cell size from the world: the cellSize of the scene's StreamedWorld entity; set it there, or have init write a StreamedWorld into a scene without one", c.Name())
+	if _, err := strconv.ParseFloat(size, 64); err != nil || len(scenes) != 1 {
+		// Without a size and one scene there is no command to print
+		// that would run as printed.
+		return say + " (worldcook init --cell-size, see 'worldcook init --help')"
 	}
-	if len(scenes) == 1 {
-		scene = shell.Quote(scenes[0])
-	}
-	return fmt.Sprintf("%s reads the cell size from the world: the cellSize of the scene's StreamedWorld entity; set it there, or have init write a StreamedWorld into a scene without one: worldcook init --cell-size %s %s",
-		c.Name(), size, scene)
+	return say + ": " + shell.Command("worldcook", "init", "--cell-size", size, scenes[0])
 }
 
 // commandError rewrites cobra's unknown command error (whose suggestions
@@ -146,16 +147,16 @@ var fileFlags = []struct {
 // (simulate route.csv world: the route goes in --path), a missing
 // argument shows the usage line and an example, and one too many says
 // what the command takes.
-func explainArgs(c *cobra.Command) {
+func explainArgs(c *cobra.Command, a *app) {
 	for _, sub := range c.Commands() {
-		explainArgs(sub)
+		explainArgs(sub, a)
 	}
 	check := c.Args
 	if check == nil {
 		return
 	}
 	c.Args = func(cmd *cobra.Command, args []string) error {
-		if err := misplacedFile(cmd, args); err != nil {
+		if err := misplacedFile(cmd, args, a.args); err != nil {
 			return err
 		}
 		err := check(cmd, args)
@@ -179,7 +180,7 @@ func explainArgs(c *cobra.Command) {
 
 // misplacedFile finds an argument that is the file of one of cmd's flags
 // (by its extension) when that flag was not given.
-func misplacedFile(cmd *cobra.Command, args []string) error {
+func misplacedFile(cmd *cobra.Command, args, line []string) error {
 	for _, arg := range args {
 		ext := strings.ToLower(filepath.Ext(arg))
 		for _, ff := range fileFlags {
@@ -198,8 +199,8 @@ func misplacedFile(cmd *cobra.Command, args []string) error {
 			if len(flags) == 0 {
 				continue
 			}
-			return inputErr(fmt.Errorf("%s looks like %s: give it with %s, as in %s %s %s %s",
-				arg, ff.what, orList(flags), cmd.CommandPath(), flags[0], arg, argSpec(cmd)))
+			return inputErr(fmt.Errorf("%s looks like %s: give it with %s, as in %s",
+				arg, ff.what, orList(flags), retyped(line, arg, []string{flags[0], arg}, strings.Fields(cmd.CommandPath() + " " + flags[0] + " " + arg + " " + argSpec(cmd))[1:]...)))
 		}
 	}
 	return nil

@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/worldcook/worldcook/internal/config"
+	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/internal/initworld"
 )
 
@@ -21,9 +23,10 @@ must stay loaded (cameras, UI roots, scene-wide lights, streaming sources
 and what they ride on, and entities a hard reference binds across a cell
 border), and a WorldStreamingSource on the main camera when the scene has
 no source, with radii that want every cell its view shows. The edit only
-inserts: every byte of the scene is kept.
-Apply the diff with patch -p1 or git apply from the scene's folder, or
-pass --write. A scene that is already streamed is left as it is.
+inserts: every byte of the scene is kept. Apply the diff with git apply
+or patch -p1 from where init ran (its paths start there, as git diff
+writes them), or pass --write. A scene that is already streamed is left
+as it is.
 
 Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 		Example: `  # see what init would change, then apply it
@@ -34,6 +37,9 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
   worldcook init --plane xy --cell-size 500 levels/island.esscene`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if isDir(args[0]) {
+				return inputErr(a.initFolder(args[0]))
+			}
 			cfg, err := a.config(cmd, "init")
 			if err != nil {
 				return err
@@ -109,4 +115,23 @@ func planeRecordLine(rec *config.PlaneRecord, written bool) string {
 		return "recorded " + what + ", so that every command cuts the world on " + rec.Plane
 	}
 	return "with --write, init also records " + what + " (every command reads it); without it, pass --plane " + rec.Plane + " to every command"
+}
+
+// initFolder answers init given a folder: init edits one scene, so it
+// names the scenes it found there, each as the command that edits it.
+func (a *app) initFolder(dir string) error {
+	scenes := scenesUnder(dir)
+	if len(scenes) == 0 {
+		return fmt.Errorf("%s is a folder and holds no .esscene file; pass the scene to make streamed", dir)
+	}
+	var cmds []string
+	for _, s := range scenes[:min(len(scenes), maxListedScenes)] {
+		cmds = append(cmds, retyped(a.args, dir, []string{s}, "init", s))
+	}
+	more := ""
+	if n := len(scenes) - len(cmds); n > 0 {
+		more = fmt.Sprintf(", and %d more", n)
+	}
+	return fmt.Errorf("%s is a folder; init edits one scene at a time, and it holds %s: %s%s",
+		dir, english.Count(len(scenes), "scene"), strings.Join(cmds, "; "), more)
 }

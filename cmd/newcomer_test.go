@@ -35,7 +35,7 @@ func TestNewcomerFlags(t *testing.T) {
 		{[]string{"cook", scene, "--ot", "build"}, "(did you mean --out?)"},
 		{[]string{"cook", "--cellsize", "500", scene}, "unknown flag: --cellsize: cook reads the cell size from the world: the cellSize of the scene's StreamedWorld entity; set it there, or have init write a StreamedWorld into a scene without one: worldcook init --cell-size 500 " + scene},
 		{[]string{"validate", "--cell-size=250", "my level.esscene"}, "worldcook init --cell-size 250 'my level.esscene'"},
-		{[]string{"simulate", "--grid-size", "x", "cooked"}, "worldcook init --cell-size N SCENE"},
+		{[]string{"simulate", "--grid-size", "x", "cooked"}, "without one (worldcook init --cell-size, see 'worldcook init --help')"},
 	} {
 		code, _, errs := run(t, tc.args...)
 		if code != ExitInput || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {

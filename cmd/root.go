@@ -179,7 +179,7 @@ Exit status: 'worldcook help exit-codes'. Every setting: docs/config.md.`,
 		newRouteCmd(a),
 	)
 	addHelpTopics(root)
-	explainArgs(root)
+	explainArgs(root, a)
 	return root, a
 }
 

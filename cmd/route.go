@@ -60,6 +60,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/route.md.`,
 			if err != nil {
 				return err
 			}
+			a.machine = cfg.JSON
 			if cfg.Route.Recorder {
 				_, err := io.WriteString(a.io.Out, route.Recorder)
 				return err
@@ -130,6 +131,19 @@ func runRoute(streams IO, cfg *config.Config, scene string) error {
 			return inputErr(err)
 		}
 	}
+	if cfg.JSON {
+		for i, r := range res.Routes {
+			if err := writeJSONLine(streams.Out, routeLine{MessageType: "route", File: files[i], Kind: r.Kind, Frames: len(r.Frames), Length: r.Length(), Source: r.Source, Follows: r.Follows}); err != nil {
+				return err
+			}
+		}
+		for _, n := range res.Notes {
+			if err := writeJSONLine(streams.Out, noteLine{MessageType: "note", Message: n}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if cfg.Quiet {
 		return nil
 	}
@@ -143,6 +157,23 @@ func runRoute(streams IO, cfg *config.Config, scene string) error {
 		fmt.Fprintf(streams.Err, "worldcook: no route written\n")
 	}
 	return nil
+}
+
+// routeLine is the JSON line of a route made (docs/json.md).
+type routeLine struct {
+	MessageType string  `json:"message_type"`
+	File        string  `json:"file"`
+	Kind        string  `json:"kind"`
+	Frames      int     `json:"frames"`
+	Length      float64 `json:"length"`
+	Source      string  `json:"source"`
+	Follows     string  `json:"follows"`
+}
+
+// noteLine is the JSON line of a note: what a run left out and why.
+type noteLine struct {
+	MessageType string `json:"message_type"`
+	Message     string `json:"message"`
 }
 
 // fmtLength is a route's length for the line a run prints: whole units,

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,5 +88,37 @@ func TestRouteRecorder(t *testing.T) {
 	}
 	if code, _, _ := run(t, "route", "--recorder", "x.esscene"); code != ExitInput {
 		t.Fatalf("--recorder with a scene: exit %d", code)
+	}
+}
+
+// --json: a route object per file, a note object per note, exit_error on
+// failure.
+func TestRouteJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "routes")
+	code, stdout, stderr := run(t, "--config", "../testdata/demo/worldcook.yaml", "--json", "route", demoScene, "--out", out)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var types []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var v struct {
+			MessageType string `json:"message_type"`
+			File        string
+			Frames      int
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil || !strings.HasPrefix(l, `{"message_type":"`) {
+			t.Fatalf("not a JSON line: %s", l)
+		}
+		if v.MessageType == "route" && (v.Frames == 0 || !strings.HasPrefix(v.File, out)) {
+			t.Errorf("route line %s", l)
+		}
+		types = append(types, v.MessageType)
+	}
+	if got := strings.Join(types, ","); got != "route,route,note,note" {
+		t.Errorf("objects %s", got)
+	}
+	code, stdout, _ = run(t, "--json", "route", demoScene, "--fps", "0")
+	if code != ExitInput || !strings.HasPrefix(stdout, `{"message_type":"exit_error","code":2`) {
+		t.Errorf("exit %d: %s", code, stdout)
 	}
 }

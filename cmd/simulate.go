@@ -36,6 +36,8 @@ type simulateOptions struct {
 	JSON       bool
 	// ConfigFile is the configuration file read, an input of the run.
 	ConfigFile string
+	// Args is the command line, for advice that repeats it.
+	Args []string
 	// Set is the route set Cfg.Path is one of (simulate --path DIR): its
 	// files are inputs of the run too, and its pages list each other.
 	Set *routeSet
@@ -87,6 +89,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 			}
 			a.machine = cfg.JSON || cfg.Simulate.Format == simreport.FormatJSONL
 			opts.IO = a.io
+			opts.Args = a.args
 			// Without WORLD, the world is what cook writes: cook.out.
 			opts.World, opts.Defaulted = cfg.Simulate.DefaultWorld, true
 			if len(args) == 1 {
@@ -148,7 +151,7 @@ func runSimulateOne(ctx context.Context, opts *simulateOptions) error {
 	openStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
-		return inputErr(err)
+		return inputErr(worldAdvice(opts, err))
 	}
 	openTime := time.Since(openStart)
 	if c.HTML != "" {
@@ -392,7 +395,7 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 		o.Project = opts.Cfg.Assets[0]
 	}
 	if opts.Defaulted {
-		o.Missing = "cook a scene first (worldcook cook SCENE) or pass the world to simulate"
+		o.Missing = missingWorldAdvice(opts)
 	}
 	return o, nil
 }

@@ -117,7 +117,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"not a number flag", []string{"simulate", "--path", islandRoute, "--budget", "lots", island}, `invalid argument "lots"`},
 		{"no world", []string{"simulate", "--path", islandRoute, filepath.Join(dir, "nowhere")}, "cannot read world"},
 		{"not cooked", []string{"simulate", "--path", islandRoute, dir}, "holds no world/*.world.json: not a cooked world"},
-		{"two worlds", []string{"simulate", "--path", islandRoute, filepath.Join(dir, "two")}, "holds 2 worlds (a.world.json, b.world.json); pass one manifest"},
+		{"two worlds", []string{"simulate", "--path", islandRoute, filepath.Join(dir, "two")}, "holds 2 worlds; simulate one by its manifest: worldcook simulate --path " + islandRoute + " " + filepath.Join(dir, "two", "world", "a.world.json")},
 		{"broken manifest", []string{"simulate", "--path", islandRoute, broken}, "broken.world.json: not a world manifest"},
 		{"two worlds given", []string{"simulate", "--path", islandRoute, island, island}, "simulate takes at most 1 argument (WORLD), got 2"},
 	} {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/tune"
@@ -180,14 +180,7 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 // as the scene's path from the working directory, where it applies) or
 // makes the edit.
 func tuneEdit(streams IO, cfg *config.Config, res *tune.Result) error {
-	name := filepath.ToSlash(res.World)
-	if filepath.IsAbs(res.World) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, res.World); err == nil {
-				name = filepath.ToSlash(rel)
-			}
-		}
-	}
+	name, _ := initworld.DiffPath(res.World)
 	r, err := res.Edit(name, cfg.Tune.Write)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/golden"
 )
 
@@ -273,4 +274,95 @@ func diffAdded(diff string) string {
 		}
 	}
 	return "\x00"
+}
+
+// TestTuneRecommendationShowsNoPopIn: on every real project (made a
+// streamed world by init, cut on x and y for the 2D ones), a route across
+// its content, the recommendation tune --write puts on the scene
+// simulates with no pop-in after the warm-up, and its load radius covers
+// the view init assumed.
+func TestTuneRecommendationShowsNoPopIn(t *testing.T) {
+	root := corpus.Projects()
+	if root == "" {
+		t.Skip("the real projects are not there (../shared/estella-projects): nothing to tune")
+	}
+	for _, tc := range []struct{ project, scene, plane string }{
+		{"examples/lighting-3d", "main", "xz"},
+		{"examples/platformer", "main", "xy"},
+		{"examples/physics-playground", "showcase", "xy"},
+		{"examples/sprite-rendering", "main", "xy"},
+		{"examples/tilemap-demo", "tiled-map", "xy"},
+	} {
+		t.Run(tc.project+"/"+tc.scene, func(t *testing.T) {
+			proj := filepath.Join(t.TempDir(), "p")
+			corpus.CopyTree(t, filepath.Join(root, tc.project), proj)
+			scene := filepath.Join(proj, "assets", "scenes", tc.scene+".esscene")
+			if code, _, errs := run(t, "init", "--plane", tc.plane, "--write", scene); code != 0 {
+				t.Fatalf("init: exit %d: %s", code, errs)
+			}
+			route := filepath.Join(proj, "route.csv")
+			writeRouteAcross(t, scene, tc.plane, route)
+			if code, _, errs := run(t, "tune", "--plane", tc.plane, "--path", route, "--write", scene); code != 0 {
+				t.Fatalf("tune --write: exit %d: %s", code, errs)
+			}
+			code, out, errs := run(t, "simulate", "--plane", tc.plane, "--path", route, "--fail-on", "pop-in", "--summary-only", scene)
+			if code != 0 || !strings.Contains(out, "pop-in frames") {
+				t.Errorf("the recommendation shows pop-in after the warm-up: exit %d\n%s%s", code, out, errs)
+			}
+		})
+	}
+}
+
+// writeRouteAcross writes a route of 60 frames across the top-level
+// entities of scene, along the longer side of their extent on the plane.
+func writeRouteAcross(t *testing.T, scene, plane, route string) {
+	t.Helper()
+	src, err := os.ReadFile(scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Entities []struct {
+			Parent     *int64 `json:"parent"`
+			Components []struct {
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			} `json:"components"`
+		} `json:"entities"`
+	}
+	if err := json.Unmarshal(src, &doc); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := [2]float64{1e300, 1e300}, [2]float64{-1e300, -1e300}
+	for _, e := range doc.Entities {
+		for _, c := range e.Components {
+			var tr struct {
+				Position struct{ X, Y, Z float64 } `json:"position"`
+			}
+			if e.Parent != nil || c.Type != "Transform" || json.Unmarshal(c.Data, &tr) != nil {
+				continue
+			}
+			p := [2]float64{tr.Position.X, tr.Position.Z}
+			if plane == "xy" {
+				p[1] = tr.Position.Y
+			}
+			for k := range p {
+				lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+			}
+		}
+	}
+	axis := 0
+	if hi[1]-lo[1] > hi[0]-lo[0] {
+		axis = 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "frame,x,%s\n", map[string]string{"xy": "y", "xz": "z"}[plane])
+	for f := 0; f < 60; f++ {
+		p := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+		p[axis] = lo[axis] + (hi[axis]-lo[axis])*float64(f)/59
+		fmt.Fprintf(&b, "%d,%g,%g\n", f+1, p[0], p[1])
+	}
+	if err := os.WriteFile(route, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

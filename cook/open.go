@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
@@ -89,6 +90,25 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 	return w, openAssets(w, m, opts.Project, filepath.Join(root, manifest.WorldDir), file)
 }
 
+// NotWorldError is Open's answer to a folder that holds no cooked world,
+// so that a caller who knows the command line can say what to run.
+type NotWorldError struct{ Dir string }
+
+func (e *NotWorldError) Error() string {
+	return e.Dir + " holds no world/*.world.json: not a cooked world; pass the --out folder of a cook, a world manifest or a scene"
+}
+
+// InvalidSceneError is Open's answer to a scene with validation errors,
+// which it cannot cook.
+type InvalidSceneError struct {
+	File   string
+	Errors int
+}
+
+func (e *InvalidSceneError) Error() string {
+	return fmt.Sprintf("%s has %s and cannot be cooked; validate it to see them", e.File, english.Count(e.Errors, "validation error"))
+}
+
 // findManifest finds the one world manifest of a cooked directory (or of
 // its world/ folder).
 func findManifest(dir string) (file, root string, err error) {
@@ -106,15 +126,27 @@ func findManifest(dir string) (file, root string, err error) {
 		if err := pending(root, ""); err != nil {
 			return "", "", err
 		}
-		return "", "", fmt.Errorf("%s holds no world/*.world.json: not a cooked world (cook a scene into it with worldcook cook SCENE --out %s)", dir, dir)
+		return "", "", &NotWorldError{Dir: dir}
 	case 1:
 		return found[0], root, nil
 	}
-	names := make([]string, len(found))
-	for i, f := range found {
+	return "", "", &ManyWorldsError{Dir: dir, Manifests: found}
+}
+
+// ManyWorldsError is Open's answer to a cooked folder that holds several
+// worlds: a run simulates one, given by its manifest.
+type ManyWorldsError struct {
+	Dir string
+	// Manifests are the worlds' manifests, sorted.
+	Manifests []string
+}
+
+func (e *ManyWorldsError) Error() string {
+	names := make([]string, len(e.Manifests))
+	for i, f := range e.Manifests {
 		names[i] = filepath.Base(f)
 	}
-	return "", "", fmt.Errorf("%s holds %d worlds (%s); pass one manifest, e.g. %s", dir, len(found), strings.Join(names, ", "), found[0])
+	return fmt.Sprintf("%s holds %d worlds (%s); pass one manifest, e.g. %s", e.Dir, len(e.Manifests), strings.Join(names, ", "), e.Manifests[0])
 }
 
 // openScene cooks a scene in memory (nothing is written) and returns its
@@ -125,7 +157,7 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 		return nil, err
 	}
 	if n := plan.Errors(false); n > 0 {
-		return nil, fmt.Errorf("%s has %d validation errors and cannot be cooked; run worldcook validate %s", file, n, file)
+		return nil, &InvalidSceneError{File: file, Errors: n}
 	}
 	cooked, err := buildWorld(ctx, plan, options{})
 	if err != nil {

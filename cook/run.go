@@ -371,7 +371,7 @@ func run(ctx context.Context, job sceneJob) (*Report, error) {
 	rep.World, rep.Result = w, res
 	timer.done("write")
 	if job.Check && res.Changed() {
-		return rep, fmt.Errorf("%s: %w (%d file(s) to write, %d to remove); run worldcook cook", job.File, ErrWouldChange, len(res.Written), len(res.Removed))
+		return rep, fmt.Errorf("%s: %w (%d file(s) to write, %d to remove)", job.File, ErrWouldChange, len(res.Written), len(res.Removed))
 	}
 	return rep, nil
 }

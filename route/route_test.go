@@ -225,3 +225,36 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// The same scene and settings make the same bytes.
+func TestDeterministic(t *testing.T) {
+	var c tilemap.Chunk
+	for ty := 0; ty < 15; ty++ {
+		c.Tiles[ty*16+8] = 4
+	}
+	ents := []ent{streamed(40),
+		entity(1, "Terrain", nil, "Transform", at(0, 160, 0), "TilemapLayer", map[string]any{"cellSize": map[string]any{"x": 10, "y": 10}, "collidableTileIds": []int{4}, "chunks": tilemap.Encode([]tilemap.Chunk{c})}),
+		entity(2, "A", nil, "Transform", at(25, 125, 0), "Marker", map[string]any{"type": "spawn"}),
+		entity(3, "B", nil, "Transform", at(135, 95, 0), "Marker", map[string]any{"type": "spawn"}),
+	}
+	scene := project(t, ents, map[string]string{})
+	var first []string
+	for run := 0; run < 3; run++ {
+		res, err := Make(scene, options(manifest.PlaneXY))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range res.Routes {
+			var b bytes.Buffer
+			r.WriteCSV(&b)
+			if run == 0 {
+				first = append(first, b.String())
+			} else if b.String() != first[i] {
+				t.Fatalf("run %d: %s differs", run, r.Name)
+			}
+		}
+	}
+	if len(first) != 3 { // markers, tour, teleport
+		t.Fatalf("%d routes", len(first))
+	}
+}

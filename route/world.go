@@ -3,6 +3,7 @@ package route
 import (
 	"fmt"
 
+	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/validate"
@@ -64,7 +65,11 @@ func (w *world) notes() []string {
 	if w.prefabs == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("%d prefab instances are read as placed entities: timelines, markers and tilemaps inside a prefab are not searched", w.prefabs)}
+	what := "are read as the entities they place"
+	if w.prefabs == 1 {
+		what = "is read as the entity it places"
+	}
+	return []string{fmt.Sprintf("%s %s, not expanded: timelines, markers and tilemaps inside a prefab are not searched", english.Count(w.prefabs, "prefab instance"), what)}
 }
 
 func (w *world) len() int                                   { return len(w.doc.Entities) }

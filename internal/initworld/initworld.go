@@ -17,9 +17,11 @@ package initworld
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
@@ -91,8 +93,12 @@ type Result struct {
 
 	Before, After []byte
 	// Diff is the unified diff from Before to After, with a/ and b/
-	// prefixes on the file's base name.
+	// prefixes on the scene's path as DiffPath says.
 	Diff []byte
+	// ApplyIn is the folder the diff applies in when it is not where the
+	// command ran ("" when it is): the scene's own, for a scene outside
+	// the working directory.
+	ApplyIn string
 
 	ins []insertion
 }
@@ -513,7 +519,27 @@ func (m *maker) finish(plan *validate.Plan) {
 			r.Notes = append(r.Notes, f.String())
 		}
 	}
-	r.Diff = unifiedDiff(filepath.Base(r.File), r.Before, slices.Clone(r.ins))
+	var name string
+	name, r.ApplyIn = DiffPath(r.File)
+	r.Diff = unifiedDiff(name, r.Before, slices.Clone(r.ins))
+}
+
+// DiffPath is the path a diff names the scene at file by: relative to the
+// working directory, slash-separated, as git diff writes paths, so that
+// git apply and patch -p1 apply it where the command ran. A scene outside
+// the working directory (a path that climbs out, or an absolute one
+// elsewhere) is named by its file name, to be applied in its folder,
+// which dir then names ("" otherwise).
+func DiffPath(file string) (name, dir string) {
+	abs, err := filepath.Abs(file)
+	if err == nil {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return filepath.ToSlash(rel), ""
+			}
+		}
+	}
+	return filepath.Base(file), filepath.Dir(file)
 }
 
 // who names an entity in messages.
@@ -597,6 +623,9 @@ func (r *Result) Summary() []string {
 			strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64))
 	}
 	out := []string{fmt.Sprintf("%s: adds entity %d %q with %s", r.File, r.World, worldName, size)}
+	if r.ApplyIn != "" && len(r.Diff) > 0 {
+		out = append(out, fmt.Sprintf("%s: lies outside the working directory, so the diff names it %s: apply it in %s", r.File, filepath.Base(r.File), r.ApplyIn))
+	}
 	if v := r.View; v != nil {
 		out = append(out, fmt.Sprintf("%s: assumes the view of %s: %s", r.File, who(&v.Camera, v.CameraName), ViewText(v)))
 	} else {

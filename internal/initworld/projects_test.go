@@ -158,8 +158,13 @@ func checkApplies(t *testing.T, tools map[string]bool, file string, r *Result) {
 		if !tools[tool] {
 			continue
 		}
+		// The scene where the diff says it is, from where the command
+		// ran (or, for one outside it, in the folder r.ApplyIn names).
 		dir := t.TempDir()
-		base := filepath.Base(file)
+		base, _ := DiffPath(file)
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, base)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, base), r.Before, 0o644); err != nil {
 			t.Fatal(err)
 		}

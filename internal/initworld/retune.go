@@ -3,7 +3,6 @@ package initworld
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -24,7 +23,7 @@ type Retune struct {
 	// CellSize, when above 0, is the StreamedWorld cellSize to write.
 	CellSize float64
 	// Name is the scene's path in the diff, a slash path relative to the
-	// folder the diff applies from.
+	// folder the diff applies from ("": as DiffPath names it).
 	Name string
 }
 
@@ -118,7 +117,7 @@ func MakeRetune(file string, src []byte, r Retune) (*Result, error) {
 	}
 	name := r.Name
 	if name == "" {
-		name = filepath.Base(file)
+		name, _ = DiffPath(file)
 	}
 	res.Diff = unifiedDiff(name, src, slices.Clone(ins))
 	return res, nil
