@@ -120,7 +120,7 @@ func TestHookWithPreCommit(t *testing.T) {
 		"PRE_COMMIT_HOME="+filepath.Join(t.TempDir(), "pre-commit"),
 		// pre-commit gives the hook a GOPATH of its own: the modules
 		// worldcook needs are those already downloaded, not fetched again.
-		"GOMODCACHE="+gomodcache, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local",
+		"GOMODCACHE="+gomodcache, "GOTOOLCHAIN=local",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	preCommit := func(args ...string) outcome {
 		cmd := exec.Command("pre-commit", args...)
