@@ -42,7 +42,7 @@ import (
 // architecture (what "os" and "cpu" say, and what the launcher looks the
 // package up by) and Go's.
 type Platform struct {
-	OS, CPU     string // process.platform, process.arch
+	OS, CPU      string // process.platform, process.arch
 	GOOS, GOARCH string
 }
 
