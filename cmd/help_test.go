@@ -201,7 +201,7 @@ func TestMistakesGetTheFix(t *testing.T) {
 		{"two-worlds", []string{"simulate", "--path", "route.csv", "a", "b"}, "simulate takes at most 1 argument (WORLD), got 2: a b", 1},
 		{"cook-without-scene", []string{"cook"}, "cook needs an argument: SCENE|DIR...", 3},
 		{"cook-without-scene-json", []string{"--json", "cook"}, "cook needs an argument: SCENE|DIR...", 3},
-		{"validate-without-scene", []string{"validate"}, "validate needs an argument: SCENE|DIR...", 3},
+		{"validate-without-scene", []string{"validate"}, "validate needs an argument: SCENE|DIR|PREFAB...", 3},
 		{"unknown-command", []string{"simlate"}, `unknown command "simlate" (did you mean simulate?); see 'worldcook --help'`, 1},
 		{"unknown-command-json", []string{"--json", "simlate"}, `unknown command "simlate" (did you mean simulate?)`, 1},
 	} {

@@ -46,7 +46,7 @@ func TestExampleProjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Routes) != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), "1 prefab instance is read as placed entities") {
+	if len(res.Routes) != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), "1 prefab instance is read as the entity it places") {
 		t.Errorf("model-import: %d routes, notes %v", len(res.Routes), res.Notes)
 	}
 }

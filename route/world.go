@@ -65,11 +65,11 @@ func (w *world) notes() []string {
 	if w.prefabs == 0 {
 		return nil
 	}
-	are := "are"
+	what := "are read as the entities they place"
 	if w.prefabs == 1 {
-		are = "is"
+		what = "is read as the entity it places"
 	}
-	return []string{fmt.Sprintf("%s %s read as placed entities: timelines, markers and tilemaps inside a prefab are not searched", english.Count(w.prefabs, "prefab instance"), are)}
+	return []string{fmt.Sprintf("%s %s, not expanded: timelines, markers and tilemaps inside a prefab are not searched", english.Count(w.prefabs, "prefab instance"), what)}
 }
 
 func (w *world) len() int                                   { return len(w.doc.Entities) }
