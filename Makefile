@@ -9,7 +9,7 @@ STATICCHECK_VERSION := v0.8.2
 # (golang/go#75804), which would make CI flaky without any bug found.
 FUZZTIME  ?= 20000x
 
-.PHONY: all build install demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego fuzz bench clean
+.PHONY: all build install demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego perf-guard fuzz bench clean
 
 all: build
 
@@ -37,8 +37,8 @@ demo: build
 
 # Everything CI checks: formatting, vet, staticcheck, a tidy go.mod, the
 # import layers, the tests under the race detector, the parse without its
-# vector kernel, and a short run of every fuzz target.
-test: lint race purego fuzz
+# vector kernel, the memory guard, and a short run of every fuzz target.
+test: lint race purego perf-guard fuzz
 
 lint: fmt-check conflict-check vet staticcheck tidy-check layers
 
@@ -74,6 +74,14 @@ race:
 # purego builds it without, so both paths are tested on any machine.
 purego:
 	$(GO) test -tags purego -count=1 ./internal/scene ./validate ./cook
+
+# The memory guard: an in-process cook and validate of a generated
+# 100,000-entity world, whose bytes allocated per entity and peak live
+# heap per input byte may be at most 25% over cook/testdata/perf-budget.json
+# (docs/benchmarks.md says how to move the budget). Counts, not times:
+# it holds on a loaded machine.
+perf-guard:
+	WORLDCOOK_PERF_GUARD=1 $(GO) test -count=1 -run '^TestPerfGuard$$' -v ./cook
 
 # Run each fuzz target for FUZZTIME. A crasher is written under the
 # package's testdata/fuzz and becomes a regression test.
