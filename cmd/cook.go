@@ -222,6 +222,9 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 		}
 		switch {
 		case err == nil:
+		case errors.Is(err, context.Canceled):
+			// Interrupted (cook --watch): its caller says so once.
+			code = ExitInput
 		case errors.Is(err, cook.ErrFindings), errors.Is(err, cook.ErrWouldChange):
 			fmt.Fprintf(opts.IO.Err, "worldcook: %v\n", err)
 			code = max(code, ExitFindings)
