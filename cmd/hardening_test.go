@@ -225,6 +225,29 @@ func hostileFSCases() []hostileFS {
 				symlink(t, prefab, filepath.Join(dir, "profile"))
 				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--cpuprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
 			}},
+		{name: "--depfile names the journal", code: 2, want: []string{"--depfile", ".main.worldcook-journal, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				out := filepath.Join(dir, "out")
+				return []string{"cook", s, "--out", out, "--depfile", filepath.Join(out, ".main.worldcook-journal")}, []string{s}
+			}},
+		{name: "--metafile names the manifest in other case", code: 2, want: []string{"--metafile", "main.world.json, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, out := cookedDemo(t, dir)
+				manifest := filepath.Join(out, "world", "main.world.json")
+				return []string{"cook", s, "--out", out, "--metafile", filepath.Join(out, "world", "Main.World.json")}, []string{s, manifest}
+			}},
+		{name: "--depfile and --metafile name one file", code: 2, want: []string{"--metafile", "is also the file of --depfile"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--depfile", filepath.Join(dir, "cook.d"), "--metafile", filepath.Join(dir, "COOK.d")}, []string{s}
+			}},
+		{name: "--depfile names the game configuration", code: 2, want: []string{"--depfile", "is also the file of --package-config"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				cfg := writeFile(t, filepath.Join(dir, "web", "game.config.json"), `{"entryScene": "x"}`)
+				return []string{"cook", s, "--out", filepath.Join(dir, "web"), "--package-config", cfg, "--depfile", cfg}, []string{s, cfg}
+			}},
 		{name: "validate --map names the scene", code: 2, want: []string{"--map", "an input of this run"},
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				s := demoInto(t, dir, "levels/main.esscene")

@@ -390,6 +390,33 @@ func (o *Outcome) Files() []string {
 	return out
 }
 
+// Owned returns the files of each scene's world that a cook writes or
+// reserves in its output directory, whether they exist now or not: the
+// persistent world, the manifest, the staging folder, the journal and the
+// record (and their temporaries), and every file it wrote or confirmed (a
+// registered persistent world among them). A
+// file written besides the world must be none of them.
+func (o *Outcome) Owned() []string {
+	var out []string
+	for i, s := range o.Scenes {
+		rep := o.Reports[i]
+		if rep == nil || rep.Out == "" {
+			continue
+		}
+		for _, p := range layoutAt(s.Name, "").fixed() {
+			out = append(out, filepath.Join(rep.Out, filepath.FromSlash(p)))
+		}
+		if rep.Result != nil {
+			for _, list := range [][]string{rep.Result.Written, rep.Result.Unchanged} {
+				for _, p := range list {
+					out = append(out, filepath.Join(rep.Out, filepath.FromSlash(p)))
+				}
+			}
+		}
+	}
+	return out
+}
+
 // checkPackageTarget checks, before a batch cooks, that the game
 // configuration file can list every scene's world: the world lands where
 // the runtime looks for it, and the file is none of the run's inputs or

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -20,6 +21,47 @@ type Guard struct {
 	mu     sync.Mutex
 	inputs []string
 	infos  []fs.FileInfo
+	// owned are the names of files the run writes or reserves itself,
+	// whether they exist yet or not (a journal, a record), by key.
+	owned map[string]string
+	// written are the side outputs of the run so far, by key, with the
+	// flag of each: two at one path would clobber each other.
+	written map[string]sideOutput
+}
+
+type sideOutput struct{ path, flag string }
+
+// key is how a path is compared with the names of owned and written
+// files: absolute, its folder's links resolved as far as it exists, and
+// case-folded, since on macOS and Windows names that differ only in case
+// are one file.
+func key(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = filepath.Clean(p)
+	}
+	dir, base := filepath.Split(abs)
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		abs = filepath.Join(r, base)
+	}
+	return strings.ToLower(abs)
+}
+
+// Owned adds files the run itself writes or reserves (its world, its
+// journal), named whether they exist yet or not: no side output may take
+// one of those names.
+func (g *Guard) Owned(paths ...string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.owned == nil {
+		g.owned = make(map[string]string)
+	}
+	for _, p := range paths {
+		if p != "" {
+			g.owned[key(p)] = p
+			g.inputs = append(g.inputs, p)
+		}
+	}
 }
 
 // New returns a guard over inputs ("" entries are ignored).
@@ -62,6 +104,12 @@ func (g *Guard) InputsIn(fsys fs.FS, names ...string) {
 // another spelling, a linked folder or a hard link is caught too. A file
 // that does not exist yet is no input.
 func (g *Guard) Check(file, flag string) error {
+	g.mu.Lock()
+	owner, owned := g.owned[key(file)]
+	g.mu.Unlock()
+	if owned {
+		return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, owner)
+	}
 	st, err := os.Stat(file)
 	if err != nil {
 		return nil
@@ -86,6 +134,19 @@ func (g *Guard) Check(file, flag string) error {
 	return nil
 }
 
+// ReadOnly refuses to replace file, named by what, when nobody may write
+// it (no write bit in its mode): a user's lock, as Perforce leaves a file
+// that is not checked out. Replacing it by a rename would succeed in a
+// writable folder, and lose the lock with the content. A file that is not
+// there yet is no lock.
+func ReadOnly(file, what string) error {
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o222 != 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s is read-only (mode %04o); make it writable first (with Perforce: check it out), or write somewhere else", what, file, st.Mode().Perm())
+}
+
 // WriteFile writes what render produces to file, the value of flag.
 func (g *Guard) WriteFile(file, flag string, render func(io.Writer) error) error {
 	f, err := g.Create(file, flag)
@@ -97,6 +158,41 @@ func (g *Guard) WriteFile(file, flag string, render func(io.Writer) error) error
 		return fmt.Errorf("%s %s: %v", flag, file, err)
 	}
 	return f.Commit()
+}
+
+// Claim reserves file for the side output of flag before the run writes
+// anything, so that two side outputs given one path are refused at once
+// rather than after the work ("" is no file).
+func (g *Guard) Claim(file, flag string) error {
+	if file == "" {
+		return nil
+	}
+	return g.claim(file, flag)
+}
+
+// claim records file as the side output of flag, refusing a second side
+// output at the same path (however spelled or cased) or the same file.
+func (g *Guard) claim(file, flag string) error {
+	k := key(file)
+	st, statErr := os.Stat(file)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.written == nil {
+		g.written = make(map[string]sideOutput)
+	}
+	for other, o := range g.written {
+		same := other == k
+		if !same && statErr == nil {
+			if ost, err := os.Stat(o.path); err == nil {
+				same = os.SameFile(st, ost)
+			}
+		}
+		if same && o.flag != flag {
+			return fmt.Errorf("%s %s is also the file of %s %s; give each its own file", flag, file, o.flag, o.path)
+		}
+	}
+	g.written[k] = sideOutput{file, flag}
+	return nil
 }
 
 // File is a side output being written: a temporary file beside its final
@@ -112,6 +208,12 @@ type File struct {
 // checked at once, and all of them again at Commit.
 func (g *Guard) Create(file, flag string) (*File, error) {
 	if err := g.Check(file, flag); err != nil {
+		return nil, err
+	}
+	if err := ReadOnly(file, flag); err != nil {
+		return nil, err
+	}
+	if err := g.claim(file, flag); err != nil {
 		return nil, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")

@@ -116,3 +116,17 @@ func assertNoTemp(t *testing.T, dir string) {
 		return nil
 	})
 }
+
+// TestRefusesReadOnly: a file nobody may write (a Perforce file not
+// checked out) is not replaced, and the refusal names it.
+func TestRefusesReadOnly(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "game.config.json")
+	os.WriteFile(file, []byte("{}"), 0o444)
+	err := New().WriteFile(file, "--package-config", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+	if err == nil || !strings.Contains(err.Error(), file+" is read-only") {
+		t.Errorf("err %v, want read-only", err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != "{}" {
+		t.Error("a read-only file was replaced")
+	}
+}
