@@ -20,7 +20,7 @@ type tableWriter struct {
 	assets  bool
 	// plane is the world's: its axes name the positions.
 	plane string
-	rows    int
+	rows  int
 	// blocks counts what was written (warnings, the frames, the summary),
 	// so that a blank line parts each from the one before.
 	blocks int
