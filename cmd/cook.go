@@ -185,6 +185,7 @@ func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, si
 		Events:        bar.events(),
 		PackageConfig: opts.Cfg.PackageConfig,
 		PersistentAt:  opts.Cfg.PersistentAt,
+		Side:          side,
 	})
 	bar.finish()
 	if err != nil {

@@ -16,17 +16,39 @@ import (
 	"sync"
 )
 
-// Guard knows the inputs of a run. It is safe for concurrent use.
+// Guard knows the inputs of a run and the files it writes itself, and
+// holds every file it writes besides them to one rule: never an input,
+// never one of its own files, never two at one path. It is safe for
+// concurrent use.
+//
+// A command claims its side outputs (Claim) before it reads anything,
+// tells the guard what it reads and owns as it learns it (Inputs,
+// Owned, OwnedIn) and asks again (Recheck) before it writes anything, so
+// that a side output over a file found late (a texture, a cell) is
+// refused before the world or the scene is written, not after.
 type Guard struct {
 	mu     sync.Mutex
 	inputs []string
+	seen   map[string]bool
 	infos  []fs.FileInfo
 	// owned are the names of files the run writes or reserves itself,
-	// whether they exist yet or not (a journal, a record), by key.
-	owned map[string]string
+	// whether they exist yet or not (a journal, a record), by key;
+	// ownedIn the folders some of whose names it owns (a world's cells).
+	owned   map[string]string
+	ownedIn []ownedFolder
 	// written are the side outputs of the run so far, by key, with the
-	// flag of each: two at one path would clobber each other.
+	// flag of each: two at one path would clobber each other; claims
+	// lists them in the order they were claimed.
 	written map[string]sideOutput
+	claims  []sideOutput
+}
+
+type ownedFolder struct {
+	key string // the folder's key
+	dir string
+	// match says what a file named base in the folder is, if the run
+	// owns it under any case of its name; nil: every file in it.
+	match func(base string) (what string, ok bool)
 }
 
 type sideOutput struct{ path, flag string }
@@ -59,8 +81,49 @@ func (g *Guard) Owned(paths ...string) {
 	for _, p := range paths {
 		if p != "" {
 			g.owned[key(p)] = p
-			g.inputs = append(g.inputs, p)
+			g.addInput(p)
 		}
+	}
+}
+
+// OwnedIn adds a folder some of whose files the run writes, named
+// whether they exist yet or not: match tells them by their name, in any
+// case (nil: every file in the folder is the run's).
+func (g *Guard) OwnedIn(dir string, match func(base string) (what string, ok bool)) {
+	k := key(filepath.Join(dir, "x"))
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ownedIn = append(g.ownedIn, ownedFolder{key: filepath.Dir(k), dir: dir, match: match})
+}
+
+// ownerOf says which of the run's own files file is ("" when none). It
+// must be called with g.mu held.
+func (g *Guard) ownerOf(file string) string {
+	k := key(file)
+	if owner, ok := g.owned[k]; ok {
+		return owner
+	}
+	for _, o := range g.ownedIn {
+		if filepath.Dir(k) != o.key {
+			continue
+		}
+		if o.match == nil {
+			return filepath.Join(o.dir, filepath.Base(file))
+		}
+		if what, ok := o.match(filepath.Base(file)); ok {
+			return what
+		}
+	}
+	return ""
+}
+
+func (g *Guard) addInput(p string) {
+	if g.seen == nil {
+		g.seen = make(map[string]bool)
+	}
+	if !g.seen[p] {
+		g.seen[p] = true
+		g.inputs = append(g.inputs, p)
 	}
 }
 
@@ -77,7 +140,7 @@ func (g *Guard) Inputs(paths ...string) {
 	defer g.mu.Unlock()
 	for _, p := range paths {
 		if p != "" {
-			g.inputs = append(g.inputs, p)
+			g.addInput(p)
 		}
 	}
 }
@@ -105,9 +168,9 @@ func (g *Guard) InputsIn(fsys fs.FS, names ...string) {
 // that does not exist yet is no input.
 func (g *Guard) Check(file, flag string) error {
 	g.mu.Lock()
-	owner, owned := g.owned[key(file)]
+	owner := g.ownerOf(file)
 	g.mu.Unlock()
-	if owned {
+	if owner != "" {
 		return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, owner)
 	}
 	st, err := os.Stat(file)
@@ -123,6 +186,12 @@ func (g *Guard) Check(file, flag string) error {
 	g.mu.Unlock()
 	for _, in := range inputs {
 		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			g.mu.Lock()
+			_, own := g.owned[key(in)]
+			g.mu.Unlock()
+			if own {
+				return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, in)
+			}
 			return fmt.Errorf("%s %s is %s, an input of this run; write it somewhere else", flag, file, in)
 		}
 	}
@@ -170,6 +239,22 @@ func (g *Guard) Claim(file, flag string) error {
 	return g.claim(file, flag)
 }
 
+// Recheck checks every side output claimed so far against the inputs
+// and own files known now, in the order they were claimed, and returns
+// the first refusal: called once a run knows what it reads, before it
+// writes anything.
+func (g *Guard) Recheck() error {
+	g.mu.Lock()
+	claims := append([]sideOutput(nil), g.claims...)
+	g.mu.Unlock()
+	for _, c := range claims {
+		if err := g.Check(c.path, c.flag); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // claim records file as the side output of flag, refusing a second side
 // output at the same path (however spelled or cased) or the same file.
 func (g *Guard) claim(file, flag string) error {
@@ -190,6 +275,9 @@ func (g *Guard) claim(file, flag string) error {
 		if same && o.flag != flag {
 			return fmt.Errorf("%s %s is also the file of %s %s; give each its own file", flag, file, o.flag, o.path)
 		}
+	}
+	if _, again := g.written[k]; !again {
+		g.claims = append(g.claims, sideOutput{file, flag})
 	}
 	g.written[k] = sideOutput{file, flag}
 	return nil
