@@ -28,11 +28,13 @@ install:
 # worldcook --version prints. Their tarballs go to NPM_OUT; nothing is
 # published. Install them into a project with
 #   npm install ./dist/npm/worldcook-VERSION.tgz ./dist/npm/worldcook-linux-x64-VERSION.tgz
-NPM_OUT  ?= dist/npm
-NPM_JOBS ?= 2
+# NPM_PLATFORMS=linux-x64,win32-x64 builds only those platform packages.
+NPM_OUT       ?= dist/npm
+NPM_JOBS      ?= 2
+NPM_PLATFORMS ?=
 
 npm:
-	$(GO) run ./tools/npmpack -out $(NPM_OUT) -jobs $(NPM_JOBS)
+	$(GO) run ./tools/npmpack -out $(NPM_OUT) -jobs $(NPM_JOBS) -platforms "$(NPM_PLATFORMS)"
 
 # Build, cook the demo world, validate it and replay its camera route with a
 # 16 KiB-per-frame load budget. The per-frame report goes to

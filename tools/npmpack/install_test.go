@@ -9,6 +9,7 @@ import (
 	"debug/pe"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +43,11 @@ func dist(t *testing.T) (dir, version string) {
 		// Relative to the module root, as make writes it.
 		dir = filepath.Join("..", "..", dir)
 	}
+	// npm runs in a copy of a project elsewhere: name the folder from /.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tool := range []string{"node", "npm", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: the npm packages need Node.js to run", tool)
@@ -73,6 +79,11 @@ func TestPackagesHoldTheirPlatformsBinaries(t *testing.T) {
 	for _, p := range Platforms {
 		t.Run(p.Name(), func(t *testing.T) {
 			tgz, err := os.ReadFile(filepath.Join(dir, TarballName(p.Name(), version)))
+			if errors.Is(err, fs.ErrNotExist) && (p.GOOS != runtime.GOOS || p.GOARCH != runtime.GOARCH) {
+				// make npm NPM_PLATFORMS=… builds some: CI builds one per
+				// operating system, a release all of them.
+				t.Skipf("%s was not built (make npm NPM_PLATFORMS=… left it out)", p.Name())
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

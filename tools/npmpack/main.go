@@ -436,7 +436,7 @@ func main() {
 	version := flag.String("version", "", "worldcook's version as worldcook --version prints it (default: what the checkout's build prints)")
 	out := flag.String("out", "dist/npm", "the folder the tarballs are written to")
 	jobs := flag.Int("jobs", 2, "how many binaries are built at once")
-	only := flag.String("platforms", "", "build only these platform packages (comma-separated, as linux-x64), for a test")
+	only := flag.String("platforms", "", "build only these platform packages (comma-separated, as linux-x64,win32-x64; default all)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: npmpack [-version VERSION] [-out DIR] [-jobs N] [-platforms linux-x64,…]")
