@@ -123,6 +123,14 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 	// Profiles are files besides the world: written to a temporary file
 	// and put in place at the end, never over an input of the run.
 	side := sidefile.New(append([]string{opts.ConfigFile}, opts.Scenes...)...)
+	for _, o := range []struct{ file, flag string }{
+		{opts.CPUProfile, "--cpuprofile"}, {opts.MemProfile, "--memprofile"},
+		{opts.Cfg.PackageConfig, "--package-config"}, {opts.Cfg.Depfile, "--depfile"}, {opts.Cfg.Metafile, "--metafile"},
+	} {
+		if err := side.Claim(o.file, o.flag); err != nil {
+			return inputErr(err)
+		}
+	}
 	if opts.CPUProfile != "" {
 		// Its own names for the errors here: the deferred Commit must
 		// report to the function's err, not to one shadowing it.
@@ -177,12 +185,14 @@ func cookOnce(ctx context.Context, opts *cookOptions, vopts validate.Options, si
 		Events:        bar.events(),
 		PackageConfig: opts.Cfg.PackageConfig,
 		PersistentAt:  opts.Cfg.PersistentAt,
+		Side:          side,
 	})
 	bar.finish()
 	if err != nil {
 		return nil, inputErr(err)
 	}
 	side.Inputs(out.Files()...)
+	side.Owned(out.Owned()...)
 	if err := reportCook(opts, out); err != nil {
 		return out, err
 	}
@@ -213,6 +223,9 @@ func reportCook(opts *cookOptions, out *cook.Outcome) error {
 		}
 		switch {
 		case err == nil:
+		case errors.Is(err, context.Canceled):
+			// Interrupted (cook --watch): its caller says so once.
+			code = ExitInput
 		case errors.Is(err, cook.ErrFindings), errors.Is(err, cook.ErrWouldChange):
 			fmt.Fprintf(opts.IO.Err, "worldcook: %v\n", err)
 			code = max(code, ExitFindings)

@@ -88,8 +88,10 @@ func watchingText(w watch.Watched) string {
 }
 
 // watchCook cooks, then again on every change of an input, until
-// interrupted: Ctrl-C between cooks exits 0; during one it stops the cook,
-// which leaves the previous world as any interrupted cook does.
+// interrupted: Ctrl-C between cooks (or during a cook that still
+// finished) exits 0; during one it stops the cook, which leaves the
+// previous world as any interrupted cook does, and exits 2 saying so, as
+// a cook stopped without --watch would.
 func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, side *sidefile.Guard) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -115,6 +117,9 @@ func watchCook(ctx context.Context, opts *cookOptions, vopts validate.Options, s
 		switch {
 		case err == nil:
 			in.OK = true
+		case ctx.Err() != nil:
+			// Interrupted: the watch ends here, and says so once.
+			return in
 		case errors.As(err, &ee) && ee.Err == nil:
 			// reportCook printed the findings and errors already.
 		default:

@@ -1,10 +1,17 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/worldcook/worldcook/cook"
+	"github.com/worldcook/worldcook/internal/config"
 )
 
 // TestBuildOutputsRefused: a depfile or metafile among the scenes' own
@@ -67,5 +74,46 @@ func TestBuildOutputsRefused(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// cancelFS ends a context at the first file a cook stages: Ctrl-C in the
+// middle of a cook, at a moment a test can name.
+type cancelFS struct {
+	cook.FS
+	cancel context.CancelFunc
+}
+
+func (f cancelFS) WriteFile(p string, b []byte, perm fs.FileMode) error {
+	f.cancel()
+	return f.FS.WriteFile(p, b, perm)
+}
+
+// TestWatchInterruptedDuringACook: Ctrl-C during a cook of --watch stops
+// it, leaves the previous world, says so once and exits 2 (docs/build.md),
+// and never says it waits for the next change.
+func TestWatchInterruptedDuringACook(t *testing.T) {
+	dir := t.TempDir()
+	scene, out := filepath.Join(dir, "main.esscene"), filepath.Join(dir, "out")
+	if err := os.WriteFile(scene, []byte(levelledScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	opts := &cookOptions{
+		IO:          IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr},
+		Scenes:      []string{scene},
+		Cfg:         config.Cook{Out: out, Watch: true, SceneInput: config.SceneInput{Plane: "xz"}},
+		LockTimeout: 10 * time.Second,
+		FS:          cancelFS{FS: openOut(t, out), cancel: cancel},
+	}
+	code := report(&stderr, runCook(ctx, opts))
+	want := "worldcook: interrupted during a cook; the previous world is unchanged\n"
+	if code != ExitInput || stderr.String() != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2, %q", code, stderr.String(), want)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("OUT holds %d files after the interrupted first cook", len(entries))
 	}
 }

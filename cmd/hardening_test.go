@@ -95,6 +95,19 @@ func mkfifo(t *testing.T, p string) {
 	}
 }
 
+// noWorld checks that a refused cook wrote nothing: no file in the
+// output folder (which a cook refused once it found a prefab or asset
+// has made, to lock it, before it read the scene).
+func noWorld(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(filepath.Join(dir, "out"), func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			t.Errorf("the refused cook wrote %s", p)
+		}
+		return nil
+	})
+}
+
 // cookedDemo cooks the demo scene at dir/levels/main.esscene into
 // dir/out and returns both paths.
 func cookedDemo(t *testing.T, dir string) (scene, out string) {
@@ -225,10 +238,116 @@ func hostileFSCases() []hostileFS {
 				symlink(t, prefab, filepath.Join(dir, "profile"))
 				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--cpuprofile", filepath.Join(dir, "profile")}, []string{s, prefab}
 			}},
+		{name: "--depfile names the journal", code: 2, want: []string{"--depfile", ".main.worldcook-journal, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				out := filepath.Join(dir, "out")
+				return []string{"cook", s, "--out", out, "--depfile", filepath.Join(out, ".main.worldcook-journal")}, []string{s}
+			}},
+		{name: "--metafile names the manifest in other case", code: 2, want: []string{"--metafile", "main.world.json, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, out := cookedDemo(t, dir)
+				manifest := filepath.Join(out, "world", "main.world.json")
+				return []string{"cook", s, "--out", out, "--metafile", filepath.Join(out, "world", "Main.World.json")}, []string{s, manifest}
+			}},
+		{name: "--depfile and --metafile name one file", code: 2, want: []string{"--metafile", "is also the file of --depfile"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--depfile", filepath.Join(dir, "cook.d"), "--metafile", filepath.Join(dir, "COOK.d")}, []string{s}
+			}},
+		{name: "--depfile names the game configuration", code: 2, want: []string{"--depfile", "is also the file of --package-config"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				cfg := writeFile(t, filepath.Join(dir, "web", "game.config.json"), `{"entryScene": "x"}`)
+				return []string{"cook", s, "--out", filepath.Join(dir, "web"), "--package-config", cfg, "--depfile", cfg}, []string{s, cfg}
+			}},
 		{name: "validate --map names the scene", code: 2, want: []string{"--map", "an input of this run"},
 			build: func(t *testing.T, dir string) ([]string, []string) {
 				s := demoInto(t, dir, "levels/main.esscene")
 				return []string{"validate", s, "--map", filepath.Join(dir, "levels", ".", "main.esscene")}, []string{s}
+			}},
+		// Every side output is checked against every file the run reads
+		// or writes before anything is written: the world stays as it
+		// was (here: not cooked at all), the input keeps its bytes.
+		{name: "--depfile names a cell in other case, before the first cook", code: 2, want: []string{"--depfile", "main.cell_1_2.json, a cell of main, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				out := filepath.Join(dir, "out")
+				return []string{"cook", s, "--out", out, "--depfile", filepath.Join(out, "world", "MAIN.CELL_1_2.JSON")}, []string{s}
+			}, after: noWorld},
+		{name: "--depfile names a file in the staging folder", code: 2, want: []string{"--depfile", "a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				out := filepath.Join(dir, "out")
+				return []string{"cook", s, "--out", out, "--depfile", filepath.Join(out, ".worldcook-staging-main", "000001")}, []string{s}
+			}, after: noWorld},
+		{name: "--depfile names a hard link of a cell", code: 2, want: []string{"--depfile", "main.cell_1_1.json, a file this run writes itself"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, out := cookedDemo(t, dir)
+				link := filepath.Join(dir, "cook.d")
+				if err := os.Link(filepath.Join(out, "world", "main.cell_1_1.json"), link); err != nil {
+					t.Skipf("hard links: %v", err)
+				}
+				return []string{"cook", s, "--out", out, "--depfile", link}, []string{s, link}
+			}},
+		{name: "--metafile names a material the scene uses", code: 2, want: []string{"--metafile", "stone.esmaterial, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				mat := filepath.Join(dir, "assets", "materials", "stone.esmaterial")
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--metafile", mat}, []string{s, mat}
+			}, after: noWorld},
+		{name: "--depfile names a texture's sidecar through a linked folder", code: 2, want: []string{"--depfile", "stone.png.meta, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				symlink(t, filepath.Join(dir, "assets", "textures"), filepath.Join(dir, "alias"))
+				meta := filepath.Join(dir, "assets", "textures", "stone.png.meta")
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--depfile", filepath.Join(dir, "alias", "stone.png.meta")}, []string{s, meta}
+			}, after: noWorld},
+		{name: "--cpuprofile names a prefab, before the world is written", code: 2, want: []string{"--cpuprofile", "an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s, prefab := prefabScene(t, dir)
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--cpuprofile", prefab}, []string{s, prefab}
+			}, after: noWorld},
+		{name: "--memprofile names the project file", code: 2, want: []string{"--memprofile", "project.esproject, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				proj := filepath.Join(dir, "project.esproject")
+				return []string{"cook", s, "--out", filepath.Join(dir, "out"), "--memprofile", proj}, []string{s, proj}
+			}, after: noWorld},
+		{name: "simulate --map names the persistent world", code: 2, want: []string{"--map", "an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				_, out := cookedDemo(t, dir)
+				p := filepath.Join(out, "main.esscene")
+				return []string{"simulate", "-q", "--path", "../testdata/demo/route.csv", out, "--map", p}, []string{p}
+			}},
+		{name: "simulate --plot names a texture the world's manifest lists", code: 2, want: []string{"--plot", "stone.png, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				_, out := cookedDemo(t, dir)
+				tex := filepath.Join(dir, "assets", "textures", "stone.png")
+				return []string{"simulate", "-q", "--path", "../testdata/demo/route.csv", out, "--plot", tex}, []string{tex}
+			}},
+		{name: "simulate --html names a material of the scene simulated", code: 2, want: []string{"--html", "stone.esmaterial, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				mat := filepath.Join(dir, "assets", "materials", "stone.esmaterial")
+				return []string{"simulate", "-q", "--path", "../testdata/demo/route.csv", s, "--html", mat}, []string{s, mat}
+			}},
+		{name: "simulate --plot and --map name one file", code: 2, want: []string{"--map", "is also the file of --plot"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				_, out := cookedDemo(t, dir)
+				return []string{"simulate", "-q", "--path", "../testdata/demo/route.csv", out, "--plot", filepath.Join(dir, "a.svg"), "--map", filepath.Join(dir, "A.svg")}, nil
+			}},
+		{name: "tune --write --plot names a texture", code: 2, want: []string{"--plot", "stone.png, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				tex := filepath.Join(dir, "assets", "textures", "stone.png")
+				return []string{"tune", "--path", "../testdata/demo/route.csv", "--write", "--plot", tex, s}, []string{s, tex}
+			}},
+		{name: "validate --map names a material", code: 2, want: []string{"--map", "stone.esmaterial, an input of this run"},
+			build: func(t *testing.T, dir string) ([]string, []string) {
+				s := demoInto(t, dir, "levels/main.esscene")
+				mat := filepath.Join(dir, "assets", "materials", "stone.esmaterial")
+				return []string{"validate", s, "--map", mat}, []string{s, mat}
 			}},
 		{name: "simulate --plot names the route", code: 2, want: []string{"--plot", "an input of this run"},
 			build: func(t *testing.T, dir string) ([]string, []string) {

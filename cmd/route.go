@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/internal/sidefile"
@@ -95,7 +96,7 @@ func runRoute(streams IO, cfg *config.Config, scene string) error {
 	// Every file is checked before the first is written: a run that
 	// cannot write them all writes none.
 	side := sidefile.New(append([]string{cfg.File, scene}, res.Inputs...)...)
-	side.Inputs(res.Plan.PrefabFiles...)
+	side.Inputs(cook.PlanInputs(scene, res.Plan)...)
 	files := make([]string, len(res.Routes))
 	for i, r := range res.Routes {
 		files[i] = filepath.Join(c.Out, r.Name+".csv")

@@ -128,7 +128,7 @@ func runRouteSet(ctx context.Context, opts *simulateOptions, files []string) err
 	if !opts.Quiet && !opts.JSON && c.Format != simreport.FormatJSONL {
 		fmt.Fprintf(opts.IO.Out, "%d routes of %s\n", len(files), c.Path)
 		for _, r := range set.runs {
-			fmt.Fprintf(opts.IO.Out, "  %-32s %15s  %17s  peak %d B  %s\n", r.Name, english.Count(r.Frames, "frame"), english.Count(r.HoleFrames, "hole frame"), r.PeakBytes, english.Count(r.Loads, "load"))
+			fmt.Fprintf(opts.IO.Out, "  %-32s %15s  %17s  peak %d B  %s\n", r.Name, english.Count(r.Frames, "frame"), english.Count(r.HoleFrames, "hole frame"), r.PeakBytes, english.Count(r.Loads, "request"))
 		}
 	}
 	if len(failed) > 0 {

@@ -41,6 +41,10 @@ type simulateOptions struct {
 	// Set is the route set Cfg.Path is one of (simulate --path DIR): its
 	// files are inputs of the run too, and its pages list each other.
 	Set *routeSet
+
+	// side guards the run's drawings: claimed before the world is
+	// opened, told every file Open reads.
+	side *sidefile.Guard
 }
 
 // diskFramePeriod is how long a frame lasts with --io disk: real reads
@@ -148,17 +152,26 @@ func runSimulateOne(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
+	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	if opts.Set != nil {
+		side.Inputs(opts.Set.files...)
+	}
+	for _, o := range []struct{ file, flag string }{{c.HTML, "--html"}, {c.Plot, "--plot"}, {c.Map, "--map"}} {
+		if err := side.Claim(o.file, o.flag); err != nil {
+			return inputErr(err)
+		}
+	}
+	opts.side = side
 	openStart := time.Now()
 	world, err := openWorld(ctx, opts)
 	if err != nil {
 		return inputErr(worldAdvice(opts, err))
 	}
 	openTime := time.Since(openStart)
-	if c.HTML != "" {
-		// Before a long run, not after it.
-		if err := drawings(opts, world).Check(c.HTML, "--html"); err != nil {
-			return inputErr(err)
-		}
+	// Before a long run, not after it: none of the drawings may be a
+	// file the world was read from (its scene, a material, a texture).
+	if err := drawings(opts, world).Recheck(); err != nil {
+		return inputErr(err)
 	}
 	if !opts.Quiet {
 		run.Watch = rep.Watch(run)
@@ -241,11 +254,13 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 }
 
 // drawings is where simulate's pictures are written: never over a file the
-// run read (the configuration, the route, the world's manifests and cells).
+// run read (the configuration, the routes, the world's manifests, cells
+// and persistent world, its scene, prefabs, assets and their sidecars).
 func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
-	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
-	if opts.Set != nil {
-		side.Inputs(opts.Set.files...)
+	side := opts.side
+	if side == nil {
+		side = sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+		opts.side = side
 	}
 	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
 	side.Inputs(manifests...)
@@ -391,6 +406,9 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 	assetOptions(&vopts, opts.AssetRefs)
 	vopts.Levels = opts.Cfg.Levels
 	o := cook.OpenOptions{Validate: vopts, ScenesRoot: opts.Cfg.ScenesRoot}
+	if opts.side != nil {
+		o.Read = opts.side.Inputs
+	}
 	if len(opts.Cfg.Assets) > 0 {
 		o.Project = opts.Cfg.Assets[0]
 	}

@@ -280,7 +280,7 @@ func TestSimulateMapMarksHoles(t *testing.T) {
 	}
 	svg := string(b)
 	for _, want := range []string{"hole episode", "missing while wanted", "9-11: prefetch-radius", "hole episode (frames: cause)", "Camera frame 10",
-		"island.cell_2_1 (2, 1): 2 loads; missing in frames 9-11 (prefetch-radius), 35-37 (prefetch-radius)"} {
+		"island.cell_2_1 (2, 1): 2 requests; missing in frames 9-11 (prefetch-radius), 35-37 (prefetch-radius)"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %q", want)
 		}

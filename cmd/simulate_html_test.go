@@ -83,6 +83,73 @@ func reportedStates(t *testing.T, jsonl string) []map[string]string {
 	return frames
 }
 
+// reportedPopIn reads a --format jsonl --cell-states report: each frame's
+// cells popping in.
+func reportedPopIn(t *testing.T, jsonl string) [][]string {
+	t.Helper()
+	var frames [][]string
+	sc := bufio.NewScanner(strings.NewReader(jsonl))
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		var f struct {
+			MessageType string    `json:"message_type"`
+			PopInCells  *[]string `json:"popInCells"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.MessageType != "frame" {
+			continue
+		}
+		if f.PopInCells == nil {
+			t.Fatal("a frame has no popInCells: run without --cell-states?")
+		}
+		cells := slices.Clone(*f.PopInCells)
+		slices.Sort(cells)
+		frames = append(frames, cells)
+	}
+	return frames
+}
+
+// checkPopIn shows every frame, forwards then backwards, and compares the
+// cells the map marks popping in (data-popin, and worldcook.popIn) with
+// the report's; the sources' views are drawn.
+func checkPopIn(t *testing.T, p *browser.Page, want [][]string) {
+	t.Helper()
+	if n := browser.Eval[int](p, `document.querySelectorAll('.overlay .view').length`); n == 0 {
+		t.Error("the map draws no view")
+	}
+	order := make([]int, 0, 2*len(want))
+	for k := 1; k <= len(want); k++ {
+		order = append(order, k)
+	}
+	for k := len(want); k >= 1; k-- {
+		order = append(order, k)
+	}
+	some := false
+	for _, k := range order {
+		got := browser.Eval[[]string](p, fmt.Sprintf(`(function (k) {
+  worldcook.frame(k);
+  var out = [];
+  document.querySelectorAll('[data-cell][data-popin]').forEach(function (e) {
+    var c = e.getAttribute('data-cell');
+    if (worldcook.popIn(c)) out.push(c);
+  });
+  return out.sort();
+})(%d)`, k))
+		if got == nil {
+			got = []string{}
+		}
+		some = some || len(got) > 0
+		if !slices.Equal(got, want[k-1]) {
+			t.Fatalf("frame %d: the map marks %v popping in, the report says %v", k, got, want[k-1])
+		}
+	}
+	if !some {
+		t.Error("no frame pops in: the check saw nothing")
+	}
+}
+
 // shownStates shows frame k and reads every drawn cell that is not absent
 // from the map's elements (of one policy's map, or of the page's).
 const shownStates = `(function (k, policy) {
@@ -173,6 +240,7 @@ func TestSimulateHTMLInBrowser(t *testing.T) {
 			p := b.Open(t, page, "worldcook")
 			checkEveryFrame(t, p, "", want)
 			checkEveryFrame(t, p, policy, want)
+			checkPopIn(t, p, reportedPopIn(t, out))
 
 			// The first hole episode's link shows its first frame, where
 			// the map has holes.

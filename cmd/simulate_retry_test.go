@@ -14,7 +14,7 @@ func TestSimulateRetryFlags(t *testing.T) {
 	if code, _, stderr := run(t, "--config", "../testdata/demo/worldcook.yaml", "cook", "../testdata/demo/main.esscene", "--out", out); code != 0 {
 		t.Fatalf("cook: %s", stderr)
 	}
-	loads := regexp.MustCompile(`loads\s+\d+ \(\d+ prefetches, (\d+) retries`)
+	loads := regexp.MustCompile(`requests\s+\d+ started \(\d+ prefetch(?:es)?, (\d+) retr(?:y|ies)`)
 	givenUp := regexp.MustCompile(`failures\s+\d+ \(\d+ timeouts, (\d+) cells given up\)`)
 	count := func(re *regexp.Regexp, s string) int {
 		m := re.FindStringSubmatch(s)

@@ -128,10 +128,18 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 	if err != nil {
 		return inputErr(err)
 	}
+	side := tuneDrawings(cfg, world)
+	if err := side.Claim(cfg.Tune.Plot, "--plot"); err != nil {
+		return inputErr(err)
+	}
 	if cfg.Tune.Plot != "" {
-		if err := tuneDrawings(cfg, world).Check(cfg.Tune.Plot, "--plot"); err != nil {
+		if err := side.Check(cfg.Tune.Plot, "--plot"); err != nil {
 			return inputErr(err)
 		}
+		// The plot is checked again against every file the world is
+		// read from before the first candidate runs (and the scene is
+		// written).
+		s.Open.Read, s.Opened = side.Inputs, side.Recheck
 	}
 	bar := newTuneProgress(streams, cfg)
 	o.Events = bar.event
@@ -163,7 +171,7 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 		}
 	}
 	if cfg.Tune.Plot != "" {
-		if err := tuneDrawings(cfg, world).WriteFile(cfg.Tune.Plot, "--plot", func(w io.Writer) error { return tune.WritePlot(w, res) }); err != nil {
+		if err := side.WriteFile(cfg.Tune.Plot, "--plot", func(w io.Writer) error { return tune.WritePlot(w, res) }); err != nil {
 			return inputErr(err)
 		}
 	}
@@ -200,7 +208,7 @@ func tuneEdit(streams IO, cfg *config.Config, res *tune.Result) error {
 }
 
 // tuneDrawings guards the plot: never written over the configuration,
-// a route or the world.
+// a route or any file the world is read from.
 func tuneDrawings(cfg *config.Config, world string) *sidefile.Guard {
 	side := sidefile.New(append([]string{cfg.File, world}, cfg.Tune.Path...)...)
 	return side

@@ -126,8 +126,8 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 			failing++
 		}
 		if v.Map != "" {
-			side := sidefile.New(cfg.File, file)
-			side.Inputs(plan.PrefabFiles...)
+			side := sidefile.New(cfg.File)
+			side.Inputs(cook.PlanInputs(file, plan)...)
 			if err := side.WriteFile(v.Map, "--map", func(w io.Writer) error { return validate.WriteMap(w, plan) }); err != nil {
 				return inputErr(err)
 			}

@@ -82,10 +82,11 @@ func inProject(file string, opts validate.Options) bool {
 // records (its project field), else the one above near (a folder holding
 // project.esproject). A world with assets but no project
 // simply has none; the caller decides whether it needs them.
-func openAssets(w *streaming.World, m *manifest.Manifest, project, near, file string) error {
+func openAssets(w *streaming.World, m *manifest.Manifest, opts OpenOptions, near, file string) error {
 	if len(m.Assets) == 0 {
 		return nil
 	}
+	project := opts.Project
 	if project == "" && file != "" && m.Project != "" {
 		// The folder the cook recorded, relative to the manifest's: reading
 		// assets there is all that is done with it, from inside that folder
@@ -109,6 +110,14 @@ func openAssets(w *streaming.World, m *manifest.Manifest, project, near, file st
 	}
 	if project == "" {
 		return nil
+	}
+	if opts.Read != nil {
+		read := []string{filepath.Join(project, assets.ProjectFile)}
+		for _, a := range m.Assets {
+			f := filepath.Join(project, filepath.FromSlash(a.Path))
+			read = append(read, f, f+assets.MetaExt)
+		}
+		opts.read(read...)
 	}
 	files, err := streaming.OpenAssets(project, m)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/project"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -183,6 +184,13 @@ type Batch struct {
 	// PersistentAt is where each persistent world goes: PersistentAtName
 	// ("" too) or PersistentAtRegistered.
 	PersistentAt string
+	// Side, if set, guards the files the run writes besides the worlds
+	// (a depfile, a profile, the game configuration), claimed on it
+	// before the batch: each is checked against every file of the worlds
+	// (by name, whether it exists or not) and every scene before the
+	// batch starts, and against the prefabs and assets each scene reads
+	// before that scene is written. The guard then knows them all.
+	Side *sidefile.Guard
 
 	persist map[string]string // scene name → registered path
 }
@@ -265,6 +273,11 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 		if guard, err = batchClaims(b, scenes); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.guardSide(scenes, guard); err != nil {
+		return nil, err
+	}
+	if !b.Check {
 		lock, err := LockDir(b.Out, b.LockTimeout, b.Events.Waiting)
 		if err != nil {
 			return nil, err
@@ -300,7 +313,7 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	for i, s := range scenes {
 		job := sceneJob{
 			File: s.File, Out: b.Out, ScenesRoot: s.Root,
-			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true,
+			Validate: b.Validate, Check: b.Check, Workers: jobs, FS: fsys, GC: b.GC, inputs: guard, owned: true, side: b.Side,
 			Persistent: persist[s.Name],
 		}
 		job.Validate.SceneName = s.Name
@@ -320,6 +333,51 @@ func Cook(ctx context.Context, b Batch) (*Outcome, error) {
 	}
 	wg.Wait()
 	return o, nil
+}
+
+// guardSide tells b.Side the scenes and every file of their worlds, by
+// name whether it is there or not (the cells by their names' rule) and
+// by identity where it is (claimed: a hard link of a cell is a cell), and
+// refuses the batch if a side output claimed already is one of them.
+func (b Batch) guardSide(scenes []Scene, claimed *claims) error {
+	if b.Side == nil {
+		return nil
+	}
+	ls := make([]layout, len(scenes))
+	for i, s := range scenes {
+		b.Side.Inputs(s.File)
+		ls[i] = layoutAt(s.Name, b.persist[s.Name])
+		for _, p := range ls[i].fixed() {
+			b.Side.Owned(filepath.Join(b.Out, filepath.FromSlash(p)))
+		}
+		// Every file in the staging folder is the commit's.
+		b.Side.OwnedIn(filepath.Join(b.Out, filepath.FromSlash(ls[i].staging())), nil)
+	}
+	b.Side.OwnedIn(filepath.Join(b.Out, worldDir), func(base string) (string, bool) {
+		// Read in any case, as a case-folding file system would: the
+		// tag and extension grid writes in lower case, a level's L in
+		// upper.
+		folded := strings.ToLower(base)
+		if i := strings.LastIndex(folded, ".cell_l"); i >= 0 {
+			folded = folded[:i] + ".cell_L" + folded[i+len(".cell_l"):]
+		}
+		_, k, ok := grid.ParseFile(folded)
+		if !ok {
+			return "", false
+		}
+		for _, l := range ls {
+			if name := grid.File(grid.Name(l.scene, k)); strings.EqualFold(name, base) {
+				return filepath.Join(b.Out, worldDir, name) + ", a cell of " + l.scene, true
+			}
+		}
+		return "", false
+	})
+	if claimed != nil {
+		for _, c := range claimed.have {
+			b.Side.Owned(claimed.c.abs(c.rel))
+		}
+	}
+	return b.Side.Recheck()
 }
 
 // batchClaims finds what the batch's cooks may touch in the output
@@ -378,6 +436,33 @@ func (o *Outcome) Files() []string {
 			if rep.Plan.Assets != nil {
 				out = append(out, rep.Plan.Assets.Files...)
 			}
+		}
+		if rep.Result != nil {
+			for _, list := range [][]string{rep.Result.Written, rep.Result.Unchanged} {
+				for _, p := range list {
+					out = append(out, filepath.Join(rep.Out, filepath.FromSlash(p)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Owned returns the files of each scene's world that a cook writes or
+// reserves in its output directory, whether they exist now or not: the
+// persistent world, the manifest, the staging folder, the journal and the
+// record (and their temporaries), and every file it wrote or confirmed (a
+// registered persistent world among them). A
+// file written besides the world must be none of them.
+func (o *Outcome) Owned() []string {
+	var out []string
+	for i, s := range o.Scenes {
+		rep := o.Reports[i]
+		if rep == nil || rep.Out == "" {
+			continue
+		}
+		for _, p := range layoutAt(s.Name, "").fixed() {
+			out = append(out, filepath.Join(rep.Out, filepath.FromSlash(p)))
 		}
 		if rep.Result != nil {
 			for _, list := range [][]string{rep.Result.Written, rep.Result.Unchanged} {

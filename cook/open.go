@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
@@ -29,6 +30,19 @@ type OpenOptions struct {
 	// field), else the project above the cooked directory, or the scene's
 	// project.
 	Project string
+	// Read, if set, is told the files the world is read from: the
+	// manifest, the persistent world and the cells; the scene with its
+	// PlanInputs; the asset files (and their sidecars) of the project
+	// whose assets the world loads. A caller that writes files besides
+	// (a plot, a page) guards them with it. It may be called from several
+	// goroutines at once when one Options opens several worlds.
+	Read func(files ...string)
+}
+
+func (o OpenOptions) read(files ...string) {
+	if o.Read != nil {
+		o.Read(files...)
+	}
 }
 
 // Open opens a world for simulation: a cooked directory (its manifest
@@ -66,6 +80,7 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 			root = filepath.Dir(root)
 		}
 	}
+	opts.read(file)
 	m, err := manifest.Load(file)
 	if err != nil {
 		var pe *fs.PathError
@@ -79,6 +94,11 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 	if err := pending(root, m.Scene); err != nil {
 		return nil, err
 	}
+	read := []string{filepath.Join(root, filepath.FromSlash(m.Persistent.Path))}
+	for _, c := range m.Cells {
+		read = append(read, filepath.Join(root, filepath.FromSlash(c.Path)))
+	}
+	opts.read(read...)
 	if err := verify(root, m); err != nil {
 		return nil, err
 	}
@@ -87,7 +107,7 @@ func Open(ctx context.Context, path string, opts OpenOptions) (*streaming.World,
 		return nil, err
 	}
 	w := streaming.WorldFromManifest(m, files)
-	return w, openAssets(w, m, opts.Project, filepath.Join(root, manifest.WorldDir), file)
+	return w, openAssets(w, m, opts, filepath.Join(root, manifest.WorldDir), file)
 }
 
 // NotWorldError is Open's answer to a folder that holds no cooked world,
@@ -152,10 +172,12 @@ func (e *ManyWorldsError) Error() string {
 // openScene cooks a scene in memory (nothing is written) and returns its
 // world, served to disk IO from memory.
 func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.World, error) {
+	opts.read(file)
 	plan, err := load(file, opts.Validate, opts.ScenesRoot, nil)
 	if err != nil {
 		return nil, err
 	}
+	opts.read(PlanInputs(file, plan)...)
 	if n := plan.Errors(false); n > 0 {
 		return nil, &InvalidSceneError{File: file, Errors: n}
 	}
@@ -171,9 +193,33 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 		files[f.Path] = f.Bytes
 	}
 	w := streaming.WorldFromManifest(cooked.Manifest, files)
-	project := opts.Project
-	if project == "" && plan.Assets != nil {
-		project = plan.Assets.Root
+	if opts.Project == "" && plan.Assets != nil {
+		opts.Project = plan.Assets.Root
 	}
-	return w, openAssets(w, cooked.Manifest, project, "", "")
+	return w, openAssets(w, cooked.Manifest, opts, "", "")
+}
+
+// PlanInputs are the files whose content a plan of file depends on: the
+// scene, the prefabs its instances were placed from, the asset files it
+// references and their .meta sidecars, every sidecar read for the uuid
+// index, and the project file that decides where asset paths start. A
+// file written besides the run's output must be none of them.
+func PlanInputs(file string, p *validate.Plan) []string {
+	out := []string{file}
+	if p == nil {
+		return out
+	}
+	for _, f := range p.PrefabFiles {
+		out = append(out, f, f+assets.MetaExt)
+	}
+	if a := p.Assets; a != nil {
+		for _, f := range a.Files {
+			out = append(out, f, f+assets.MetaExt)
+		}
+		out = append(out, a.Sidecars...)
+		if a.Root != "" {
+			out = append(out, filepath.Join(a.Root, assets.ProjectFile))
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/sidefile"
 	"io"
 	"sort"
 	"sync"
@@ -61,6 +62,10 @@ type sceneJob struct {
 	// owned is set by a batch, which checked that the world in Out at
 	// this scene's manifest path is none of another scene's.
 	owned bool
+	// side, set by a batch, guards the files the run writes besides the
+	// worlds: the prefabs and assets this scene reads are checked
+	// against them before anything of the scene is written.
+	side *sidefile.Guard
 }
 
 // Report is what one cook did.
@@ -337,6 +342,12 @@ func run(ctx context.Context, job sceneJob) (*Report, error) {
 		// Another program wrote the scene while it was parsed: what was
 		// read may mix two versions of it.
 		return rep, fmt.Errorf("%s: %w", job.File, mapped.ErrChanged)
+	}
+	if job.side != nil {
+		job.side.Inputs(PlanInputs(job.File, p)...)
+		if err := job.side.Recheck(); err != nil {
+			return rep, err
+		}
 	}
 	if guard != nil {
 		for _, f := range p.PrefabFiles {

@@ -214,6 +214,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"version":1,"cellSize":1,"cells":[{"name":"a","path":"world/a","bytes":1000000000000000000}]}`))
 	f.Add([]byte(`{"version":1,"cellSize":1,"persistent":{"path":"p","bytes":4398046511000},"cells":[{"name":"a","path":"world/a","bytes":100,"proxyBytes":100}]}`))
 	f.Add([]byte("{\"version\":t\nrue}"))
+	f.Add([]byte(`{"version":1,"cellSize":1,"sources":[{"name":"s","view":{"camera":0,"cameraName":"C","via":"own","projection":"orthographic","width":1280,"height":720,"aspect":1.7,"aspectFrom":"16:9"}}],"view":{"projection":"perspective","distance":5},"cells":[]}`))
+	f.Add([]byte(`{"version":1,"cellSize":1,"view":{"projection":"fisheye","distance":-5},"cells":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode("f.json", data)
 		if err != nil {
@@ -227,6 +229,16 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err := m.Check(); err != nil {
 			t.Fatalf("decoded manifest fails Check: %v", err)
+		}
+		// A view let through has finite sides of 0 or more.
+		views := []*View{m.View}
+		for _, src := range m.Sources {
+			views = append(views, src.View)
+		}
+		for _, v := range views {
+			if v != nil && (!(v.Width >= 0 && v.Height >= 0 && v.Distance >= 0) || math.IsInf(v.Width+v.Height+v.Distance, 0)) {
+				t.Fatalf("a view of sides %v × %v, distance %v passed Check", v.Width, v.Height, v.Distance)
+			}
 		}
 		// What Check lets through is safe to use: every path stays
 		// inside the cooked directory however it is joined, and the

@@ -173,3 +173,32 @@ func TestPopInSummaryAndGate(t *testing.T) {
 		t.Errorf("with --warmup 3: %+v", b)
 	}
 }
+
+// BenchmarkStepView is BenchmarkStep's 1024² world with and without a
+// view on the source (a 400 × 300 rectangle, inside its load radius): what
+// counting pop-in costs a frame.
+func BenchmarkStepView(b *testing.B) {
+	route := benchRoute(720)
+	for _, view := range []*View{nil, {HalfWidth: 200, HalfHeight: 150}} {
+		name := "no view"
+		if view != nil {
+			name = "view"
+		}
+		b.Run(name, func(b *testing.B) {
+			src := benchSources()
+			src[0].View = view
+			s, err := NewScheduler(gridWorld(1024), src, benchSettings(), NewModelLoader(ModelIO{LatencyFrames: 2}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, pos := range route {
+				s.Step(pos)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				s.Step(route[i%len(route)])
+			}
+		})
+	}
+}

@@ -155,7 +155,7 @@ func (r *Result) Infeasible() string {
 	}
 	msg := fmt.Sprintf("no candidate is feasible: of %d candidates, %s", r.Evaluated, strings.Join(parts, ", "))
 	if r.EstellaXY {
-		msg = fmt.Sprintf("no candidate is feasible, and no radius can make one: Estella's runtime samples the streaming sources on X and Z, and this world is cut on X and Y, so it wants the cells under (x, z) and not those around where the sources stand (the cause of what is missing is plane); cut the world on X and Z for Estella's runtime, or tune --policy budgeted. Of %d candidates, %s",
+		msg = fmt.Sprintf("no candidate is feasible: Estella's runtime samples the streaming sources on X and Z, so on this world cut on X and Y it wants the cells under (x, z), not those around where the sources stand, and no radius changes that (simulate --policy estella names the cause plane); cut the world on X and Z for Estella's runtime, or tune --policy budgeted. Of %d candidates, %s",
 			r.Evaluated, strings.Join(parts, ", "))
 	}
 	if least == "" {

@@ -35,6 +35,11 @@ type Setup struct {
 	Space  Space
 	// MaxCandidates bounds the space (0: DefaultMaxCandidates).
 	MaxCandidates int
+	// Opened, if set, is called once the authored world is open (Open.Read
+	// told of every file it was read from), before any candidate runs: an
+	// error it returns ends the run, as a plot named like a texture of the
+	// world must before the search, not after it.
+	Opened func() error
 }
 
 // Run opens the world once per cell size the space holds (the scene cooked
@@ -59,6 +64,11 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	authoredWorld, err := simulate.Open(ctx, s.World, s.Open)
 	if err != nil {
 		return nil, err
+	}
+	if s.Opened != nil {
+		if err := s.Opened(); err != nil {
+			return nil, err
+		}
 	}
 	max := s.MaxCandidates
 	if max <= 0 {

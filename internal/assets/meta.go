@@ -18,6 +18,9 @@ import (
 // ProjectFile marks the root of an Estella project.
 const ProjectFile = project.File
 
+// MetaExt ends the name of an asset's sidecar, FILE.meta.
+const MetaExt = ".meta"
+
 // MaxMetaBytes bounds a .meta sidecar: one is a few hundred bytes, and
 // anything much larger is not one.
 const MaxMetaBytes = 1 << 20

@@ -244,6 +244,9 @@ func FuzzConfigFile(f *testing.F) {
 		"cook: &a {jobs: 2}\nsimulate: *a\n",
 		"quiet: [1, {a: b}]\n",
 		"a: &x [*x]\n",
+		"simulate:\n  view: {width: 1280, height: 720}\n",
+		"simulate:\n  view: {distance: 5, width: [1]}\n",
+		"simulate:\n  viewSize: 12x\n",
 	} {
 		f.Add([]byte(s))
 	}

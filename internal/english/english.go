@@ -3,16 +3,24 @@
 // "2 entities").
 package english
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Plural is word as n of it: word itself for 1, else its regular plural
-// (a consonant and y become ies: entity, entities; otherwise s is added).
+// (a consonant and y become ies: entity, entities; s, x, ch and sh take
+// es: miss, misses; otherwise s is added).
 func Plural(n int, word string) string {
 	if n == 1 {
 		return word
 	}
-	if l := len(word); l >= 2 && word[l-1] == 'y' && !vowel(word[l-2]) {
+	l := len(word)
+	if l >= 2 && word[l-1] == 'y' && !vowel(word[l-2]) {
 		return word[:l-1] + "ies"
+	}
+	if strings.HasSuffix(word, "s") || strings.HasSuffix(word, "x") || strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "sh") {
+		return word + "es"
 	}
 	return word + "s"
 }

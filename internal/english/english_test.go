@@ -14,6 +14,9 @@ func TestPlural(t *testing.T) {
 		{2, "cell", "cells"},
 		{2, "dangling reference", "dangling references"},
 		{-1, "frame", "frames"},
+		{0, "miss", "misses"},
+		{2, "box", "boxes"},
+		{2, "patch", "patches"},
 	} {
 		if got := Plural(tc.n, tc.word); got != tc.want {
 			t.Errorf("Plural(%d, %q) = %q, want %q", tc.n, tc.word, got, tc.want)

@@ -36,12 +36,25 @@ func apply(src []byte, ins []insertion) []byte {
 	}
 	out := make([]byte, 0, n)
 	prev := 0
+	crlf := usesCRLF(src)
 	for _, e := range ins {
 		out = append(out, src[prev:e.At]...)
-		out = append(out, e.Text...)
+		text := e.Text
+		if crlf {
+			// Inserted lines end as the scene's do: an editor on
+			// Windows (or git's autocrlf) wrote CRLF.
+			text = strings.ReplaceAll(text, "\n", "\r\n")
+		}
+		out = append(out, text...)
 		prev = e.At + e.Cut
 	}
 	return append(out, src[prev:]...)
+}
+
+// usesCRLF reports whether src's first line ends with CR LF.
+func usesCRLF(src []byte) bool {
+	i := bytes.IndexByte(src, '\n')
+	return i > 0 && src[i-1] == '\r'
 }
 
 // offsetIn is the offset of sub, a subslice of b, inside b.

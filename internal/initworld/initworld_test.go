@@ -266,3 +266,52 @@ func TestThinExtentSuggestsXY(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteRefusesAReadOnlyScene: a scene without a write bit (Perforce's
+// lock on a file not checked out) is not replaced, and the refusal names it.
+func TestWriteRefusesAReadOnlyScene(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "door.esscene")
+	src, _ := os.ReadFile("testdata/door.esscene")
+	os.WriteFile(file, src, 0o444)
+	if _, err := Run(file, Options{}, true); err == nil || !strings.Contains(err.Error(), file+" is read-only") {
+		t.Errorf("err %v, want the scene read-only", err)
+	}
+	if got, _ := os.ReadFile(file); !bytes.Equal(got, src) {
+		t.Error("a read-only scene was replaced")
+	}
+}
+
+// TestWriteRemovesAKilledRunsTemporary: the full-size temporary a killed
+// init --write left beside the scene is removed by the next one.
+func TestWriteRemovesAKilledRunsTemporary(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "door.esscene")
+	src, _ := os.ReadFile("testdata/door.esscene")
+	os.WriteFile(file, src, 0o644)
+	os.WriteFile(filepath.Join(dir, ".door.esscene.init-123456"), src, 0o600)
+	os.WriteFile(filepath.Join(dir, "keep.esscene"), src, 0o644)
+	if _, err := Run(file, Options{}, true); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files beside the scene: %v, want door.esscene and keep.esscene", entries)
+	}
+}
+
+// TestKeepsCRLF: a scene whose lines end in CR LF gets inserted lines
+// that end so too.
+func TestKeepsCRLF(t *testing.T) {
+	src, _ := os.ReadFile("testdata/door.esscene")
+	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+	r, err := Make("door.esscene", crlf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.After) == len(crlf) {
+		t.Fatal("nothing inserted")
+	}
+	if n, m := bytes.Count(r.After, []byte("\n")), bytes.Count(r.After, []byte("\r\n")); n != m {
+		t.Errorf("%d line breaks, %d of them CR LF", n, m)
+	}
+}

@@ -2,7 +2,6 @@ package initworld
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -33,15 +32,10 @@ type Retune struct {
 // unless the file is read-only.
 func RetuneFile(file string, r Retune, write bool) (*Result, error) {
 	if write {
+		// A link, a special file or a read-only scene is refused
+		// before anything is read.
 		if err := writable(file); err != nil {
 			return nil, err
-		}
-		st, err := os.Stat(file)
-		if err != nil {
-			return nil, err
-		}
-		if st.Mode().Perm()&0o200 == 0 {
-			return nil, fmt.Errorf("%s is read-only: make it writable to let --write edit it, or apply the diff yourself", file)
 		}
 	}
 	src, err := regular.ReadFile(file, "scene")

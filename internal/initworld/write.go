@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/worldcook/worldcook/internal/regular"
+	"github.com/worldcook/worldcook/internal/sidefile"
 )
 
 // Run reads the scene at file and returns the edit that makes it a
@@ -50,7 +52,24 @@ func writable(file string) error {
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file; pass a .esscene file", file)
 	}
-	return nil
+	return sidefile.ReadOnly(file, "scene")
+}
+
+// tempPattern names the temporary file Write puts beside the scene.
+func tempPattern(file string) string { return "." + filepath.Base(file) + ".init-*" }
+
+// removeLeftovers removes the temporaries an earlier Write of file left
+// when it was killed: regular files of tempPattern beside it (a link of
+// that name is removed, never followed). Each is a whole copy of the scene.
+func removeLeftovers(file string) {
+	dir := filepath.Dir(file)
+	entries, _ := os.ReadDir(dir)
+	prefix := strings.TrimSuffix(tempPattern(file), "*")
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) && (e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // Write replaces r.File by r.After atomically: the new text goes to a
@@ -66,7 +85,8 @@ func Write(r *Result) error {
 	if err != nil {
 		return fmt.Errorf("cannot read scene %s: %v", file, errors.Unwrap(err))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".init-*")
+	removeLeftovers(file)
+	tmp, err := os.CreateTemp(filepath.Dir(file), tempPattern(file))
 	if err != nil {
 		return fmt.Errorf("cannot write beside %s: %v", file, errors.Unwrap(err))
 	}

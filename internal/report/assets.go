@@ -10,7 +10,7 @@ import (
 // The table's asset columns go after holes, before the positions.
 const (
 	tableAssetHeader = "   asset B  a+  a-"
-	tableAssetLegend = "  asset B is the resident assets' bytes (part of resident B), a+ and a- the assets loaded and freed\n"
+	tableAssetLegend = "  asset B the resident assets' bytes (held by the persistent world and by resident, prepared\n  and unloading cells), a+ and a- the assets loaded and freed\n"
 )
 
 func assetColumns(r *streaming.FrameReport, bytes func(int64, int) string) string {
@@ -26,8 +26,9 @@ func assetCells(r *streaming.FrameReport) []string {
 
 // writeAssetSummary adds the asset lines to the text summary.
 func writeAssetSummary(line func(label, format string, args ...any), a *streaming.AssetSummary) {
-	line("peak resident assets", "%s (%d distinct assets)", peakText(a.PeakResidentAssetBytes, "at", a.PeakFrame, "0 B"), a.Distinct)
-	line("asset loads", "%d (%d unloads, %d assets loaded more than once)", a.Loads, a.Unloads, a.Reloaded)
+	for _, f := range assetFigures(a) {
+		line(f.Label, "%s", f.Value)
+	}
 	for _, r := range a.MostReloaded {
 		line("", "%s loaded %d times", r.Path, r.Loads)
 	}

@@ -38,8 +38,9 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	}
 	bw := bufio.NewWriter(w)
 	s, e := &b.Summary, &r.Summary
-	// The budgeted column keeps its historical heading.
-	fmt.Fprintf(bw, "%-24s %22s %22s\n", fmt.Sprintf("%d frames", s.Frames), "seed (budgeted)", "estella (runtime)")
+	// The policies as --policy names them (the JSON keeps "seed", the
+	// budgeted policy's former name, for the readers that parse it).
+	fmt.Fprintf(bw, "%-24s %22s %22s\n", fmt.Sprintf("%d frames", s.Frames), "budgeted", "estella (runtime)")
 	row := func(label, a, b string) { fmt.Fprintf(bw, "%-24s %22s %22s\n", label, a, b) }
 	d := strconv.Itoa
 	first := func(f *int) string {
@@ -81,8 +82,8 @@ func WriteComparison(w io.Writer, res *simulate.Result) error {
 	row("peak resident bytes", strconv.FormatInt(s.PeakResidentBytes, 10), strconv.FormatInt(e.PeakResidentBytes, 10))
 	row("peak prepared bytes", strconv.FormatInt(s.PeakPreparedBytes, 10), strconv.FormatInt(e.PeakPreparedBytes, 10))
 	row("peak in flight", d(s.PeakInFlight), d(e.PeakInFlight))
-	row("max bytes in a frame", strconv.FormatInt(s.MaxRequestedBytes, 10), strconv.FormatInt(e.MaxRequestedBytes, 10))
-	row("loads (prefetches)", fmt.Sprintf("%d (%d)", s.Loads, s.Prefetches), fmt.Sprintf("%d (%d)", e.Loads, e.Prefetches))
+	row("max requested in a frame", strconv.FormatInt(s.MaxRequestedBytes, 10), strconv.FormatInt(e.MaxRequestedBytes, 10))
+	row("requests (prefetches)", fmt.Sprintf("%d (%d)", s.Loads, s.Prefetches), fmt.Sprintf("%d (%d)", e.Loads, e.Prefetches))
 	row("published", d(s.Published), d(e.Published))
 	row("unloads", d(s.Unloads), d(e.Unloads))
 	row("evictions", d(s.Evictions), "-")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -20,15 +21,25 @@ type csvWriter struct {
 	runtime bool
 	rows    int
 	assets  bool
+	plane   string
 }
 
 // csvHeader's columns after holes were added later and stay at the end,
 // so that readers of the first ones are not disturbed: x and z hold one
-// value per enabled source, holeCauses one per hole, popIn the count of
-// cells a camera shows that are not resident.
+// value per enabled source (x and y on a world cut on xy: csvHeaderXY),
+// holeCauses one per hole, popIn the count of cells a camera shows that
+// are not resident.
 var csvHeader = []string{"frame", "requested", "completed", "prepared", "published", "cancelled",
 	"unloaded", "evicted", "dropped", "failed", "resident", "inFlight", "residentBytes",
 	"preparedBytes", "requestedBytes", "holes", "x", "z", "holeCauses", "popIn"}
+
+// csvHeaderXY is csvHeader on a world cut on x and y, whose positions are
+// (x, y).
+var csvHeaderXY = func() []string {
+	h := slices.Clone(csvHeader)
+	h[slices.Index(h, "z")] = "y"
+	return h
+}()
 
 // estCSVHeader are the runtime's columns.
 var estCSVHeader = []string{"frame", "requested", "completed", "prepared", "publishing", "published",
@@ -57,7 +68,11 @@ func (c *csvWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame) 
 	row := []string{i(r.Frame), j(r.Requested), j(r.Completed), j(r.Prepared), j(r.Published),
 		j(r.Cancelled), j(r.Unloaded), j(r.Evicted), j(r.Dropped), j(r.Failed), i(r.Resident), i(r.InFlight),
 		i64(r.ResidentBytes), i64(r.PreparedBytes), i64(r.RequestedBytes), j(r.Holes), j(xs), j(zs), j(causes), i(r.PopIn)}
-	return c.row(csvHeader, row, r)
+	header := csvHeader
+	if c.plane == manifest.PlaneXY {
+		header = csvHeaderXY
+	}
+	return c.row(header, row, r)
 }
 
 // runtimeFrame writes a row of the runtime's columns. Arrivals are

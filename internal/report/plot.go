@@ -48,7 +48,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 		Title: "Bytes requested per frame", Bytes: true,
 		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#e07b00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
-		Note: fmt.Sprintf("%d %s, max %s", sum.Loads, english.Plural(sum.Loads, "load"), peakText(sum.MaxRequestedBytes, "in", sum.MaxRequestedFrame, "0 B: nothing was requested")),
+		Note: fmt.Sprintf("%d %s, max %s", sum.Loads, english.Plural(sum.Loads, "request"), peakText(sum.MaxRequestedBytes, "in", sum.MaxRequestedFrame, "0 B: nothing was requested")),
 	}
 	if b := set.Budget; b != nil {
 		requested.Levels = append(requested.Levels, drawing.Level{Name: "budget " + streaming.ByteSize(*b), Value: float64(*b)})
@@ -188,7 +188,7 @@ const mapCellLimit = 20000
 // frames, each frame's source positions) and its load radius at the start.
 // first is the number of frames[0], for the ticks' labels.
 func Map(title, subtitle string, w *streaming.World, loads []int, sources []streaming.Source, frames [][]streaming.Point, first int) *drawing.Map {
-	m := &drawing.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "loads", ZeroLabel: "never loaded",
+	m := &drawing.Map{Title: title, Subtitle: subtitle, CellSize: w.CellSize, ValueName: "requests", ZeroLabel: "never requested",
 		// As on the validate map: at hundreds of cells, only the largest
 		// growths are outlined.
 		MaxGrown: 40}

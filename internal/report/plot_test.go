@@ -26,8 +26,8 @@ func TestSeedDrawings(t *testing.T) {
 			t.Errorf("plot lacks %q", want)
 		}
 	}
-	if !strings.Contains(world.String(), "chunk_1_1 (1, 1): 3 loads") {
-		t.Errorf("map lacks chunk_1_1's load count")
+	if !strings.Contains(world.String(), "chunk_1_1 (1, 1): 3 requests") {
+		t.Errorf("map lacks chunk_1_1's request count")
 	}
 	golden(t, "seed000.plot.svg", chart.Bytes())
 	golden(t, "seed000.map.svg", world.Bytes())

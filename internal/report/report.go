@@ -34,13 +34,13 @@ type format struct {
 // formats are the formats, in the order the help lists them.
 var formats = []format{
 	{FormatTable, func(bw *bufio.Writer, runtime bool, o WriterOptions) Writer {
-		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets}
+		return &tableWriter{w: bw, runtime: runtime, human: o.Human && !runtime, assets: o.Assets, plane: o.Plane}
 	}},
 	{FormatJSONL, func(bw *bufio.Writer, _ bool, o WriterOptions) Writer {
 		return &jsonlWriter{w: bw, assets: o.Assets}
 	}},
 	{FormatCSV, func(bw *bufio.Writer, runtime bool, o WriterOptions) Writer {
-		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets}
+		return &csvWriter{w: csv.NewWriter(bw), bw: bw, runtime: runtime, assets: o.Assets, plane: o.Plane}
 	}},
 }
 
@@ -95,6 +95,9 @@ type WriterOptions struct {
 	// and unloads) to the table and CSV, and the asset fields to every
 	// JSONL frame, zeros included, for a run that counts assets.
 	Assets bool
+	// Plane is the world's partition plane (xz or xy, "" is xz): the
+	// positions' second coordinate is named after it (z or y).
+	Plane string
 }
 
 // NewWriter returns a writer of policy's report in format (table, jsonl
@@ -189,7 +192,7 @@ func (r *Report) failed(err error) error {
 func (r *Report) Err() error { return r.err }
 
 func (r *Report) begin(p *simulate.PolicyRun) error {
-	w, err := NewWriter(r.format, r.out, p.Policy, WriterOptions{Human: r.o.Terminal, Assets: p.Assets})
+	w, err := NewWriter(r.format, r.out, p.Policy, WriterOptions{Human: r.o.Terminal, Assets: p.Assets, Plane: p.World.Plane})
 	if err != nil {
 		return err
 	}

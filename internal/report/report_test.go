@@ -118,7 +118,7 @@ func TestEstellaWriters(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{FormatTable, []string{"frame   req  done  prep  pubg", "prefetch               1 hits, 2 misses", "worldResidencyReport at the end (4 cells, 1 source)"}},
+		{FormatTable, []string{"frame   req  done  prep  pubg", "prefetch               1 hit, 2 misses", "worldResidencyReport at the end (4 cells, 1 source)"}},
 		{FormatJSONL, []string{`{"message_type":"frame","frame":3,`, `"prefetchHits":["c02"]`, `"arrived":[{"cell":"c02","deliveryFrames":2,"prepareFrames":1,"publishFrames":0,"demandToResidentFrames":0,"dwellFrames":1,"outcome":"hit"}]`,
 			`{"message_type":"summary","policy":"estella","frames":3,`, `"runtime":{"streamed":true,"cellCount":4,`, `"prefetchHits":1,"prefetchMisses":2,`}},
 		{FormatCSV, []string{"frame,requested,completed,prepared,publishing,", "3,c03,,,c02,c02,,,,c02,,0,c02:0:1,3,1,"}},

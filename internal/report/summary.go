@@ -48,38 +48,15 @@ func WriteSummary(w io.Writer, s *streaming.Summary) error {
 	if g := s.Gate; g != nil {
 		writeGate(bw, g, s.FirstFrame)
 	}
-	capText := "no cap"
-	if s.MaxResidentBytes != nil {
-		capText = fmt.Sprintf("cap %s, %d frames over", streaming.ByteSize(*s.MaxResidentBytes), s.FramesOverResidentCap)
+	for _, f := range budgetedFigures(s) {
+		line(f.Label, "%s", f.Value)
 	}
-	line("peak resident", "%s (%s)", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"), capText)
-	if s.PeakPreparedBytes > 0 {
-		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
-	}
-	line("peak in flight", "%d", s.PeakInFlight)
-	budget := "no budget"
-	if s.Budget != nil {
-		budget = fmt.Sprintf("budget %s, %d frames over", streaming.ByteSize(*s.Budget), s.FramesOverBudget)
-	}
-	line("max requested", "%s (%s)", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"), budget)
-	line("loads", "%d (%d prefetches, %d retries, %d proxies)", s.Loads, s.Prefetches, s.Retries, s.Proxies)
-	line("published", "%d", s.Published)
-	line("unloads", "%d", s.Unloads)
-	line("evictions", "%d", s.Evictions)
-	line("cancellations", "%d", s.Cancellations)
-	line("dropped", "%d", s.Drops)
-	line("failures", "%d (%d timeouts, %d cells given up)", s.Failures, s.Timeouts, len(s.GaveUp))
 	for _, g := range s.GaveUp {
 		line("", "gave up %s at frame %d after %d attempts: %s", g.Cell, g.Frame, g.Attempts, g.Err)
 	}
 	writeHoles(bw, line, s)
-	rr := &s.Residency
-	entities := 0
-	for _, n := range rr.CellEntityCounts {
-		entities += n
-	}
-	line("resident at the end", "%d %s, %d %s%s", len(rr.ResidentCells), english.Plural(len(rr.ResidentCells), "cell"), entities, english.Plural(entities, "entity"), nameList(rr.ResidentCells, 8))
-	line("load count", "%d", rr.LoadCount)
+	end := residentAtTheEnd(s.Residency.ResidentCells, s.Residency.CellEntityCounts)
+	line(end.Label, "%s", end.Value)
 	if s.Assets != nil {
 		writeAssetSummary(line, s.Assets)
 	}
@@ -101,20 +78,8 @@ const maxEpisodesShown = 12
 // writeHoles writes the summary's lines about holes: how many frames had
 // them, when the first position was fully resident, and the episodes.
 func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), s *streaming.Summary) {
-	if s.HoleFrames == 0 {
-		line("hole frames", "0 of %d", s.Frames)
-	} else {
-		line("hole frames", "%d of %d (first at frame %d, at most %d %s)", s.HoleFrames, s.Frames, s.FirstHoleFrame, s.MaxHoles, english.Plural(s.MaxHoles, "hole"))
-	}
-	switch eps := s.HoleEpisodes; {
-	case s.FirstResidentFrame != nil:
-		line("first position", "fully resident at frame %d", *s.FirstResidentFrame)
-	case len(eps) > 0 && eps[len(eps)-1].Last < s.LastFrame():
-		// The route left the first position before all of it arrived: the
-		// cells it wanted there were let go, not forgotten.
-		line("first position", "never fully resident: the route moved on first (holes end at frame %d)", eps[len(eps)-1].Last)
-	default:
-		line("first position", "never fully resident")
+	for _, f := range holeFigures(s) {
+		line(f.Label, "%s", f.Value)
 	}
 	writeEpisodes(bw, s.HoleEpisodes, "hole")
 	writePopIn(bw, line, s)
@@ -123,16 +88,11 @@ func writeHoles(bw *bufio.Writer, line func(label, format string, args ...any), 
 // writePopIn writes the summary's lines about pop-in: the frames with
 // any, and its episodes; without a view, that it was not counted.
 func writePopIn(bw *bufio.Writer, line func(label, format string, args ...any), s *streaming.Summary) {
-	switch {
-	case !s.View:
-		line("pop-in", "not counted: no source has a view (set --view-size or --view-distance)")
-		return
-	case s.PopInFrames == 0:
-		line("pop-in frames", "0 of %d", s.Frames)
-	default:
-		line("pop-in frames", "%d of %d (first at frame %d, at most %d %s)", s.PopInFrames, s.Frames, s.FirstPopInFrame, s.MaxPopIn, english.Plural(s.MaxPopIn, "cell"))
+	f := popInFigure(s)
+	line(f.Label, "%s", f.Value)
+	if s.View {
+		writeEpisodes(bw, s.PopInEpisodes, "pop-in")
 	}
-	writeEpisodes(bw, s.PopInEpisodes, "pop-in")
 }
 
 // writeEpisodes writes hole or pop-in episodes (what names them: "hole",
@@ -238,25 +198,6 @@ func nameList(names []string, n int) string {
 	return fmt.Sprintf(": %s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
-// frameStat is the mean and maximum of a per-cell count of frames.
-type frameStat struct {
-	n         int
-	sum, most int
-}
-
-func (f *frameStat) add(v int) {
-	f.n++
-	f.sum += v
-	f.most = max(f.most, v)
-}
-
-func (f frameStat) String() string {
-	if f.n == 0 {
-		return "none"
-	}
-	return fmt.Sprintf("mean %.1f, max %d frames over %d cells", float64(f.sum)/float64(f.n), f.most, f.n)
-}
-
 // WriteEstellaSummary writes the runtime scheduler's totals and its
 // worldResidencyReport for a person to read.
 func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
@@ -269,43 +210,15 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	if g := s.Gate; g != nil {
 		writeGate(bw, g, s.FirstFrame)
 	}
-	line("peak resident", "%s", peakText(s.PeakResidentBytes, "at", s.PeakResidentFrame, "0 B, nothing was ever resident"))
-	if s.PeakPreparedBytes > 0 {
-		line("peak prepared", "%s", streaming.ByteSize(s.PeakPreparedBytes))
+	for _, f := range estellaFigures(s) {
+		line(f.Label, "%s", f.Value)
 	}
-	line("peak in flight", "%d", s.PeakInFlight)
-	line("max requested", "%s", peakText(s.MaxRequestedBytes, "in", s.MaxRequestedFrame, "0 B, nothing was requested"))
-	line("preparations", "%d (%d for speculation)", rt.PrepareCount, rt.PrefetchRequests)
-	line("publishes", "%d started, %d resident", rt.LoadCount, s.Published)
-	line("unloads", "%d", rt.UnloadCount)
-	line("discarded prepared", "%d (%d references released)", rt.CancelCount, rt.CancelledRefs)
-	line("failures", "%d preparations", s.Failures)
-	line("prefetch", "%d hits, %d misses", rt.PrefetchHits, rt.PrefetchMisses)
-	var dtr, dwell frameStat
-	names := make([]string, 0, len(rt.Delivery))
-	for name := range rt.Delivery {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		d := rt.Delivery[name]
-		dtr.add(d.DemandToResident)
-		if d.Outcome == "hit" {
-			dwell.add(d.Dwell)
-		}
-	}
-	line("demand to resident", "%s (last delivery of each cell; last %d)", dtr, rt.LastDemandToResident)
-	line("dwell before a hit", "%s", dwell)
 	writeHoles(bw, line, &s.Summary)
 	if s.Assets != nil {
 		writeAssetSummary(line, s.Assets)
 	}
-	entities := 0
-	for _, n := range rt.CellEntityCounts {
-		entities += n
-	}
 	fmt.Fprintf(bw, "  worldResidencyReport at the end (%d %s, %d %s)\n", rt.CellCount, english.Plural(rt.CellCount, "cell"), rt.SourceCount, english.Plural(rt.SourceCount, "source"))
-	line("residentCells", "%d, %d %s%s", len(rt.ResidentCells), entities, english.Plural(entities, "entity"), nameList(rt.ResidentCells, 8))
+	line("residentCells", "%s", residentAtTheEnd(rt.ResidentCells, rt.CellEntityCounts).Value)
 	line("desiredCells", "%d%s", len(rt.DesiredCells), nameList(rt.DesiredCells, 8))
 	line("prefetchCells", "%d%s", len(rt.PrefetchCells), nameList(rt.PrefetchCells, 8))
 	line("preparedCells", "%d%s", len(rt.PreparedCells), nameList(rt.PreparedCells, 8))
@@ -314,7 +227,7 @@ func WriteEstellaSummary(w io.Writer, s *streaming.EstellaSummary) error {
 	if rt.AssetRefsByCell != nil {
 		line("assetRefsByCell", "%s", assetRefs(rt.ResidentCells, *rt.AssetRefsByCell))
 	}
-	line("loadCount", "%d", rt.LoadCount)
+	line("loadCount", "%d (the publishes started)", rt.LoadCount)
 	return bw.Flush()
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/drawing"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -17,7 +18,9 @@ type tableWriter struct {
 	runtime bool
 	human   bool
 	assets  bool
-	rows    int
+	// plane is the world's: its axes name the positions.
+	plane string
+	rows  int
 	// blocks counts what was written (warnings, the frames, the summary),
 	// so that a blank line parts each from the one before.
 	blocks int
@@ -25,20 +28,41 @@ type tableWriter struct {
 
 const tableHeader = "frame   req  done   pub  prep  drop  cncl  unld  evct  fail  resident  inflight  resident B  request B  holes  popin  position\n"
 
-// tableLegend says what the columns count; it names the sources whose
-// positions the last column holds.
+// tableLegend says what the columns count; it names what resident B
+// holds, the sources whose positions the last column holds and the
+// plane's axes (x, z or x, y). The first columns count events of the
+// frame; resident, inflight and resident B what stands at its end.
 const tableLegend = `columns: req requests started, done requests finished, pub cells that entered the world,
-  prep prefetches now held (not in the world), drop held or prefetched cells released,
-  cncl requests cancelled, unld cells unloaded, evct cells evicted by the cap,
-  fail failed attempts; resident and inflight count cells, resident B and request B
-  bytes at the end of the frame and requested in it; holes are cells within a load
-  radius that are not resident, popin cells a camera shows that are not resident;
-  position is where %s stood (x, z)
+  prep prefetches that finished in the frame and stay held (not in the world),
+  drop held or prefetched cells released, cncl requests cancelled, unld cells unloaded,
+  evct cells evicted by the cap, fail failed attempts: each an event of the frame;
+  resident and inflight count cells at the end of the frame, resident B %s,
+  request B the bytes requested in the frame; holes are cells within a load radius
+  that are not resident, popin cells a camera shows that are not resident;
+  position is where %s stood (%s)
 `
+
+// residentLegend is what resident B holds: the resident cells' bytes, and
+// with assets the resident assets' (asset B, which the asset legend says
+// held prefetches keep resident too).
+func residentLegend(assets bool) string {
+	if assets {
+		return "their bytes and asset B"
+	}
+	return "their bytes"
+}
 
 // estTableHeader is the runtime's: its asset columns, for a world with
 // assets, go last.
 const estTableHeader = "frame   req  done  prep  pubg   pub  cncl  unld  fail   hit  miss  resident  inflight  resident B  request B  holes  popin"
+
+// axes names the position's coordinates on a world cut on plane.
+func axes(plane string) string {
+	if plane == manifest.PlaneXY {
+		return "x, y"
+	}
+	return "x, z"
+}
 
 func (t *tableWriter) block() {
 	if t.blocks > 0 {
@@ -65,7 +89,7 @@ func (t *tableWriter) Frame(r *streaming.FrameReport, rt *streaming.RuntimeFrame
 		for i, p := range r.Positions {
 			names[i] = p.Source
 		}
-		fmt.Fprintf(t.w, tableLegend, streaming.JoinAnd(names))
+		fmt.Fprintf(t.w, tableLegend, residentLegend(t.assets), streaming.JoinAnd(names), axes(t.plane))
 		if t.assets {
 			t.w.WriteString(tableAssetLegend)
 			t.w.WriteString(strings.Replace(tableHeader, "  position", tableAssetHeader+"  position", 1))

@@ -58,6 +58,9 @@ func squeezeModes() []squeezeMode {
 	if hasSqueezeAVX512 {
 		modes = append(modes, squeezeMode{"squeeze/avx512", true, squeezeAVX512})
 	}
+	if hasSqueezeAVX2 {
+		modes = append(modes, squeezeMode{"squeeze/avx2", true, squeezeAVX2})
+	}
 	return modes
 }
 

@@ -18,15 +18,57 @@ import (
 //go:noescape
 func squeezeAVX512(dst, src []byte, masks []uint64, st *lexState) (n, blocks int)
 
-// hasSqueezeAVX512 reports whether this CPU runs squeezeAVX512. cpu
-// checks that the operating system saves the AVX-512 registers, too.
-var hasSqueezeAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
-	cpu.X86.HasPOPCNT && cpu.X86.HasPCLMULQDQ
+// squeezeAVX2 is squeezeGeneric with AVX2, for CPUs without AVX-512: the
+// same classification on two 32-byte halves, and a block compacted
+// 8 bytes at a time by VPSHUFB with the shuffle squeezeShuffles holds for
+// their kept-byte mask.
+//
+//go:noescape
+func squeezeAVX2(dst, src []byte, masks []uint64, st *lexState) (n, blocks int)
 
+// hasSqueezeAVX512 and hasSqueezeAVX2 report whether this CPU runs
+// squeezeAVX512 and squeezeAVX2. cpu checks that the operating system
+// saves the AVX-512 (or AVX) registers, too.
+var (
+	hasSqueezeAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
+		cpu.X86.HasPOPCNT && cpu.X86.HasPCLMULQDQ
+	hasSqueezeAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT && cpu.X86.HasPCLMULQDQ
+)
+
+// squeezeShuffles[m] is the VPSHUFB shuffle that moves the bytes of an
+// 8-byte group whose bits are set in m to its front, in order (the rest
+// of the group's 8 bytes are zeros, overwritten by the next group).
+//
+//lint:ignore U1000 squeezeAVX2 (squeeze_amd64.s) reads it
+var squeezeShuffles = func() (t [256]uint64) {
+	for m := range t {
+		var sh [8]byte
+		for k := range sh {
+			sh[k] = 0x80
+		}
+		k := 0
+		for j := range 8 {
+			if m&(1<<j) != 0 {
+				sh[k] = byte(j)
+				k++
+			}
+		}
+		for k := range sh {
+			t[m] |= uint64(sh[k]) << (8 * k)
+		}
+	}
+	return t
+}()
+
+// The fastest kernel this CPU has is used, if it measures fast.
 func init() {
-	if hasSqueezeAVX512 {
+	switch {
+	case hasSqueezeAVX512:
 		squeezeBlocks = squeezeAVX512
 		useSqueeze = kernelFast(squeezeAVX512)
+	case hasSqueezeAVX2:
+		squeezeBlocks = squeezeAVX2
+		useSqueeze = kernelFast(squeezeAVX2)
 	}
 }
 

@@ -179,3 +179,203 @@ bad:
 	SUBQ CX, AX
 	MOVQ AX, blocks+88(FP)
 	JMP  save
+
+// func squeezeAVX2(dst, src []byte, masks []uint64, st *lexState) (n, blocks int)
+//
+// squeezeAVX512 for CPUs with AVX2 but without AVX-512: a block is read as
+// two 32-byte halves, classified by the same nibble lookups, and each
+// class's mask gathered with VPMOVMSKB. AVX2 has no VPCOMPRESSB: the
+// block is compacted 8 bytes at a time by VPSHUFB with a shuffle from
+// squeezeShuffles, looked up by those 8 bytes' kept-byte mask. The scalar
+// part is squeezeAVX512's; the state is written to st before each block,
+// so that a block that stops the kernel leaves st as it was before it.
+
+// CLASS sets out to the mask of the block's bytes in class cls (a byte
+// of the class bits in Y5-Y9): the bytes whose classes (Y0, Y1) share a
+// bit with it.
+#define CLASS(cls, out) \
+	VPAND     cls, Y0, Y2; \
+	VPCMPEQB  Y10, Y2, Y2; \
+	VPMOVMSKB Y2, out; \
+	VPAND     cls, Y1, Y3; \
+	VPCMPEQB  Y10, Y3, Y3; \
+	VPMOVMSKB Y3, AX; \
+	SHLQ      $32, AX; \
+	ORQ       AX, out; \
+	NOTQ      out
+
+// COMPACT8 moves the kept bytes of the block's bytes 8j..8j+7 (at off)
+// to DI: their
+// kept-byte mask (byte j of the keep mask at 0(DX)) picks the shuffle.
+#define COMPACT8(j, off) \
+	MOVBQZX j(DX), AX; \
+	VMOVQ   (R12)(AX*8), X2; \
+	VMOVQ   off(SI), X3; \
+	VPSHUFB X2, X3, X3; \
+	VMOVQ   X3, (DI); \
+	POPCNTQ AX, AX; \
+	ADDQ    AX, DI
+
+TEXT ·squeezeAVX2(SB), NOSPLIT, $0-96
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), CX
+	SHRQ $6, CX
+	MOVQ masks_base+48(FP), DX
+	MOVQ CX, blocks+88(FP)
+	TESTQ CX, CX
+	JZ   done2
+
+	MOVQ st+72(FP), AX
+	MOVQ 0(AX), BX
+	MOVQ 8(AX), R15
+	MOVQ 16(AX), R13
+	MOVQ 24(AX), R14
+
+	VBROADCASTI128 lowNibble<>(SB), Y13
+	VBROADCASTI128 highNibble<>(SB), Y14
+	MOVL $0x0f, AX
+	VMOVD AX, X12
+	VPBROADCASTB X12, Y12
+	MOVL $0x01, AX
+	VMOVD AX, X5
+	VPBROADCASTB X5, Y5 // quote
+	MOVL $0x02, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6 // backslash
+	MOVL $0x14, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7 // white space
+	MOVL $0x08, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8 // line break
+	MOVL $0xf5, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9 // not a token byte: quote, white space, structural
+	VPXOR Y10, Y10, Y10
+	MOVQ $-1, AX
+	VMOVQ AX, X11       // all ones, for the prefix XOR by carry-less multiply
+
+loop2:
+	// The state before this block, in case the block stops the kernel.
+	MOVQ st+72(FP), AX
+	MOVQ BX, 0(AX)
+	MOVQ R15, 8(AX)
+	MOVQ R13, 16(AX)
+	MOVQ R14, 24(AX)
+
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VPSRLW  $4, Y0, Y2
+	VPAND   Y12, Y2, Y2
+	VPSRLW  $4, Y1, Y3
+	VPAND   Y12, Y3, Y3
+	VPSHUFB Y0, Y13, Y0
+	VPSHUFB Y2, Y14, Y2
+	VPAND   Y2, Y0, Y0 // classes of the first half
+	VPSHUFB Y1, Y13, Y1
+	VPSHUFB Y3, Y14, Y3
+	VPAND   Y3, Y1, Y1 // classes of the second half
+
+	CLASS(Y5, R8)  // q
+	CLASS(Y6, R9)  // bs
+	CLASS(Y7, R10) // ws
+	CLASS(Y8, R11)
+	MOVQ R11, 8(DX) // line breaks, straight to the masks
+	CLASS(Y9, R12)  // q | ws | structural
+
+	// Escapes.
+	MOVQ R15, AX
+	NOTQ AX
+	ANDQ AX, R9     // bs &^= esc
+	MOVQ R9, R11
+	SHLQ $1, R11
+	ORQ  R15, R11   // follows
+	MOVQ $0xaaaaaaaaaaaaaaaa, AX
+	ANDQ R9, AX
+	MOVQ R11, R15
+	NOTQ R15
+	ANDQ R15, AX    // oddStarts
+	ADDQ R9, AX     // seq
+	MOVQ $0, R15
+	ADCQ $0, R15    // esc for the next block
+	SHLQ $1, AX
+	MOVQ $0x5555555555555555, R9
+	XORQ R9, AX
+	ANDQ R11, AX    // escaped
+	NOTQ AX
+	ANDQ R8, AX     // unescaped quotes
+
+	// Inside strings: the prefix XOR of the quotes, as a carry-less
+	// multiplication by all ones.
+	VMOVQ      AX, X4
+	VPCLMULQDQ $0x00, X11, X4, X4
+	VMOVQ      X4, AX
+	XORQ      BX, AX // in
+	MOVQ      AX, BX
+	SARQ      $63, BX // in, for the next block
+
+	// Token bytes, and white space outside strings.
+	ORQ  AX, R12
+	NOTQ R12        // tokens
+	NOTQ AX
+	ANDQ AX, R10    // ws &^= in
+
+	// Merged tokens.
+	MOVQ R10, R8
+	SHRQ $1, R8
+	ANDQ R12, R8
+	SHLQ $1, R8     // starts
+	MOVQ R14, R9
+	ANDQ R10, R9
+	ANDQ $1, R9
+	ORQ  R13, R9    // cin
+	MOVQ R10, R11
+	ADDQ R8, R11
+	MOVQ $0, R13
+	ADCQ $0, R13
+	ADDQ R9, R11    // sum
+	ADCQ $0, R13    // gap for the next block
+	MOVQ R10, R8
+	NOTQ R8
+	ANDQ R11, R8
+	ANDQ R12, R8
+	JNZ  bad2
+	MOVQ R12, R14
+	SHRQ $63, R14   // scalar for the next block
+
+	NOTQ R10        // keep
+	MOVQ R10, 0(DX)
+	LEAQ ·squeezeShuffles(SB), R12
+	COMPACT8(0, 0)
+	COMPACT8(1, 8)
+	COMPACT8(2, 16)
+	COMPACT8(3, 24)
+	COMPACT8(4, 32)
+	COMPACT8(5, 40)
+	COMPACT8(6, 48)
+	COMPACT8(7, 56)
+	ADDQ $64, SI
+	ADDQ $16, DX
+	DECQ CX
+	JNZ  loop2
+
+	MOVQ st+72(FP), AX
+	MOVQ BX, 0(AX)
+	MOVQ R15, 8(AX)
+	MOVQ R13, 16(AX)
+	MOVQ R14, 24(AX)
+
+done2:
+	MOVQ dst_base+0(FP), AX
+	SUBQ AX, DI
+	MOVQ DI, n+80(FP)
+	VZEROUPPER
+	RET
+
+bad2:
+	// st holds the state before this block already.
+	MOVQ blocks+88(FP), AX
+	SUBQ CX, AX
+	MOVQ AX, blocks+88(FP)
+	JMP  done2

@@ -80,6 +80,9 @@ func kernels() map[string]func(dst, src []byte, masks []uint64, st *lexState) (i
 	if hasSqueezeAVX512 {
 		k["avx512"] = squeezeAVX512
 	}
+	if hasSqueezeAVX2 {
+		k["avx2"] = squeezeAVX2
+	}
 	return k
 }
 
@@ -105,8 +108,8 @@ func checkKernels(t *testing.T, src []byte) {
 }
 
 func TestSqueezeKernels(t *testing.T) {
-	if !hasSqueezeAVX512 {
-		t.Log("this CPU has no AVX-512 VBMI2: only the portable kernel is checked")
+	if !hasSqueezeAVX512 && !hasSqueezeAVX2 {
+		t.Log("this CPU has neither AVX-512 VBMI2 nor AVX2: only the portable kernel is checked")
 	}
 	pretty := []byte(`{
     "id": 12,

@@ -12,14 +12,119 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
-// Guard knows the inputs of a run. It is safe for concurrent use.
+// Guard knows the inputs of a run and the files it writes itself, and
+// holds every file it writes besides them to one rule: never an input,
+// never one of its own files, never two at one path. It is safe for
+// concurrent use.
+//
+// A command claims its side outputs (Claim) before it reads anything,
+// tells the guard what it reads and owns as it learns it (Inputs,
+// Owned, OwnedIn) and asks again (Recheck) before it writes anything, so
+// that a side output over a file found late (a texture, a cell) is
+// refused before the world or the scene is written, not after.
 type Guard struct {
 	mu     sync.Mutex
 	inputs []string
+	seen   map[string]bool
 	infos  []fs.FileInfo
+	// owned are the names of files the run writes or reserves itself,
+	// whether they exist yet or not (a journal, a record), by key;
+	// ownedIn the folders some of whose names it owns (a world's cells).
+	owned   map[string]string
+	ownedIn []ownedFolder
+	// written are the side outputs of the run so far, by key, with the
+	// flag of each: two at one path would clobber each other; claims
+	// lists them in the order they were claimed.
+	written map[string]sideOutput
+	claims  []sideOutput
+}
+
+type ownedFolder struct {
+	key string // the folder's key
+	dir string
+	// match says what a file named base in the folder is, if the run
+	// owns it under any case of its name; nil: every file in it.
+	match func(base string) (what string, ok bool)
+}
+
+type sideOutput struct{ path, flag string }
+
+// key is how a path is compared with the names of owned and written
+// files: absolute, its folder's links resolved as far as it exists, and
+// case-folded, since on macOS and Windows names that differ only in case
+// are one file.
+func key(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = filepath.Clean(p)
+	}
+	dir, base := filepath.Split(abs)
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		abs = filepath.Join(r, base)
+	}
+	return strings.ToLower(abs)
+}
+
+// Owned adds files the run itself writes or reserves (its world, its
+// journal), named whether they exist yet or not: no side output may take
+// one of those names.
+func (g *Guard) Owned(paths ...string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.owned == nil {
+		g.owned = make(map[string]string)
+	}
+	for _, p := range paths {
+		if p != "" {
+			g.owned[key(p)] = p
+			g.addInput(p)
+		}
+	}
+}
+
+// OwnedIn adds a folder some of whose files the run writes, named
+// whether they exist yet or not: match tells them by their name, in any
+// case (nil: every file in the folder is the run's).
+func (g *Guard) OwnedIn(dir string, match func(base string) (what string, ok bool)) {
+	k := key(filepath.Join(dir, "x"))
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ownedIn = append(g.ownedIn, ownedFolder{key: filepath.Dir(k), dir: dir, match: match})
+}
+
+// ownerOf says which of the run's own files file is ("" when none). It
+// must be called with g.mu held.
+func (g *Guard) ownerOf(file string) string {
+	k := key(file)
+	if owner, ok := g.owned[k]; ok {
+		return owner
+	}
+	for _, o := range g.ownedIn {
+		if filepath.Dir(k) != o.key {
+			continue
+		}
+		if o.match == nil {
+			return filepath.Join(o.dir, filepath.Base(file))
+		}
+		if what, ok := o.match(filepath.Base(file)); ok {
+			return what
+		}
+	}
+	return ""
+}
+
+func (g *Guard) addInput(p string) {
+	if g.seen == nil {
+		g.seen = make(map[string]bool)
+	}
+	if !g.seen[p] {
+		g.seen[p] = true
+		g.inputs = append(g.inputs, p)
+	}
 }
 
 // New returns a guard over inputs ("" entries are ignored).
@@ -35,7 +140,7 @@ func (g *Guard) Inputs(paths ...string) {
 	defer g.mu.Unlock()
 	for _, p := range paths {
 		if p != "" {
-			g.inputs = append(g.inputs, p)
+			g.addInput(p)
 		}
 	}
 }
@@ -62,6 +167,12 @@ func (g *Guard) InputsIn(fsys fs.FS, names ...string) {
 // another spelling, a linked folder or a hard link is caught too. A file
 // that does not exist yet is no input.
 func (g *Guard) Check(file, flag string) error {
+	g.mu.Lock()
+	owner := g.ownerOf(file)
+	g.mu.Unlock()
+	if owner != "" {
+		return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, owner)
+	}
 	st, err := os.Stat(file)
 	if err != nil {
 		return nil
@@ -75,6 +186,12 @@ func (g *Guard) Check(file, flag string) error {
 	g.mu.Unlock()
 	for _, in := range inputs {
 		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			g.mu.Lock()
+			_, own := g.owned[key(in)]
+			g.mu.Unlock()
+			if own {
+				return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, in)
+			}
 			return fmt.Errorf("%s %s is %s, an input of this run; write it somewhere else", flag, file, in)
 		}
 	}
@@ -84,6 +201,19 @@ func (g *Guard) Check(file, flag string) error {
 		}
 	}
 	return nil
+}
+
+// ReadOnly refuses to replace file, named by what, when nobody may write
+// it (no write bit in its mode): a user's lock, as Perforce leaves a file
+// that is not checked out. Replacing it by a rename would succeed in a
+// writable folder, and lose the lock with the content. A file that is not
+// there yet is no lock.
+func ReadOnly(file, what string) error {
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o222 != 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s is read-only (mode %04o); make it writable first (with Perforce: check it out), or write somewhere else", what, file, st.Mode().Perm())
 }
 
 // WriteFile writes what render produces to file, the value of flag.
@@ -99,6 +229,60 @@ func (g *Guard) WriteFile(file, flag string, render func(io.Writer) error) error
 	return f.Commit()
 }
 
+// Claim reserves file for the side output of flag before the run writes
+// anything, so that two side outputs given one path are refused at once
+// rather than after the work ("" is no file).
+func (g *Guard) Claim(file, flag string) error {
+	if file == "" {
+		return nil
+	}
+	return g.claim(file, flag)
+}
+
+// Recheck checks every side output claimed so far against the inputs
+// and own files known now, in the order they were claimed, and returns
+// the first refusal: called once a run knows what it reads, before it
+// writes anything.
+func (g *Guard) Recheck() error {
+	g.mu.Lock()
+	claims := append([]sideOutput(nil), g.claims...)
+	g.mu.Unlock()
+	for _, c := range claims {
+		if err := g.Check(c.path, c.flag); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim records file as the side output of flag, refusing a second side
+// output at the same path (however spelled or cased) or the same file.
+func (g *Guard) claim(file, flag string) error {
+	k := key(file)
+	st, statErr := os.Stat(file)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.written == nil {
+		g.written = make(map[string]sideOutput)
+	}
+	for other, o := range g.written {
+		same := other == k
+		if !same && statErr == nil {
+			if ost, err := os.Stat(o.path); err == nil {
+				same = os.SameFile(st, ost)
+			}
+		}
+		if same && o.flag != flag {
+			return fmt.Errorf("%s %s is also the file of %s %s; give each its own file", flag, file, o.flag, o.path)
+		}
+	}
+	if _, again := g.written[k]; !again {
+		g.claims = append(g.claims, sideOutput{file, flag})
+	}
+	g.written[k] = sideOutput{file, flag}
+	return nil
+}
+
 // File is a side output being written: a temporary file beside its final
 // name until Commit.
 type File struct {
@@ -112,6 +296,12 @@ type File struct {
 // checked at once, and all of them again at Commit.
 func (g *Guard) Create(file, flag string) (*File, error) {
 	if err := g.Check(file, flag); err != nil {
+		return nil, err
+	}
+	if err := ReadOnly(file, flag); err != nil {
+		return nil, err
+	}
+	if err := g.claim(file, flag); err != nil {
 		return nil, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")

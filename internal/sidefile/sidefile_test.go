@@ -116,3 +116,62 @@ func assertNoTemp(t *testing.T, dir string) {
 		return nil
 	})
 }
+
+// TestRefusesReadOnly: a file nobody may write (a Perforce file not
+// checked out) is not replaced, and the refusal names it.
+func TestRefusesReadOnly(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "game.config.json")
+	os.WriteFile(file, []byte("{}"), 0o444)
+	err := New().WriteFile(file, "--package-config", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+	if err == nil || !strings.Contains(err.Error(), file+" is read-only") {
+		t.Errorf("err %v, want read-only", err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != "{}" {
+		t.Error("a read-only file was replaced")
+	}
+}
+
+// TestRecheck: side outputs claimed before the run are refused once the
+// run learns that they are its own files (a folder's names by a rule, in
+// any case, whether they exist or not) or files it reads (by identity),
+// in the order they were claimed.
+func TestRecheck(t *testing.T) {
+	dir := t.TempDir()
+	tex := write(t, filepath.Join(dir, "assets", "stone.png"), "png")
+	world := filepath.Join(dir, "out", "world")
+	g := New()
+	for _, c := range []struct{ file, flag string }{
+		{filepath.Join(dir, "plot.svg"), "--plot"},
+		{filepath.Join(world, "MAIN.CELL_0_0.JSON"), "--depfile"},
+		{tex, "--map"},
+	} {
+		if err := g.Claim(c.file, c.flag); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Recheck(); err != nil {
+		t.Fatalf("nothing is known yet: %v", err)
+	}
+	g.OwnedIn(world, func(base string) (string, bool) {
+		return "a cell", strings.EqualFold(base, "main.cell_0_0.json")
+	})
+	if err := g.Recheck(); err == nil || !strings.Contains(err.Error(), "--depfile") || !strings.Contains(err.Error(), "is a cell, a file this run writes itself") {
+		t.Fatalf("a cell by name: %v", err)
+	}
+	g = New()
+	g.Claim(tex, "--map")
+	g.OwnedIn(filepath.Join(dir, "staging"), nil)
+	g.Claim(filepath.Join(dir, "staging", "000001"), "--plot")
+	if err := g.Recheck(); err == nil || !strings.Contains(err.Error(), "--plot") {
+		t.Fatalf("a file in an owned folder: %v", err)
+	}
+	g = New()
+	g.Claim(tex, "--map")
+	g.Inputs(filepath.Join(dir, "assets", ".", "stone.png"))
+	if err := g.Recheck(); err == nil || !strings.Contains(err.Error(), "an input of this run") {
+		t.Fatalf("a texture read: %v", err)
+	}
+	if b, _ := os.ReadFile(tex); string(b) != "png" {
+		t.Fatal("the texture changed")
+	}
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// Debounce is how long the inputs must stay quiet after a change
 	// before the next cook (0 = DefaultDebounce).
 	Debounce time.Duration
+	// MaxDelay bounds how long a burst that never goes quiet delays the
+	// cook, counted from its first change (0 = DefaultMaxDelay).
+	MaxDelay time.Duration
 	// SceneExt names the files under Dirs that are inputs once created.
 	SceneExt string
 	// Exclude is a folder none of whose files is an input (the output
@@ -47,6 +50,11 @@ type Options struct {
 	Waiting func()
 	// Armed, if set, is told after each cook what the loop now watches.
 	Armed func(Watched)
+
+	// clock and notify replace the real time and file system events in
+	// tests, which drive a burst change by change and tick by tick.
+	clock  clock
+	notify func() (notifier, error)
 }
 
 // Watched is what the loop watches between two cooks.
@@ -64,21 +72,41 @@ type Watched struct {
 // sidecar, a formatter rewriting the file.
 const DefaultDebounce = 150 * time.Millisecond
 
-// ErrInterrupted is returned when the context ended during a cook.
+// DefaultMaxDelay is how long a burst of changes that never pauses for
+// the debounce (a tool exporting textures one after another, a folder
+// being synced) may hold the cook back: it cooks then, and again once the
+// burst is over.
+const DefaultMaxDelay = 2 * time.Second
+
+// ErrInterrupted is returned when the context ended during a cook that
+// did not finish.
 var ErrInterrupted = errors.New("interrupted during a cook")
 
-// ErrGone is returned (wrapped) when a watched folder disappears.
-var ErrGone = errors.New("a watched folder disappeared")
-
 // Run cooks, then cooks again after each change of an input, until ctx
-// ends. It returns nil when ctx ends between cooks, ErrInterrupted when
-// it ends during one, and an error wrapping ErrGone when a folder that
-// holds inputs disappears.
+// ends. It returns nil when ctx ends between cooks (or during a cook
+// that still finished), and ErrInterrupted when it ends during a cook
+// that did not.
+//
+// What counts as a change: a file an input names (through every link
+// on the way to it) written, created, removed or renamed; a new scene
+// under Dirs; a folder that holds inputs removed, renamed or replaced.
+// An input that is deleted stays watched until it is back, and so does a
+// folder of inputs that is gone (through the nearest folder above it that
+// is there), so that restoring either cooks again.
 func Run(ctx context.Context, cook func(context.Context) Inputs, opts Options) error {
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	w, err := fsnotify.NewWatcher()
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = DefaultMaxDelay
+	}
+	if opts.clock == nil {
+		opts.clock = realClock{}
+	}
+	if opts.notify == nil {
+		opts.notify = newFSNotify
+	}
+	w, err := opts.notify()
 	if err != nil {
 		return fmt.Errorf("cannot watch the inputs: %w", err)
 	}
@@ -91,15 +119,28 @@ func Run(ctx context.Context, cook func(context.Context) Inputs, opts Options) e
 	for {
 		in := cook(ctx)
 		if ctx.Err() != nil {
+			if in.OK {
+				return nil
+			}
 			return ErrInterrupted
 		}
+		files := append([]string(nil), in.Files...)
+		dirs := append([]string(nil), in.Dirs...)
 		if !in.OK {
-			in.Files = append(append([]string(nil), in.Files...), last.Files...)
-			in.Dirs = append(append([]string(nil), in.Dirs...), last.Dirs...)
+			files = append(files, last.Files...)
+			dirs = append(dirs, last.Dirs...)
 		} else {
 			last = in
 		}
-		if err := l.arm(in); err != nil {
+		// A deleted input stays watched until it is back: the cook that
+		// followed its deletion did not read it, and would otherwise
+		// not see it return.
+		for f := range l.files {
+			if _, err := os.Lstat(f); err != nil {
+				files = append(files, f)
+			}
+		}
+		if err := l.arm(files, dirs); err != nil {
 			return err
 		}
 		if opts.Armed != nil {
@@ -118,11 +159,17 @@ func Run(ctx context.Context, cook func(context.Context) Inputs, opts Options) e
 }
 
 type loop struct {
-	w       *fsnotify.Watcher
+	w       notifier
 	opts    Options
 	exclude string
-	files   map[string]bool
-	dirs    []string
+	// files are the input files (absolute), with every link on the way
+	// to each and what it points to.
+	files map[string]bool
+	dirs  []string
+	// missing are folders that should hold inputs but are not there (or
+	// are not folders): the nearest folder above each is watched, and a
+	// change of any folder on the way is one.
+	missing []string
 	watched map[string]bool
 	// watching is what the last arm watches.
 	watching Watched
@@ -135,19 +182,62 @@ func abs(p string) string {
 	return filepath.Clean(p)
 }
 
-// arm watches the folders of in and nothing else.
-func (l *loop) arm(in Inputs) error {
+// maxLinks bounds a chain of symbolic links followed (as the kernel's
+// ELOOP does).
+const maxLinks = 40
+
+// chain is p and, when p is a symbolic link, every link it leads through
+// and the file it names at last: an edit of the target is a change of
+// the input, and so is a link retargeted.
+func chain(p string) []string {
+	out := []string{p}
+	for range maxLinks {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(t) {
+			// Relative to the folder the link is really in, as the
+			// kernel reads it ("../x" from a linked folder).
+			dir := filepath.Dir(p)
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = r
+			}
+			t = filepath.Join(dir, t)
+		}
+		p = filepath.Clean(t)
+		out = append(out, p)
+	}
+	return out
+}
+
+// arm watches the folders of files and under dirs, and nothing else.
+func (l *loop) arm(files, dirs []string) error {
 	l.files = map[string]bool{}
 	want := map[string]bool{}
-	for _, f := range in.Files {
+	inputs := 0
+	for _, f := range files {
 		a := abs(f)
-		l.files[a] = true
-		want[filepath.Dir(a)] = true
+		if !l.files[a] {
+			inputs++
+		}
+		for _, p := range chain(a) {
+			l.files[p] = true
+			want[filepath.Dir(p)] = true
+		}
 	}
 	l.dirs = l.dirs[:0]
-	for _, d := range in.Dirs {
+	for _, d := range dirs {
 		root := abs(d)
 		l.dirs = append(l.dirs, root)
+		if l.files[root] {
+			inputs-- // a folder argument, not a file
+		}
+		want[root] = true
 		filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err == nil && e.IsDir() {
 				if l.excluded(p) {
@@ -158,114 +248,187 @@ func (l *loop) arm(in Inputs) error {
 			return nil
 		})
 	}
+	// A folder that is not there is watched through the nearest one above
+	// it that is.
+	l.missing = l.missing[:0]
+	for d := range want {
+		if isDir(d) {
+			continue
+		}
+		delete(want, d)
+		l.missing = append(l.missing, d)
+		for up := filepath.Dir(d); ; up = filepath.Dir(up) {
+			if isDir(up) {
+				want[up] = true
+				break
+			}
+			if up == filepath.Dir(up) {
+				break
+			}
+		}
+	}
 	for d := range l.watched {
 		if !want[d] {
 			l.w.Remove(d)
 			delete(l.watched, d)
 		}
 	}
-	dirs := make([]string, 0, len(want))
+	folders := make([]string, 0, len(want))
 	for d := range want {
-		dirs = append(dirs, d)
+		folders = append(folders, d)
 	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
+	sort.Strings(folders)
+	for _, d := range folders {
 		if l.watched[d] {
-			if _, err := os.Stat(d); err != nil {
-				return gone(d)
-			}
 			continue
 		}
 		if err := l.w.Add(d); err != nil {
-			if _, serr := os.Stat(d); serr != nil {
-				return gone(d)
+			if !isDir(d) {
+				// Gone between the look and the watch: the next cook
+				// looks again.
+				l.missing = append(l.missing, d)
+				continue
 			}
 			return fmt.Errorf("cannot watch %s: %w", d, err)
 		}
 		l.watched[d] = true
 	}
-	files := len(l.files)
-	for _, d := range l.dirs {
-		if l.files[d] {
-			files-- // a folder argument, not a file
-		}
-	}
-	l.watching = Watched{Files: files, Folders: dirs, SceneDirs: append([]string(nil), l.dirs...)}
+	l.watching = Watched{Files: inputs, Folders: folders, SceneDirs: append([]string(nil), l.dirs...)}
 	return nil
 }
 
-func gone(d string) error {
-	return fmt.Errorf("%w: %s; restore it or start the watch again over the folders that are there", ErrGone, d)
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 func (l *loop) excluded(p string) bool {
-	return l.exclude != "" && (p == l.exclude || strings.HasPrefix(p, l.exclude+string(filepath.Separator)))
+	return l.exclude != "" && (p == l.exclude || under(p, l.exclude))
+}
+
+// under reports whether p lies inside the folder dir.
+func under(p, dir string) bool {
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, dir)
 }
 
 // relevant reports whether a change of path concerns the cook.
-func (l *loop) relevant(path string) bool {
-	p := abs(path)
+func (l *loop) relevant(p string) bool {
 	if l.files[p] {
 		return true
+	}
+	for _, m := range l.missing {
+		if p == m || under(m, p) {
+			return true
+		}
 	}
 	if l.excluded(p) || l.opts.SceneExt == "" || !strings.HasSuffix(p, l.opts.SceneExt) {
 		return false
 	}
 	for _, d := range l.dirs {
-		if strings.HasPrefix(p, d+string(filepath.Separator)) {
+		if under(p, d) {
 			return true
 		}
 	}
 	return false
 }
 
-// wait returns once a change of an input has been followed by Debounce
-// of quiet, or with the error that ends the watch.
+// burst is the rule for when a run of changes has settled: once the
+// inputs have been quiet for the debounce since the last change, or the
+// maximum delay after the first, whichever comes first.
+type burst struct {
+	debounce, maxDelay time.Duration
+	first, last        time.Time
+	open               bool
+}
+
+// change records a change at now and returns when the cook is due.
+func (b *burst) change(now time.Time) time.Time {
+	if !b.open {
+		b.open, b.first = true, now
+	}
+	b.last = now
+	return b.due()
+}
+
+func (b *burst) due() time.Time {
+	quiet, latest := b.last.Add(b.debounce), b.first.Add(b.maxDelay)
+	if latest.Before(quiet) {
+		return latest
+	}
+	return quiet
+}
+
+// wait returns once a burst of changes of the inputs has settled, or
+// with the error that ends the watch.
 func (l *loop) wait(ctx context.Context) error {
+	b := burst{debounce: l.opts.Debounce, maxDelay: l.opts.MaxDelay}
 	var timer <-chan time.Time
-	var t *time.Timer
-	defer func() {
-		if t != nil {
-			t.Stop()
-		}
-	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case err, ok := <-l.w.Errors:
+		case err, ok := <-l.w.errors():
 			if !ok {
 				return errors.New("the file watch stopped")
 			}
 			return fmt.Errorf("watching the inputs: %w", err)
-		case ev, ok := <-l.w.Events:
+		case ev, ok := <-l.w.events():
 			if !ok {
 				return errors.New("the file watch stopped")
 			}
 			p := abs(ev.Name)
+			changed := ev.Op != fsnotify.Chmod && l.relevant(p)
 			if l.watched[p] && ev.Has(fsnotify.Remove|fsnotify.Rename) {
-				if _, err := os.Stat(p); err != nil {
-					return gone(p)
-				}
+				// A watched folder removed, moved away or replaced: its
+				// watch went with it (or follows it to its new name),
+				// so the next arm looks for it again.
+				l.w.Remove(p)
+				delete(l.watched, p)
+				changed = true
 			}
-			if ev.Op == fsnotify.Chmod || !l.relevant(p) {
+			if !changed {
 				continue
 			}
-			if t == nil {
-				t = time.NewTimer(l.opts.Debounce)
-			} else {
-				t.Reset(l.opts.Debounce)
-			}
-			timer = t.C
+			now := l.opts.clock.Now()
+			timer = l.opts.clock.After(b.change(now).Sub(now))
 		case <-timer:
-			// A folder removed in the burst ends the watch rather than
-			// cooking against nothing.
-			for d := range l.watched {
-				if _, err := os.Stat(d); err != nil {
-					return gone(d)
-				}
-			}
 			return nil
 		}
 	}
 }
+
+// clock is the time the debounce is measured in.
+type clock interface {
+	Now() time.Time
+	After(time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// notifier is the file system's change feed.
+type notifier interface {
+	Add(dir string) error
+	Remove(dir string) error
+	Close() error
+	events() <-chan fsnotify.Event
+	errors() <-chan error
+}
+
+type fsNotify struct{ *fsnotify.Watcher }
+
+func newFSNotify() (notifier, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	return fsNotify{w}, nil
+}
+
+func (n fsNotify) events() <-chan fsnotify.Event { return n.Events }
+func (n fsNotify) errors() <-chan error          { return n.Errors }

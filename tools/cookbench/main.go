@@ -1,9 +1,12 @@
 // Command cookbench measures worldcook's whole-command speed on generated
-// worlds against floors measured in the same run: copying the file (cp)
-// and parsing it once into a typed model with goccy/go-json. For each
-// world size it prints the median wall time of cp, the parse-only pass,
-// cook, a no-change re-cook and validate, their ratios to the floors,
-// entities/s, MB/s and peak RSS, and whether the scale targets are met.
+// worlds against floors measured in the same run: copying the file (cp),
+// copying it and creating the cooked tree (cp + tree), and parsing it
+// once into a typed model with goccy/go-json. For each world size it
+// prints the median wall and CPU time of the floors, cook, a no-change
+// re-cook and validate, their ratios to the floors, entities/s, MB/s and
+// peak RSS, and whether the scale targets are met. With -base it also
+// runs an earlier build's cook and validate, interleaved, and prints the
+// ratios of the two builds.
 // It then runs the scheduler benchmarks of package streaming and prints
 // simulate's per-frame cost on a 32² and a 1024² cell world and on the
 // reference scheduler's 256²-cell random walk. Runs on different machines
@@ -11,6 +14,7 @@
 //
 //	go run ./tools/cookbench                          # 100k and 1M entities, 5 runs
 //	go run ./tools/cookbench -entities 5000000 -runs 3
+//	TMPDIR=/dev/shm go run ./tools/cookbench -entities 1000000 -base old/worldcook -parse-floor=false -prefabs 0 -simulate=false
 //
 // Run it from the module root: it builds worldcook from "." and runs
 // `go test ./streaming`.
@@ -60,7 +64,8 @@ type typedScene struct {
 const (
 	cookVsParse     = 0.8 // cook ≤ 0.8× the parse-only pass
 	cookVsCopy      = 6   // cook ≤ 6× cp
-	cookRSSVsInput  = 1.5 // cook's peak RSS ≤ 1.5× the input file
+	cookVsTree      = 1.6 // cook ≤ 1.6× copying the input and creating the cooked tree
+	cookRSSVsInput  = 0.9 // cook's peak RSS ≤ 0.9× the input file
 	recookVsParse   = 0.7 // no-change re-cook ≤ 0.7× parse-only, nothing rewritten
 	validateVsParse = 0.8 // validate ≤ 0.8× parse-only
 	stepScaling     = 1.5 // a frame on 1024² cells ≤ 1.5× a frame on 32²
@@ -75,7 +80,8 @@ type step struct {
 	prep  func() // untimed, before each run
 	argv  []string
 	walls []time.Duration
-	rsss  []int64 // peak RSS of each run, bytes
+	cpus  []time.Duration // user + system CPU time of each run
+	rsss  []int64         // peak RSS of each run, bytes
 	err   error
 }
 
@@ -87,8 +93,17 @@ func (s *step) maxRSS() int64 {
 	return slices.Max(s.rsss)
 }
 
-func (s *step) median() time.Duration {
-	w := append([]time.Duration(nil), s.walls...)
+func (s *step) median() time.Duration { return medianDuration(s.walls) }
+
+// cpu is the median CPU time (user + system) of the runs: on a machine
+// shared with other work it moves less than the wall time.
+func (s *step) cpu() time.Duration { return medianDuration(s.cpus) }
+
+func medianDuration(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	w := append([]time.Duration(nil), ds...)
 	sort.Slice(w, func(i, j int) bool { return w[i] < w[j] })
 	return w[len(w)/2]
 }
@@ -126,10 +141,21 @@ func target(name string, ok, counted bool, got string) {
 // levels, when set, adds a cook with --levels to each world's steps.
 var levels int
 
+// baseBin, when set, is a second worldcook binary whose cook and validate
+// run interleaved with those of the measured one, for a before-and-after
+// comparison on the same world under the same load.
+var baseBin string
+
+// parseFloor, when false, leaves out the parse-only floor: the slowest
+// and noisiest step, not needed to compare two builds.
+var parseFloorOn = true
+
 func main() {
 	sizes := flag.String("entities", "100000,1000000", "comma-separated world sizes, in entities (e.g. 5000000 for the 5M world)")
 	runs := flag.Int("runs", 5, "runs per measurement (the median is reported)")
 	bin := flag.String("bin", "", "worldcook binary (default: build one from the module in the current directory)")
+	flag.BoolVar(&parseFloorOn, "parse-floor", true, "measure the parse-only floor (false: skip it, and the ratios to it read n/a)")
+	flag.StringVar(&baseBin, "base", "", "also cook and validate with this worldcook `binary` (an earlier build), interleaved with -bin's, and print the ratios")
 	simulate := flag.Bool("simulate", true, "also run the scheduler benchmarks (go test ./streaming)")
 	benchOut := flag.String("o", "", "also write every run in Go benchmark format to `FILE`, for benchstat")
 	parseOnly := flag.String("parse-only", "", "internal: run the parse-only floor on FILE")
@@ -219,20 +245,41 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	fmt.Printf("\nworld: %d entities, %.1f MB pretty-printed JSON (generated in %.1fs)\n", n, mb, time.Since(genStart).Seconds())
 
 	cp := &step{key: "cp", name: "cp (floor)", prep: func() { os.Remove(scene + ".copy") }, argv: []string{"cp", scene, scene + ".copy"}}
+	// The write floor: copying the input and creating the cooked tree
+	// (every file of a cooked world, copied from one made before the
+	// runs): the bytes any cook must read and write, and nothing else.
+	tree := filepath.Join(tmp, "tree")
+	treeCopy := filepath.Join(tmp, "tree.copy")
+	defer os.RemoveAll(tree)
+	defer os.RemoveAll(treeCopy)
+	cpTree := &step{key: "cp-tree", name: "cp + tree (floor)",
+		prep: func() { os.Remove(scene + ".copy"); os.RemoveAll(treeCopy) },
+		argv: []string{"sh", "-c", `cp "$1" "$2" && cp -R "$3" "$4"`, "sh", scene, scene + ".copy", tree, treeCopy}}
+	if err := exec.Command(bin, "--quiet", "cook", scene, "--out", tree).Run(); err != nil {
+		cpTree.err = fmt.Errorf("cooking the tree to copy: %v", err)
+	}
 	parse := &step{key: "parse-only", name: "parse-only (floor)", argv: []string{self, "-parse-only", scene}}
 	cook := &step{key: "cook", name: "cook", prep: func() { os.RemoveAll(out) }, argv: []string{bin, "--quiet", "cook", scene, "--out", out}}
 	recook := &step{key: "re-cook", name: "re-cook, no change", argv: []string{bin, "--quiet", "cook", scene, "--out", out}}
 	validate := &step{key: "validate", name: "validate", argv: []string{bin, "--quiet", "validate", scene, "--format", "json"}}
-	steps := []*step{cp, parse, cook, recook, validate}
+	steps := []*step{cp, cpTree, parse, cook, recook, validate}
+	var cookB, validateB *step
+	if baseBin != "" {
+		cookB = &step{key: "cook-base", name: "cook (-base)", prep: func() { os.RemoveAll(out) }, argv: []string{baseBin, "--quiet", "cook", scene, "--out", out}}
+		validateB = &step{key: "validate-base", name: "validate (-base)", argv: []string{baseBin, "--quiet", "validate", scene, "--format", "json"}}
+		steps = []*step{cp, cpTree, parse, cookB, cook, recook, validateB, validate} // the measured cook last, for the re-cook
+	}
 	var cookL *step
 	if levels > 0 {
 		n := strconv.Itoa(levels)
 		cookL = &step{key: "cook-levels-" + n, name: "cook --levels " + n, prep: func() { os.RemoveAll(out) }, argv: []string{bin, "--quiet", "cook", scene, "--out", out, "--levels", n}}
-		steps = []*step{cp, parse, cookL, cook, recook, validate} // the plain cook last, for the re-cook
+		steps = slices.Insert(steps, slices.Index(steps, cook), cookL) // the plain cook last, for the re-cook
 	}
 	// The typed parse holds about four times the input; skip it rather
 	// than let the kernel kill some process to make room.
-	if need, avail := 4.5*float64(size), memAvailable(); avail > 0 && need > avail {
+	if !parseFloorOn {
+		parse.err = fmt.Errorf("skipped (-parse-floor=false)")
+	} else if need, avail := 4.5*float64(size), memAvailable(); avail > 0 && need > avail {
 		parse.err = fmt.Errorf("skipped: the typed parse needs about %.1f GB of memory, %.1f GB is available", need/1e9, avail/1e9)
 	}
 	for i := 0; i < runs; i++ {
@@ -249,6 +296,9 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	for _, s := range steps {
 		for i, w := range s.walls {
 			fmt.Fprintf(results, "BenchmarkCommand/%s/entities=%d 1 %d ns/op %.2f MB/s %.0f entities/s", s.key, n, w.Nanoseconds(), mb/w.Seconds(), float64(n)/w.Seconds())
+			if i < len(s.cpus) {
+				fmt.Fprintf(results, " %d cpu-ns/op", s.cpus[i].Nanoseconds())
+			}
 			if i < len(s.rsss) {
 				fmt.Fprintf(results, " %d peak-RSS-B", s.rsss[i])
 			}
@@ -257,7 +307,7 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	}
 
 	fmt.Printf("  median of %d interleaved runs (spread: (slowest - fastest) / median); peak RSS is the largest of the runs\n", runs)
-	fmt.Printf("  %-20s %9s %7s %8s %8s %8s %12s %9s %7s\n", "", "wall", "spread", "×parse", "×cp", "MB/s", "entities/s", "peak RSS", "×input")
+	fmt.Printf("  %-20s %9s %7s %8s %8s %8s %8s %8s %12s %9s %7s\n", "", "wall", "spread", "CPU", "×parse", "×cp", "×floor", "MB/s", "entities/s", "peak RSS", "×input")
 	for _, s := range steps {
 		if s.err != nil {
 			fmt.Printf("  %-20s failed: %v\n", s.name, s.err)
@@ -271,13 +321,21 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 		if s == parse {
 			note = "  goccy/go-json into a typed model"
 		}
-		fmt.Printf("  %-20s %8.3fs %6.0f%% %8s %8s %8.0f %12.0f %6.0f MB %6.2f×%s\n", s.name, m.Seconds(), 100*s.spread(),
-			ratioText(s, parse), ratioText(s, cp), mb/m.Seconds(), float64(n)/m.Seconds(),
+		fmt.Printf("  %-20s %8.3fs %6.0f%% %7.3fs %8s %8s %8s %8.0f %12.0f %6.0f MB %6.2f×%s\n", s.name, m.Seconds(), 100*s.spread(), s.cpu().Seconds(),
+			ratioText(s, parse), ratioText(s, cp), ratioText(s, cpTree), mb/m.Seconds(), float64(n)/m.Seconds(),
 			float64(s.maxRSS())/1e6, float64(s.maxRSS())/float64(size), note)
 	}
 	if cookL != nil && ok(cookL, cook) {
 		r := ratio(cookL, cook)
 		target(fmt.Sprintf("%s: cook --levels %d ≤ 1.1× cook", short(n), levels), r <= 1.1, n >= targetEntities, fmt.Sprintf("%.3f×", r))
+	}
+	if cookB != nil {
+		for _, p := range [][2]*step{{cook, cookB}, {validate, validateB}} {
+			if ok(p[0], p[1]) {
+				fmt.Printf("  %s ÷ %s: wall %.3f×, CPU %.3f×, peak RSS %.3f×\n", p[0].name, p[1].name, ratio(p[0], p[1]),
+					p[0].cpu().Seconds()/p[1].cpu().Seconds(), float64(p[0].maxRSS())/float64(p[1].maxRSS()))
+			}
+		}
 	}
 	fmt.Printf("  targets, %d entities:\n", n)
 	counted := n >= targetEntities
@@ -288,6 +346,10 @@ func cookWorld(results io.Writer, tmp, bin, self string, n, runs int) {
 	if ok(cook, cp) {
 		r := ratio(cook, cp)
 		target(fmt.Sprintf("%s: cook ≤ %g× cp", short(n), float64(cookVsCopy)), r <= cookVsCopy, counted, fmt.Sprintf("%.2f×", r))
+	}
+	if ok(cook, cpTree) {
+		r := ratio(cook, cpTree)
+		target(fmt.Sprintf("%s: cook ≤ %.1f× cp + tree", short(n), cookVsTree), r <= cookVsTree, counted, fmt.Sprintf("%.2f×", r))
 	}
 	if ok(cook) {
 		r := float64(cook.maxRSS()) / float64(size)
@@ -430,6 +492,7 @@ func run(s *step) {
 		}
 	}
 	s.walls = append(s.walls, wall)
+	s.cpus = append(s.cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 	if rss, ok := peakRSS(cmd.ProcessState); ok {
 		s.rsss = append(s.rsss, rss)
 	}
