@@ -48,7 +48,7 @@ var layers = [][]string{
 	{"internal/config"},
 	{"tune"},
 	{"cmd"},
-	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
+	{"", "tools/cookbench", "tools/worldgen", "tools/layers", "tools/npmpack", "tools/precommit", "action"},
 }
 
 // cmdImports are the packages cmd is an adapter over: the public library
