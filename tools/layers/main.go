@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets", "internal/camera"},
+	{"internal/assets", "internal/camera", "internal/reparent"},
 	{"internal/world/geometry"},
 	{"internal/world/expand"},
 	{"internal/world"},
