@@ -99,7 +99,7 @@ func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, erro
 	}
 	sim := cfg.Simulate
 	sim.FailOn = nil // tune's --require is the gate, per candidate
-	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File}
+	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, PlaneFrom: cfg.PlaneFrom("simulate")}
 	base, err := simulateRun(opts)
 	if err != nil {
 		return tune.Setup{}, tune.Options{}, err
