@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets", "internal/camera"},
+	{"internal/assets", "internal/camera", "internal/reparent"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},
