@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
@@ -53,6 +54,7 @@ type checker struct {
 	// persistent world) and the positions the rules want.
 	pl       *place.Placement
 	cellSize float64
+	cams     []camera.Camera // the spawned cameras (collectViews)
 
 	fents []int32 // entity index of each finding
 }

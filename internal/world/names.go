@@ -14,19 +14,24 @@ import (
 // whole scene (RenderFrame's collectLights): directional (type 1) or
 // ambient (type 2, a flat term or its environment). "" for point (0) and
 // spot (3) lights, which light around their position, and for a disabled
-// light, which lights nothing.
+// light, which lights nothing. The type is read first: most lights are
+// point lights, whose "enabled" flag (often after a colour) need not be
+// looked for.
 func GlobalLightKind(data []byte) string {
-	tv, ev, _ := geometry.Members3(data, "type", "enabled", "")
-	if scene.KindOf(ev) == scene.Bool && ev[0] == 'f' {
-		return ""
-	}
+	tv, _, _ := geometry.Members3(data, "type", "", "")
+	var kind string
 	switch geometry.Num(tv, 0) {
 	case 1:
-		return "1 (directional)"
+		kind = "1 (directional)"
 	case 2:
-		return "2 (ambient)"
+		kind = "2 (ambient)"
+	default:
+		return ""
 	}
-	return ""
+	if !geometry.Enabled(data) {
+		return ""
+	}
+	return kind
 }
 
 // IsGlobalLight reports whether c lights the whole scene from wherever

@@ -482,7 +482,13 @@ func Str(v []byte) string {
 func Finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // Enabled reads a component's "enabled" flag: true unless it is false.
+// Most components do not write the flag: a search for the quoted key
+// (Members3 compares keys as written) answers for them without reading
+// every member.
 func Enabled(data []byte) bool {
+	if !mayHoldKey(data, "enabled") {
+		return true
+	}
 	v, _, _ := Members3(data, "enabled", "", "")
 	return !(scene.KindOf(v) == scene.Bool && v[0] == 'f')
 }
