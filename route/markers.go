@@ -105,7 +105,7 @@ func (m *maker) points(kinds []string) ([]marker, error) {
 					}
 					f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 					if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-						return nil, w.doc.EntityError(i, "Marker.properties.order", fmt.Sprintf("%s is not a number", s), "give the marker's order as a number, e.g. \"2\"")
+						return nil, w.entityError(i, "Marker.properties.order", fmt.Sprintf("%s is not a number", s), "give the marker's order as a number, e.g. \"2\"")
 					}
 					mk.order, mk.has = f, true
 				}
@@ -123,7 +123,7 @@ func (m *maker) points(kinds []string) ([]marker, error) {
 		}
 		o := mat.Origin()
 		if !finite3(o) {
-			return nil, w.doc.EntityError(i, "Transform", "puts the marker at a position that is not a finite number", "check its Transform and its parents'")
+			return nil, w.entityError(i, "Transform", "puts the marker at a position that is not a finite number", "check its Transform and its parents'")
 		}
 		mk.pos = m.onPlane(o.X, o.Y, o.Z)
 		out = append(out, mk)
@@ -161,7 +161,7 @@ func (m *maker) speed() (float64, string, error) {
 		if v, ok := scene.Field(data, "speed"); ok {
 			f, err := scene.Float(v)
 			if err != nil || !(f > 0) {
-				return 0, "", m.w.doc.EntityError(i, "NavAgent.speed", fmt.Sprintf("is %s, not a speed above 0", string(v)), "give the agent's speed in units a second, or pass --speed")
+				return 0, "", m.w.entityError(i, "NavAgent.speed", fmt.Sprintf("is %s, not a speed above 0", string(v)), "give the agent's speed in units a second, or pass --speed")
 			}
 			s = f
 		}

@@ -41,12 +41,13 @@ func TestExampleProjects(t *testing.T) {
 	if len(res.Routes) != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), `intro.estimeline (on "Director" (entity 1)) moves "Hero" (entity 2), which is no streaming source`) {
 		t.Errorf("cutscene: %d routes, notes %v", len(res.Routes), res.Notes)
 	}
-	// model-import: its timeline is inside the robot prefab.
+	// model-import: its timeline is inside the robot prefab, and moves an
+	// entity of the instance's expansion.
 	res, err = Make(filepath.Join(root, "model-import", "assets", "scenes", "main.esscene"), options(manifest.PlaneXY))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Routes) != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), "1 prefab instance is read as the entity it places") {
+	if len(res.Routes) != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), `robot_Raise.estimeline (on "Robot" (entity 2)) moves "Banner" (Robot#2/Banner), which is no streaming source`) {
 		t.Errorf("model-import: %d routes, notes %v", len(res.Routes), res.Notes)
 	}
 }

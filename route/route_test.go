@@ -258,3 +258,46 @@ func TestDeterministic(t *testing.T) {
 		t.Fatalf("%d routes", len(first))
 	}
 }
+
+// The entities of a prefab instance are the engine's too: markers inside
+// one are walked at the positions the instance puts them (its override
+// moves the root, the markers keep their place below it) and named by
+// their path below the instance.
+func TestMarkersInsidePrefab(t *testing.T) {
+	const pathPrefab = `{
+  "version": "2", "name": "Path", "rootEntityId": "r",
+  "entities": [
+    {"prefabEntityId": "r", "name": "Path", "parent": null, "children": ["a", "b"], "visible": true,
+     "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 0}}}]},
+    {"prefabEntityId": "a", "name": "Start", "parent": "r", "children": [], "visible": true,
+     "components": [{"type": "Transform", "data": {"position": {"x": 10, "y": 0, "z": 0}}}, {"type": "Marker", "data": {"type": "waypoint", "properties": {"order": "1"}}}]},
+    {"prefabEntityId": "b", "name": "End", "parent": "r", "children": [], "visible": true,
+     "components": [{"type": "Transform", "data": {"position": {"x": 70, "y": 0, "z": 0}}}, {"type": "Marker", "data": {"type": "waypoint", "properties": {"order": "2"}}}]}
+  ]
+}`
+	path := ent{"id": int64(10), "name": "Trail", "parent": nil, "prefab": "assets/prefabs/Path.esprefab", "added": []any{}, "removed": []any{},
+		"overrides": []any{map[string]any{"prefabEntityId": "r", "type": "property", "componentType": "Transform", "propertyName": "position",
+			"value": map[string]any{"x": 200, "y": 0, "z": 50}}}}
+	o := options(manifest.PlaneXZ, FromMarkers)
+	o.Speed = 60
+	res, err := Make(project(t, []ent{streamed(100), path}, map[string]string{"assets/prefabs/Path.esprefab": pathPrefab}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Routes) != 1 {
+		t.Fatalf("%d routes, notes %v", len(res.Routes), res.Notes)
+	}
+	r := res.Routes[0]
+	// 60 units at 60 units/s and 60 frames a second: 61 frames.
+	if len(r.Frames) != 61 || r.Frames[0] != (Point{210, 50}) || r.Frames[60] != (Point{270, 50}) {
+		t.Fatalf("%d frames, %v ... %v", len(r.Frames), r.Frames[0], r.Frames[len(r.Frames)-1])
+	}
+	if !strings.Contains(r.Follows, `"Start" (Trail#10/Start) to "End" (Trail#10/End)`) {
+		t.Errorf("follows %q", r.Follows)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n, "prefab instance") {
+			t.Errorf("note %q: the instance is expanded", n)
+		}
+	}
+}

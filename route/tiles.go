@@ -61,7 +61,7 @@ func (m *maker) buildTileGrid(layers []int, pts []marker) (*tileGrid, string, er
 		scene.Each(ids, func(el []byte) bool {
 			id, err := scene.Int(el)
 			if err != nil {
-				bad = w.doc.EntityError(i, "TilemapLayer.collidableTileIds", "holds "+string(el)+", not a tile id", "list the ids of the tiles that block, as whole numbers")
+				bad = w.entityError(i, "TilemapLayer.collidableTileIds", "holds "+string(el)+", not a tile id", "list the ids of the tiles that block, as whole numbers")
 				return false
 			}
 			p.blocked[int(id)] = true
@@ -163,11 +163,11 @@ func (m *maker) layerGeometry(i int, data []byte) (layerGeometry, string, error)
 	w := m.w
 	size, err := scene.Vec2(fieldOf(data, "cellSize"), [2]float64{32, 32})
 	if err != nil {
-		return layerGeometry{}, "", w.doc.EntityError(i, "TilemapLayer.cellSize", err.Error(), "write the tile size as {x, y} numbers")
+		return layerGeometry{}, "", w.entityError(i, "TilemapLayer.cellSize", err.Error(), "write the tile size as {x, y} numbers")
 	}
 	off, err := scene.Vec2(fieldOf(data, "originOffset"), [2]float64{0, 0})
 	if err != nil {
-		return layerGeometry{}, "", w.doc.EntityError(i, "TilemapLayer.originOffset", err.Error(), "write the offset as {x, y} numbers")
+		return layerGeometry{}, "", w.entityError(i, "TilemapLayer.originOffset", err.Error(), "write the offset as {x, y} numbers")
 	}
 	if v := fieldOf(data, "orientation"); v != nil {
 		if o, err := scene.Float(v); err == nil && o != 0 {

@@ -141,7 +141,7 @@ func (m *maker) player(i int) (*player, error) {
 	w := m.w
 	data, _ := w.component(i, "TimelinePlayer")
 	field := func(key string) []byte { v, _ := scene.Field(data, key); return v }
-	bad := func(key, msg, fix string) error { return w.doc.EntityError(i, "TimelinePlayer."+key, msg, fix) }
+	bad := func(key, msg, fix string) error { return w.entityError(i, "TimelinePlayer."+key, msg, fix) }
 	ref := ""
 	if v := field("timeline"); v != nil && scene.KindOf(v) != scene.Null {
 		s, err := scene.Str(v)

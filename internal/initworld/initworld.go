@@ -267,23 +267,29 @@ type maker struct {
 	set   bool
 	// view is what the source's camera shows, once known (sourceView).
 	view *manifest.View
+	// last is the plan of the last edit checked (check).
+	last *validate.Plan
 }
 
-// root returns the top-level entity whose subtree holds entity i: a
-// missing parent makes an entity top-level, as validate takes it.
+// root returns the top-level entity whose subtree holds entity i, as the
+// model of the world validate built for the last edit reads it (a
+// missing parent makes an entity top-level, a parent cycle is cut where
+// validate reports it). The edit only adds, so entity i is found there by
+// its id.
 func (m *maker) root(i int) int {
-	for steps := 0; steps <= len(m.d.Entities); steps++ {
-		e := &m.d.Entities[i]
-		if !e.HasParent {
-			return i
-		}
-		p, ok := m.d.Lookup(e.Parent)
-		if !ok {
-			return i
-		}
-		i = p
+	if m.last == nil || m.last.World() == nil {
+		return i
 	}
-	return i // a cycle: validate reports it
+	d := m.last.Doc
+	j, ok := d.Lookup(m.d.Entities[i].ID)
+	if !ok {
+		return i
+	}
+	r := m.last.World().Root(int32(j))
+	if k, ok := m.d.Lookup(d.Entities[r].ID); ok {
+		return k
+	}
+	return i
 }
 
 // mark records that the root of entity i must be persistent, and reports
@@ -361,6 +367,7 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	m.last = plan
 	return plan, ins, doc, nil
 }
 

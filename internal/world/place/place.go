@@ -95,6 +95,8 @@ type Placement struct {
 	doc   []int32 // -1 persistent, else cell index
 	cells []cellAcc
 	pos   map[int32]scene.Vec3 // world positions of world.NeedPos entities
+	// spawns is each root's Spawns, once asked.
+	spawns map[int32]int
 
 	// Persistent holds the entity indices of the persistent world, in
 	// authored order.
@@ -506,4 +508,18 @@ func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	if out > a.by || (out == a.by && out > 0 && (i < a.over || i == a.over && w.sub < a.sub)) {
 		a.by, a.over, a.sub = out, i, w.sub
 	}
+}
+
+// Spawns is the cost of keeping root r's subtree loaded, in entities the
+// engine spawns for it: its instances expanded, those it cannot expand
+// and those with "visible": false counting none (world.SpawnCount). It is
+// counted for every root the first time it is asked.
+func (pl *Placement) Spawns(r int32) int {
+	if pl.spawns == nil {
+		pl.spawns = make(map[int32]int)
+		for i, ri := range pl.root {
+			pl.spawns[ri] += pl.w.SpawnCount(int32(i))
+		}
+	}
+	return pl.spawns[r]
 }
