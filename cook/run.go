@@ -168,6 +168,9 @@ func plan(file string, src []byte, read scene.Options, opts validate.Options, ti
 	if err != nil {
 		return nil, err
 	}
+	// Nothing after the check reads the model of the world: let it go
+	// rather than hold it beside the document while the cells are written.
+	p.ReleaseWorld()
 	timer.done("validate")
 	return p, nil
 }

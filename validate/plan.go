@@ -108,8 +108,10 @@ type Plan struct {
 	PersistentSpawnCount int
 
 	// world is the model of the scene the plan was made from; nil for a
-	// plan of findings only.
+	// plan of findings only or once released (ReleaseWorld), when cut
+	// keeps its CutParent.
 	world *world.World
+	cut   []bool
 }
 
 // Cell is one grid cell with content.
@@ -165,7 +167,23 @@ type Finding struct {
 }
 
 // CutParent reports whether entity i's parent link must be written as null.
-func (p *Plan) CutParent(i int) bool { return p.world != nil && p.world.CutParent(i) }
+func (p *Plan) CutParent(i int) bool {
+	if p.world != nil {
+		return p.world.CutParent(i)
+	}
+	return i < len(p.cut) && p.cut[i]
+}
+
+// ReleaseWorld lets the model of the world go (World is nil afterwards),
+// keeping what writing the plan needs (CutParent): a cook holds its plan
+// while it writes every entity, and its model would stay live beside it
+// for nothing (docs/benchmarks.md, the memory guard).
+func (p *Plan) ReleaseWorld() {
+	if p.world != nil {
+		p.cut = p.world.Cuts()
+		p.world = nil
+	}
+}
 
 // World is the model of the world the plan was made from (nil for a
 // plan of findings only, FindingsOnly): its entities, hierarchy,

@@ -203,6 +203,9 @@ func (w *World) Order() []int32 { return w.order }
 // writes its parent as null.
 func (w *World) CutParent(i int) bool { return i < len(w.cut) && w.cut[i] }
 
+// Cuts are every entity's CutParent, by index. Callers read them only.
+func (w *World) Cuts() []bool { return w.cut }
+
 // Refs are the entity references the world holds, in authored order:
 // the components' reference fields, the references inside expanded
 // instances (after Expand), and those an instance's overrides hold as
