@@ -94,7 +94,7 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 	}
 	name := r.Name
 	if name == "" {
-		name, _ = DiffPath(file)
+		name, res.ApplyIn = DiffPath(file)
 	}
 	res.Diff = unifiedDiff(name, src, slices.Clone(ins))
 	return res, nil
