@@ -32,10 +32,11 @@ Formats: text (default), json (one JSON object per scene, one per line), sarif (
 for code-scanning uploads) and github (workflow annotations). Project components holding
 entity ids are declared in worldcook.yaml (components: {FollowTarget: {entityFields: [target]}}).
 
-With --fix, validate prints the cheapest repair of every hard reference the cut breaks (mark a root
-WorldPersistent, or move a root under another with its transform recomputed so that nothing moves),
-what each candidate costs, and the edit as a unified diff (git apply or patch -p1 from where it ran);
---write applies it. With --path, candidates are weighed on simulated routes: docs/fix.md.
+With --fix, validate prints the cheapest repair of every hard reference the cut breaks: a root
+marked WorldPersistent, or a root moved under another with its transform recomputed so that
+nothing moves. It prints each candidate's costs on stderr and the edit as a diff on stdout (apply
+it with git apply or patch -p1 from where it ran), or applies it with --write. With --path the
+candidates are weighed on simulated routes: docs/fix.md.
 
 Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/validate.md.`,
 		Example: `  # check the demo world

@@ -99,9 +99,9 @@ type Validate struct {
 	// Fix, Path, Write and Compare are validate --fix (docs/fix.md): the
 	// repairs of the references the cut breaks, weighed on the routes of
 	// Path under the simulate section's settings.
-	Fix     bool     `flag:"fix" help:"print the cheapest repair of every reference the cut breaks, as a diff"`
-	Path    []string `flag:"path" unit:"path" help:"--fix: route CSV or folder to weigh repairs on; repeat for several"`
-	Write   bool     `flag:"write" help:"--fix: apply the repair to the scene, atomically, instead of printing the diff"`
+	Fix     bool     `flag:"fix" help:"print the cheapest repair of each broken reference"`
+	Path    []string `flag:"path" unit:"path" help:"--fix: route CSV or folder to weigh repairs on"`
+	Write   bool     `flag:"write" help:"--fix: apply the repair to the scene, atomically"`
 	Compare bool     `flag:"compare" help:"--fix: simulate the routes under both policies"`
 	SceneInput
 
