@@ -225,7 +225,7 @@ func independent(t *testing.T, file string, src []byte, so initworld.Repair, c *
 			t.Fatal(err)
 		}
 		for _, run := range r.Runs {
-			out.peak = max(out.peak, run.Summary.PeakResidentBytes)
+			out.peak = max(out.peak, run.Summary.PeakResidentBytes+m.Persistent.Bytes)
 		}
 	}
 	if c != nil && len(c.Moves) > 0 {

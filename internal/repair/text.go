@@ -3,6 +3,7 @@ package repair
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -95,8 +96,14 @@ func growthText(g *Growth) string {
 	return fmt.Sprintf("%s: +%s area, %s out", g.Cell, num(g.Area), num(g.Reach))
 }
 
-// num writes a measure to 4 significant digits.
-func num(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }
+// num writes a measure to 4 significant digits, without an exponent
+// below a trillion.
+func num(f float64) string {
+	if a := math.Abs(f); a >= 1e4 && a < 1e12 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 4, 64)
+}
 
 func peaks(c *Candidate) string {
 	var parts []string
