@@ -72,7 +72,7 @@ Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/vali
 				return runFix(cmd.Context(), a.io, args, format, cfg)
 			}
 			if v := cfg.Validate; v.Write || len(v.Path) > 0 || v.Compare {
-				return inputErr(fmt.Errorf("--write, --path and --compare go with --fix: worldcook validate --fix [--path ROUTE]... [--write] SCENE..."))
+				return inputErr(fmt.Errorf("--write, --path and --compare go with --fix (worldcook validate --fix [--path ROUTE]... [--write] SCENE...)"))
 			}
 			return runValidate(a.io, args, format, cfg)
 		},
