@@ -275,10 +275,16 @@ func (s *state) measure(g *group, c *Candidate) {
 		delete(before, key(f))
 	}
 	for _, f := range p.Findings {
-		if !before[key(f)] {
+		if before[key(f)] {
+			continue
+		}
+		if f.Severity == validate.SeverityError || breaks[f.Code] || slices.ContainsFunc(g.findings, func(b validate.Finding) bool { return key(b) == key(f) }) {
 			c.Excluded = "it leaves or brings " + describe(f)
 			return
 		}
+		// A warning about the world's shape (nothing-streams, ...)
+		// is a consequence to read, not a break.
+		c.Warnings = append(c.Warnings, describe(f))
 	}
 	c.ResidentBytes = residentBytes(m, w) - residentBytes(s.man, s.world)
 	c.Simulated = runs
@@ -286,6 +292,15 @@ func (s *state) measure(g *group, c *Candidate) {
 		under, _ := p.Doc.Lookup(c.Moves[0].Under)
 		c.Growth = growth(s.plan, p, under)
 	}
+}
+
+// breaks are the warnings a repair may not bring: what the engine would
+// unload that must stay (a camera, a UI root, a scene-wide light, a
+// streaming source in a cell).
+var breaks = map[string]bool{
+	validate.CodeCameraInCell: true, validate.CodeUIRootInCell: true,
+	validate.CodeGlobalLightInCell: true, validate.CodeSourceInCell: true,
+	validate.CodeDanglingRef: true,
 }
 
 // describe names a finding in one line.

@@ -103,6 +103,9 @@ type Candidate struct {
 	Growth *Growth `json:"boundsGrowth,omitempty"`
 	// Simulated are the simulations of the routes with the repair made.
 	Simulated []Run `json:"simulated,omitempty"`
+	// Warnings are the warnings the repaired scene has that the scene
+	// had not, which do not stop the repair (nothing-streams, ...).
+	Warnings []string `json:"warnings,omitempty"`
 	// Excluded says why it is not offered.
 	Excluded string `json:"excluded,omitempty"`
 

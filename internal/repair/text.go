@@ -55,6 +55,9 @@ func WriteText(w io.Writer, r *Result) error {
 		tw.Flush()
 		if fx.Chosen >= 0 {
 			fmt.Fprintf(w, "  chosen: %s (%s)\n", fx.Candidates[fx.Chosen].Repair, fx.Why)
+			for _, note := range fx.Candidates[fx.Chosen].Warnings {
+				fmt.Fprintf(w, "  then: %s\n", note)
+			}
 		} else {
 			fmt.Fprintf(w, "  no repair: %s\n", fx.Why)
 		}
