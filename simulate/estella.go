@@ -67,7 +67,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 		if _, actual, err = o.bind(route, world.Sources, world.View, world.Plane, false); err != nil {
 			return nil, err
 		}
-		run.Route = actual
+		run.Route, run.Sampled = actual, sampled
 	}
 	host := streaming.EstellaHost{Prepare: o.Model, PublishFrames: o.PublishFrames, UnloadFrames: o.UnloadFrames,
 		IgnoreAssets: o.Settings.IgnoreAssets}

@@ -224,6 +224,11 @@ type PolicyRun struct {
 	Sources []streaming.Source
 	Route   [][]streaming.Point
 	Loads   []int
+	// Sampled, under Estella's runtime on a world cut on x and y, are
+	// where the runtime samples each source frame by frame: on X and Z,
+	// whatever the plane, while Route holds where they stand on it (nil
+	// when the two are the same).
+	Sampled [][]streaming.Point
 	// Setup is the time the run took to read and bind the route and
 	// build the scheduler, Stepping the time its frames took (the Watch's
 	// included): real times, for --timings, never part of a report.
