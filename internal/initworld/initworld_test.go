@@ -372,3 +372,47 @@ func TestFirstOfEquallyRankedCameras(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffNamesApply: init's diff of a scene with a space, a trailing
+// space, a tab, a line break (which would inject header lines), a quote,
+// a backslash, ESC or a non-ASCII letter in its name applies with git
+// apply to that very file and gives the scene init would write: the
+// header names it as git diff does.
+func TestDiffNamesApply(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	src := cameraScene(cameraComps)
+	for _, name := range []string{"plain.esscene", "my scene.esscene", "trailing .esscene", "tab\there.esscene",
+		"line\n+++ b\tevil.esscene", "quote\"and\\back.esscene", "esc\x1b]0;x\a.esscene", "sc\u00e8ne.esscene", "\u00a0nbsp.esscene"} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Make(file, src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ApplyIn != dir {
+			t.Fatalf("%q: apply in %q, want %q", name, r.ApplyIn, dir)
+		}
+		cmd := exec.Command(git, "apply", "--unsafe-paths", "-")
+		cmd.Dir, cmd.Stdin = dir, bytes.NewReader(r.Diff)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: git apply: %v\n%s\n%s", name, err, out, r.Diff)
+			continue
+		}
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, r.After) {
+			t.Errorf("%q: the applied diff differs from the scene init writes", name)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("%q: git apply left %d files", name, len(ents))
+		}
+	}
+}
