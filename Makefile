@@ -9,7 +9,7 @@ STATICCHECK_VERSION := v0.8.2
 # (golang/go#75804), which would make CI flaky without any bug found.
 FUZZTIME  ?= 20000x
 
-.PHONY: all build install demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego perf-guard fuzz bench clean
+.PHONY: all build install npm demo test lint vet fmt-check conflict-check staticcheck tidy-check layers race purego perf-guard fuzz bench clean
 
 all: build
 
@@ -21,6 +21,20 @@ build:
 # Install worldcook into $GOBIN (default $GOPATH/bin), as go install does.
 install:
 	$(GO) install -trimpath -buildvcs=auto .
+
+# The npm packages, as esbuild publishes its own (docs/estella.md): the
+# worldcook launcher and one package per platform holding the binary,
+# cross-compiled from this checkout with -trimpath, at the version
+# worldcook --version prints. Their tarballs go to NPM_OUT; nothing is
+# published. Install them into a project with
+#   npm install ./dist/npm/worldcook-VERSION.tgz ./dist/npm/worldcook-linux-x64-VERSION.tgz
+# NPM_PLATFORMS=linux-x64,win32-x64 builds only those platform packages.
+NPM_OUT       ?= dist/npm
+NPM_JOBS      ?= 2
+NPM_PLATFORMS ?=
+
+npm:
+	$(GO) run ./tools/npmpack -out $(NPM_OUT) -jobs $(NPM_JOBS) -platforms "$(NPM_PLATFORMS)"
 
 # Build, cook the demo world, validate it and replay its camera route with a
 # 16 KiB-per-frame load budget. The per-frame report goes to
@@ -113,4 +127,4 @@ bench-cook:
 	$(GO) run ./tools/cookbench -entities $(BENCH_ENTITIES) -runs $(BENCH_RUNS) $(BENCH_FLAGS)
 
 clean:
-	rm -rf bin out cooked
+	rm -rf bin out cooked dist

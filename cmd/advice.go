@@ -79,11 +79,12 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// worldAdvice adds to simulate's answer to a WORLD that is not a world
-// the command that simulates what the folder holds: the world a cook
+// worldAdvice adds to simulate's (or tune's) answer to a WORLD that is
+// not a world the command that simulates (or tunes) what the folder holds: the world a cook
 // wrote under it (cook.out), else one of its scenes, cooked in memory,
 // made a streamed world first when none is one yet.
 func worldAdvice(opts *simulateOptions, err error) error {
+	verb := opts.command()
 	var nw *cook.NotWorldError
 	var bad *cook.InvalidSceneError
 	var many *cook.ManyWorldsError
@@ -93,11 +94,11 @@ func worldAdvice(opts *simulateOptions, err error) error {
 		if m == "" || m == many.Dir {
 			m = many.Manifests[0]
 		}
-		cmd := retyped(opts.Args, many.Dir, []string{m}, "simulate", m)
+		cmd := retyped(opts.Args, many.Dir, []string{m}, verb, m)
 		if opts.Defaulted {
 			cmd = shell.Command(append(append([]string{"worldcook"}, opts.Args...), m)...)
 		}
-		return fmt.Errorf("%s holds %s; simulate one by its manifest: %s", many.Dir, english.Count(len(many.Manifests), "world"), cmd)
+		return fmt.Errorf("%s holds %s; %s one by its manifest: %s", many.Dir, english.Count(len(many.Manifests), "world"), verb, cmd)
 	case errors.As(err, &bad):
 		return fmt.Errorf("%s has %s and cannot be cooked; see them with %s", bad.File, english.Count(bad.Errors, "validation error"), validateCommand(opts, bad.File))
 	case !errors.As(err, &nw):
@@ -105,7 +106,7 @@ func worldAdvice(opts *simulateOptions, err error) error {
 	}
 	dir := nw.Dir
 	if w := worldIn(opts.Cfg.DefaultWorld); w != "" && within(w, dir) {
-		return fmt.Errorf("%s holds no world/*.world.json: not a cooked world; the cook's output is in %s: %s", dir, opts.Cfg.DefaultWorld, retyped(opts.Args, dir, []string{w}, "simulate", w))
+		return fmt.Errorf("%s holds no world/*.world.json: not a cooked world; the cook's output is in %s: %s", dir, opts.Cfg.DefaultWorld, retyped(opts.Args, dir, []string{w}, verb, w))
 	}
 	scenes := scenesUnder(dir)
 	if len(scenes) == 0 {
@@ -137,7 +138,7 @@ func sceneAdvice(opts *simulateOptions, scenes []string, dir string) string {
 		if dir == "" {
 			return shell.Command(append(append([]string{"worldcook"}, opts.Args...), s)...)
 		}
-		return retyped(opts.Args, dir, []string{s}, "simulate", s)
+		return retyped(opts.Args, dir, []string{s}, opts.command(), s)
 	}
 	vopts, err := validateOptions(opts.Cfg.Plane, opts.Cfg.Assets, false, opts.Components)
 	for _, s := range scenes[:min(len(scenes), maxListedScenes)] {
@@ -145,7 +146,7 @@ func sceneAdvice(opts *simulateOptions, scenes []string, dir string) string {
 			break
 		}
 		if plan, err := cook.Validate(s, opts.Cfg.ScenesRoot, vopts, nil); err == nil && plan.Streamed {
-			return "simulate " + s + " as it is, cooked in memory: " + sim(s)
+			return opts.command() + " " + s + " as it is, cooked in memory: " + sim(s)
 		}
 	}
 	s := scenes[0]
@@ -153,7 +154,16 @@ func sceneAdvice(opts *simulateOptions, scenes []string, dir string) string {
 	if opts.Cfg.Plane == manifest.PlaneXY {
 		init = []string{"worldcook", "init", "--plane", "xy", "--write", s}
 	}
-	return "none of them is a streamed world yet: make " + s + " one with " + shell.Command(init...) + ", then simulate it: " + sim(s)
+	return "none of them is a streamed world yet: make " + s + " one with " + shell.Command(init...) + ", then " + opts.command() + " it: " + sim(s)
+}
+
+// command is the command the advice is for: simulate, or tune, which
+// opens its world as simulate does.
+func (opts *simulateOptions) command() string {
+	if opts.Tune {
+		return "tune"
+	}
+	return "simulate"
 }
 
 // validateCommand is the validate command that shows a scene's errors

@@ -99,6 +99,10 @@ func TestAdviceRunsAsPrinted(t *testing.T) {
 		{name: "cook --check of a stale world", prep: func(t *testing.T, p string) { initMain(t, p); mustSh(t, bin, p, "worldcook cook . --out 'my world'") },
 			line: `sed -i 's/"x": 10, "y": 0, "z": 10/"x": 12, "y": 0, "z": 10/' assets/scenes/main.esscene && worldcook cook --check . --out 'my world'`, n: 1, exit: []int{0}},
 		{name: "cook --check from the environment", prep: initMain, line: "WORLDCOOK_COOK_CHECK=true worldcook cook .", n: 1, exit: []int{0}},
+		{name: "tune a folder of scenes none of which streams", line: "worldcook tune --path r.csv assets/scenes", n: 2, exit: []int{0, 0}},
+		{name: "tune the project's root", prep: initMain, line: "worldcook tune --path r.csv .", n: 1, exit: []int{0}},
+		{name: "tune . once cooked", prep: func(t *testing.T, p string) { initMain(t, p); mustSh(t, bin, p, "worldcook cook .") },
+			line: "worldcook tune --path r.csv .", n: 1, exit: []int{0}},
 		{name: "init given the project", line: "worldcook init --cell-size 100 .", n: 1, exit: []int{0}},
 		{name: "cook given a cell size", line: "worldcook cook --cellsize 100 assets/scenes/main.esscene", n: 1, exit: []int{0}},
 	} {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -75,6 +76,12 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/route.md.`,
 
 func runRoute(streams IO, cfg *config.Config, scene string) error {
 	c := cfg.Route
+	// --out names a folder; a name like a route's file is a newcomer
+	// expecting one file, who would find a folder called tour.csv.
+	if strings.EqualFold(filepath.Ext(c.Out), ".csv") && !isDir(c.Out) {
+		return inputErr(fmt.Errorf("--out %s: --out is the folder route writes one CSV per route into; pass a folder (--out %s) and replay a route from it with --path %s",
+			c.Out, strings.TrimSuffix(c.Out, filepath.Ext(c.Out)), filepath.Join(strings.TrimSuffix(c.Out, filepath.Ext(c.Out)), "NAME.csv")))
+	}
 	vopts, err := validateOptions(c.Plane, c.Assets, false, cfg.Components)
 	if err != nil {
 		return inputErr(err)

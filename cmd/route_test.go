@@ -53,6 +53,8 @@ func TestRouteBadInput(t *testing.T) {
 		{[]string{"--from", "tour"}, "no tour route: the scene is not a streamed world"},
 		{[]string{"--loops", "0"}, "--loops"},
 		{[]string{"--from", "tour", "--out", filepath.Dir(scene)}, "no tour route"},
+		// A file's name for the folder: said before anything is made.
+		{[]string{"--out", filepath.Join(filepath.Dir(scene), "tour.CSV")}, "--out is the folder route writes one CSV per route into"},
 	} {
 		out := filepath.Join(t.TempDir(), "routes")
 		args := append([]string{"route", scene, "--out", out}, tc.args...)

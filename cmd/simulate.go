@@ -38,6 +38,8 @@ type simulateOptions struct {
 	ConfigFile string
 	// Args is the command line, for advice that repeats it.
 	Args []string
+	// Tune says the run is tune's, whose advice names tune.
+	Tune bool
 	// Set is the route set Cfg.Path is one of (simulate --path DIR): its
 	// files are inputs of the run too, and its pages list each other.
 	Set *routeSet

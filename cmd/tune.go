@@ -54,7 +54,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/tune.md.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			return runTune(ctx, a.io, cfg, world)
+			return runTune(ctx, a.io, cfg, world, a.args)
 		},
 	}
 	tuneSettings(cmd)
@@ -75,7 +75,7 @@ func tuneSettings(sub *cobra.Command) {
 // tuneSetup maps the settings onto the search: the space, the fixed
 // simulate options (those of a simulate run with the same settings), the
 // constraints and the objective.
-func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, error) {
+func tuneSetup(cfg *config.Config, world string, args []string) (tune.Setup, tune.Options, *simulateOptions, error) {
 	t := cfg.Tune
 	// A dimension not set is "": tune's default.
 	dim := func(p *string) string {
@@ -87,33 +87,34 @@ func tuneSetup(cfg *config.Config, world string) (tune.Setup, tune.Options, erro
 	sp, err := tune.ParseSpace(tune.Spec{CellSize: dim(t.CellSize), Load: dim(t.LoadRadius), Unload: dim(t.UnloadRadius),
 		Prefetch: dim(t.PrefetchRadius), Budget: dim(t.Budget), MaxResidentBytes: dim(t.MaxResidentBytes)})
 	if err != nil {
-		return tune.Setup{}, tune.Options{}, err
+		return tune.Setup{}, tune.Options{}, nil, err
 	}
 	objective, err := tune.ParseObjective(t.Minimize)
 	if err != nil {
-		return tune.Setup{}, tune.Options{}, err
+		return tune.Setup{}, tune.Options{}, nil, err
 	}
 	failOn, err := streaming.ParseFailOn(t.Require)
 	if err != nil {
-		return tune.Setup{}, tune.Options{}, fmt.Errorf("%s: %v", t.Name(&t.Require), err)
+		return tune.Setup{}, tune.Options{}, nil, fmt.Errorf("%s: %v", t.Name(&t.Require), err)
 	}
 	sim := cfg.Simulate
 	sim.FailOn = nil // tune's --require is the gate, per candidate
-	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File}
+	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, Args: args, Tune: true}
 	base, err := simulateRun(opts)
 	if err != nil {
-		return tune.Setup{}, tune.Options{}, err
+		return tune.Setup{}, tune.Options{}, nil, err
 	}
 	open, err := openOptions(opts)
 	if err != nil {
-		return tune.Setup{}, tune.Options{}, err
+		return tune.Setup{}, tune.Options{}, nil, err
 	}
 	s := tune.Setup{World: world, Open: open, Base: base, Routes: t.Path, Space: sp, MaxCandidates: t.MaxCandidates}
 	o := tune.Options{Objective: objective, Require: streaming.Gate{FailOn: failOn, Warmup: sim.Warmup}, Top: t.Top, Workers: t.Jobs}
-	return s, o, nil
+	return s, o, opts, nil
 }
 
-func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) error {
+// args is the command line, for advice that repeats it.
+func runTune(ctx context.Context, streams IO, cfg *config.Config, world string, args []string) error {
 	// A --path that is a folder is every route in it.
 	var paths []string
 	for _, p := range cfg.Tune.Path {
@@ -124,7 +125,7 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 		paths = append(paths, files...)
 	}
 	cfg.Tune.Path = paths
-	s, o, err := tuneSetup(cfg, world)
+	s, o, opts, err := tuneSetup(cfg, world, args)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -149,7 +150,7 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string) 
 		if ctx.Err() != nil {
 			return inputErr(fmt.Errorf("tune was interrupted before a candidate ran: %v", err))
 		}
-		return inputErr(err)
+		return inputErr(worldAdvice(opts, err))
 	}
 	if !cfg.Quiet || cfg.JSON {
 		write := tune.WriteText

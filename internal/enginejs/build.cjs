@@ -6,6 +6,12 @@
 // that is not among them becomes an inert stand-in exporting the names
 // asked of it, so that the functions under test (which never call into
 // those modules) run as the engine wrote them.
+//
+// "@residency/FILE?expose=a,b" names a file of the engine's world-streaming
+// code kept beside sdk/src (../../residency), loaded as if it sat in
+// sdk/src/world where the engine keeps it (so that its "../scene/..."
+// imports find the engine's files), with the module-private functions a, b
+// exported as well, for a test that runs them on its own.
 const fs = require('fs');
 const path = require('path');
 const esbuild = require(process.argv[2]);
@@ -35,6 +41,25 @@ ${names.map((n) => `export const ${n} = make();`).join('\n')}`;
 esbuild.build({
   entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'error', target: 'node18',
   plugins: [{ name: 'absent', setup(b) {
+    b.onResolve({ filter: /^@residency\// }, (args) => {
+      const [rel, query] = args.path.slice('@residency/'.length).split('?expose=');
+      const file = path.join(sdk, '..', '..', '..', 'residency', rel + '.ts');
+      return { path: file, namespace: 'residency', pluginData: { expose: query ? query.split(',') : [] } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'residency' }, (args) => {
+      const names = args.pluginData.expose;
+      const extra = names.length ? `\nexport { ${names.join(', ')} };\n` : '';
+      return { contents: fs.readFileSync(args.path, 'utf8') + extra, loader: 'ts', resolveDir: path.dirname(args.path) };
+    });
+    // Its own imports: a file of the residency folder, else the engine's
+    // file that path names from sdk/src/world.
+    b.onResolve({ filter: /^\./, namespace: 'residency' }, (args) => {
+      const near = path.join(path.dirname(args.importer), args.path + '.ts');
+      if (fs.existsSync(near)) return { path: near, namespace: 'residency', pluginData: { expose: [] } };
+      const file = path.join(sdk, 'world', args.path + '.ts');
+      if (fs.existsSync(file)) return { path: file };
+      return { path: args.importer + '?' + args.path, namespace: 'absent', pluginData: { names: namesFrom(args.importer, args.path) } };
+    });
     b.onResolve({ filter: /^@engine\// }, (args) => {
       const file = path.join(sdk, args.path.slice('@engine/'.length) + '.ts');
       if (fs.existsSync(file)) return { path: file };

@@ -40,7 +40,7 @@ var layers = [][]string{
 	{"internal/fingerprint"},
 	{"manifest", "internal/drawing", "internal/testworld", "internal/sidefile"},
 	{"internal/scene"},
-	{"internal/assets", "internal/camera"},
+	{"internal/assets", "internal/camera", "internal/reparent"},
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},
@@ -48,7 +48,7 @@ var layers = [][]string{
 	{"internal/config"},
 	{"tune"},
 	{"cmd"},
-	{"", "tools/cookbench", "tools/worldgen", "tools/layers"},
+	{"", "tools/cookbench", "tools/worldgen", "tools/layers", "tools/npmpack", "tools/precommit", "action"},
 }
 
 // cmdImports are the packages cmd is an adapter over: the public library
