@@ -102,7 +102,13 @@ func reach(lo, hi scene.Vec3) float64 {
 }
 
 // enabled reads a component's "enabled" flag: true unless it is false.
+// Most components do not write the flag: a search for the quoted key
+// (members3 compares keys as written) answers for them without reading
+// every member.
 func enabled(data []byte) bool {
+	if !mayHoldKey(data, "enabled") {
+		return true
+	}
 	v, _, _ := members3(data, "enabled", "", "")
 	return !(scene.KindOf(v) == scene.Bool && v[0] == 'f')
 }

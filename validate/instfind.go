@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/worldcook/worldcook/diag"
-	"github.com/worldcook/worldcook/internal/scene"
 )
 
 // Findings from the expansion of prefab instances: what the engine will
@@ -318,19 +317,24 @@ func (c *checker) globalLights(i int32, of *Cell) {
 // whole scene (RenderFrame's collectLights): directional (type 1) or
 // ambient (type 2, a flat term or its environment). "" for point (0) and
 // spot (3) lights, which light around their position, and for a disabled
-// light, which lights nothing.
+// light, which lights nothing. The type is read first: most lights are
+// point lights, whose "enabled" flag (often after a colour) need not be
+// looked for.
 func globalLight(data []byte) string {
-	tv, ev, _ := members3(data, "type", "enabled", "")
-	if scene.KindOf(ev) == scene.Bool && ev[0] == 'f' {
-		return ""
-	}
+	tv, _, _ := members3(data, "type", "", "")
+	var kind string
 	switch num(tv, 0) {
 	case 1:
-		return "1 (directional)"
+		kind = "1 (directional)"
 	case 2:
-		return "2 (ambient)"
+		kind = "2 (ambient)"
+	default:
+		return ""
 	}
-	return ""
+	if !enabled(data) {
+		return ""
+	}
+	return kind
 }
 
 func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Finding {
