@@ -99,7 +99,7 @@ func tuneSetup(cfg *config.Config, world string, args []string) (tune.Setup, tun
 	}
 	sim := cfg.Simulate
 	sim.FailOn = nil // tune's --require is the gate, per candidate
-	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, Args: args, Tune: true}
+	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, PlaneFrom: cfg.PlaneFrom("simulate"), Args: args, Tune: true}
 	base, err := simulateRun(opts)
 	if err != nil {
 		return tune.Setup{}, tune.Options{}, nil, err

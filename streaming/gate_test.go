@@ -156,7 +156,7 @@ func TestWarnings(t *testing.T) {
 	w := rowWorld(3)
 	w.Cells[1].Bytes, w.Cells[2].Bytes = 500, 300
 	ws := OversizeCells(w, Settings{Budget: Int64(200)})
-	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []string{"c01 (500 B)", "c02 (300 B)"}) || !strings.Contains(ws[0].Message, "2 of 3 cells") {
+	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []string{"c01 (500 B: 2.5 frames of budget in one)", "c02 (300 B: 1.5 frames of budget in one)"}) || !strings.Contains(ws[0].Message, "2 of 3 cells") {
 		t.Errorf("oversize: %+v", ws)
 	}
 	if ws := OversizeCells(w, Settings{}); ws != nil {
