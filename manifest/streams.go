@@ -20,6 +20,11 @@ func NothingStreams(cells int, only string, l *Layout, plane string, cellSize fl
 			"streaming moves what the scene places outside WorldPersistent roots; a scene that creates its content at run time has nothing for worldcook to cut"
 	case 1:
 		message = fmt.Sprintf("all of the world's content is in one cell, %s: it loads whole or not at all, as if the scene were not streamed", only)
+		if l != nil && l.Roots == 1 {
+			// A top-level entity goes whole into the cell of its
+			// position: no cell size splits one (a tilemap scene).
+			return message, "its content is one top-level entity, and an entity goes whole into one cell whatever the cell size: split it into several top-level entities (a tilemap into chunks, each its own entity) for the world to stream"
+		}
 		if l != nil && l.Roots > 1 {
 			second := 2
 			if plane == PlaneXY {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/worldcook/worldcook/manifest"
 )
 
 // TestOversizeCellsCountAssets: a cell is as large as its first request,
@@ -53,6 +55,13 @@ func TestNothingStreams(t *testing.T) {
 	}
 	if ws := NothingStreams(rowWorld(1)); !strings.Contains(ws[0].Hint, "lower StreamedWorld.cellSize") {
 		t.Errorf("hint %q", ws[0].Hint)
+	}
+	// One top-level entity (a tilemap scene): no cell size splits it, so
+	// the hint must not ask for a smaller one.
+	one := rowWorld(1)
+	one.Layout = &manifest.Layout{Cameras: 1, Orthographic: 1, Roots: 1}
+	if ws := NothingStreams(one); strings.Contains(ws[0].Hint, "cellSize") || !strings.Contains(ws[0].Hint, "split it into several top-level entities") {
+		t.Errorf("one entity: hint %q", ws[0].Hint)
 	}
 }
 
