@@ -37,6 +37,8 @@ type cookOptions struct {
 	MemProfile  string
 	// ConfigFile is the configuration file read, an input of the run.
 	ConfigFile string
+	// PlaneFrom says where the plane was set ("" for the default).
+	PlaneFrom string
 	// FS replaces the real file system in tests.
 	FS cook.FS
 	// Args is the command line, for advice that repeats it.
@@ -86,6 +88,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/cook.md.`,
 			opts.LockTimeout = cfg.Cook.LockTimeout
 			opts.CPUProfile, opts.MemProfile = cfg.Cook.CPUProfile, cfg.Cook.MemProfile
 			opts.ConfigFile = cfg.File
+			opts.PlaneFrom = cfg.PlaneFrom("cook")
 			return runCook(cmd.Context(), opts)
 		},
 	}
@@ -115,8 +118,9 @@ func runCook(ctx context.Context, opts *cookOptions) (err error) {
 		return inputErr(err)
 	}
 	vopts.Levels = opts.Cfg.Levels
+	vopts.PlaneFrom = opts.PlaneFrom
 	assetOptions(&vopts, opts.AssetRefs)
-	warnPlane(opts.IO, vopts.Plane, opts.Quiet)
+	warnPlane(opts.IO, vopts.Plane, opts.PlaneFrom, opts.Quiet)
 	if err := checkBuildOptions(opts); err != nil {
 		return inputErr(err)
 	}

@@ -679,7 +679,7 @@ func TestHostileFileSystem(t *testing.T) {
 			if r.code != tc.code {
 				t.Errorf("exit %d, want %d: %s", r.code, tc.code, r.stderr)
 			}
-			if r.code == 2 && (strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "worldcook: ")) {
+			if lines := errorLines(r.stderr); r.code == 2 && (len(lines) != 1 || !strings.HasPrefix(lines[0], "worldcook: ")) {
 				t.Errorf("want one line on stderr, got:\n%s", r.stderr)
 			}
 			if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {

@@ -49,7 +49,9 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/init.md.`,
 			if err != nil {
 				return inputErr(err)
 			}
+			vopts.PlaneFrom = cfg.PlaneFrom("init")
 			assetOptions(&vopts, cfg.AssetRefs)
+			warnPlane(a.io, vopts.Plane, vopts.PlaneFrom, cfg.Quiet)
 			opts := initworld.Options{Plane: c.Plane, Check: vopts}
 			if c.CellSize != nil {
 				// More than 0, as its declaration says (internal/config).

@@ -10,13 +10,19 @@ import (
 
 // scene2D is an authored 2D scene as Estella's 2D examples lay one out: an
 // orthographic camera at z = 10 and a 10×6 floor of 128-unit tiles on x
-// and y, all at z = 0. streamed adds a StreamedWorld of cellSize 200 and a
-// source on the camera.
-func scene2D(streamed bool) string {
+// and y, all at z = 0. A cellSize above 0 adds a StreamedWorld of that
+// cell size, and source a streaming source on the camera.
+func scene2D(cellSize float64, source bool) string { return scene2DAt(cellSize, source, 0) }
+
+// scene2DAt is scene2D with the floor moved by (d, d).
+func scene2DAt(cellSize float64, source bool, d int) string {
 	var b strings.Builder
 	camera := `{"type": "Camera", "data": {"projectionType": 1, "orthoSize": 360, "isActive": true, "priority": 0}}`
-	if streamed {
-		camera += `, {"type": "WorldPersistent", "data": {}}, {"type": "WorldStreamingSource", "data": {"prefetchRadius": 300, "loadRadius": 200, "unloadRadius": 300, "enabled": true}}`
+	if cellSize > 0 {
+		camera += `, {"type": "WorldPersistent", "data": {}}`
+	}
+	if source {
+		camera += `, {"type": "WorldStreamingSource", "data": {"prefetchRadius": 300, "loadRadius": 200, "unloadRadius": 300, "enabled": true}}`
 	}
 	fmt.Fprintf(&b, `{"version": "1.0", "name": "main", "entities": [
     {"id": 1, "name": "Camera", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 0, "y": 0, "z": 10}}}, %s], "visible": true}`, camera)
@@ -25,13 +31,13 @@ func scene2D(streamed bool) string {
 		for x := range 10 {
 			fmt.Fprintf(&b, `,
     {"id": %d, "name": "Tile_%d_%d", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": %d, "y": %d, "z": 0}}}, {"type": "Sprite", "data": {"size": {"x": 128, "y": 124}}}], "visible": true}`,
-				id, x, y, -576+128*x, -310+124*y)
+				id, x, y, d-576+128*x, d-310+124*y)
 			id++
 		}
 	}
-	if streamed {
-		b.WriteString(`,
-    {"id": 2, "name": "StreamedWorld", "parent": null, "children": [], "components": [{"type": "StreamedWorld", "data": {"cellSize": 200}}], "visible": true}`)
+	if cellSize > 0 {
+		fmt.Fprintf(&b, `,
+    {"id": 2, "name": "StreamedWorld", "parent": null, "children": [], "components": [{"type": "StreamedWorld", "data": {"cellSize": %v}}], "visible": true}`, cellSize)
 	}
 	b.WriteString("\n  ]\n}\n")
 	return b.String()
@@ -61,7 +67,7 @@ func project2D(t *testing.T, scene string) string {
 // settings file the other commands read (a new one at the project root),
 // so that a cook run from anywhere cuts the scene on x and y.
 func TestInitRecordsPlane(t *testing.T) {
-	proj := project2D(t, scene2D(false))
+	proj := project2D(t, scene2D(0, false))
 	t.Chdir(t.TempDir())
 	scene := filepath.Join(proj, "assets", "scenes", "main.esscene")
 
@@ -98,5 +104,80 @@ func TestInitRecordsPlane(t *testing.T) {
 	code, _, stderr = run(t, "init", "--plane", "xy", "--write", scene)
 	if got, _ := os.ReadFile(filepath.Join(proj, "worldcook.yaml")); code != 0 || string(got) != "# game settings\nplane: xy # 3D\ncook:\n  jobs: 2\n" {
 		t.Errorf("exit %d, worldcook.yaml holds %q; stderr:\n%s", code, got, stderr)
+	}
+}
+
+// TestWorldWarnings: a world that cannot stream as meant says so in every
+// command that reads it, once, as a new user would run them on a 2D
+// project: one cell, no source, a route drawn elsewhere.
+func TestWorldWarnings(t *testing.T) {
+	t.Chdir(t.TempDir())
+	route := filepath.Join(t.TempDir(), "route.csv")
+	os.WriteFile(route, []byte("x,y\n0,0\n100,0\n200,0\n"), 0o644)
+	zroute := filepath.Join(t.TempDir(), "zroute.csv")
+	os.WriteFile(zroute, []byte("x,z\n0,0\n100,0\n200,0\n"), 0o644)
+	away := filepath.Join(t.TempDir(), "away.csv")
+	os.WriteFile(away, []byte("x,y\n99999,0\n99999,10\n"), 0o644)
+	for _, tc := range []struct {
+		name  string
+		scene string
+		args  []string
+		want  []string
+		not   []string
+	}{
+		{"one cell: validate", scene2DAt(100000, true, 1000), []string{"validate", "SCENE"}, []string{"warning[nothing-streams]", "a cellSize near 140"}, []string{"no-streaming-source"}},
+		{"one cell: cook", scene2DAt(100000, true, 1000), []string{"cook", "SCENE", "--out", "OUT"}, []string{"warning[nothing-streams]"}, nil},
+		{"one cell: simulate", scene2DAt(100000, true, 1000), []string{"simulate", "--path", route, "SCENE"}, []string{"warning[nothing-streams]: main: all of the world's content is in one cell"}, nil},
+		{"one cell: tune", scene2DAt(100000, true, 1000), []string{"tune", "--path", route, "SCENE"}, []string{"warning[nothing-streams]"}, nil},
+		{"no source: validate", scene2D(200, false), []string{"validate", "SCENE"}, []string{"warning[no-streaming-source]"}, []string{"nothing-streams"}},
+		{"no source: cook", scene2D(200, false), []string{"cook", "SCENE", "--out", "OUT"}, []string{"warning[no-streaming-source]"}, nil},
+		{"route elsewhere: simulate", scene2D(200, true), []string{"simulate", "--path", away, "SCENE"}, []string{"warning[route-outside-world]", "it spans x 99999..99999, y 0..10"}, nil},
+		// The plane left unset (XZ marks the case): every command finds
+		// the 2D scene out, naming the evidence and the key.
+		{"XZ validate", scene2D(200, true), []string{"validate", "SCENE"}, []string{"warning[plane-mismatch]", "its camera is orthographic (a 2D view) and its top-level entities span y -310 to 310 but z 0 to 0", "set plane: xy at the top of worldcook.yaml"}, nil},
+		{"XZ cook", scene2D(200, true), []string{"cook", "SCENE", "--out", "OUT"}, []string{"warning[plane-mismatch]"}, nil},
+		{"XZ simulate", scene2D(200, true), []string{"simulate", "--path", zroute, "SCENE"}, []string{"warning[plane-mismatch]: main is cut on xz, but it is laid out on x and y"}, nil},
+		{"XZ simulate with a 2D route", scene2D(200, true), []string{"simulate", "--path", route, "SCENE"}, []string{"the route is drawn on x and y, and main is cut on xz, but it is laid out on x and y", "set plane: xy"}, nil},
+		{"XZ tune", scene2D(200, true), []string{"tune", "--path", zroute, "SCENE"}, []string{"warning[plane-mismatch]"}, nil},
+		{"XZ init", scene2D(0, false), []string{"init", "SCENE"}, []string{"warning[plane-mismatch]"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj := project2D(t, tc.scene)
+			if !strings.HasPrefix(tc.name, "XZ") {
+				os.WriteFile(filepath.Join(proj, "worldcook.yaml"), []byte("plane: xy\n"), 0o644)
+			}
+			scene := filepath.Join(proj, "assets", "scenes", "main.esscene")
+			var args []string
+			for _, a := range tc.args {
+				switch a {
+				case "SCENE":
+					a = scene
+				case "OUT":
+					a = filepath.Join(t.TempDir(), "out")
+				}
+				args = append(args, a)
+			}
+			code, stdout, stderr := run(t, args...)
+			all := stdout + stderr
+			// Only a route on the other plane is refused.
+			if refused := strings.Contains(tc.name, "2D route"); (code == 2) != refused {
+				t.Fatalf("exit %d: %s", code, all)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no %q in:\n%s", w, all)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(all, w) {
+					t.Errorf("%q in:\n%s", w, all)
+				}
+			}
+			for _, code := range []string{"nothing-streams", "no-streaming-source", "route-outside-world", "plane-mismatch", "xy-plane"} {
+				if n := strings.Count(all, "warning["+code+"]"); n > 1 {
+					t.Errorf("%s said %d times:\n%s", code, n, all)
+				}
+			}
+		})
 	}
 }

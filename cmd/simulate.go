@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,8 @@ type simulateOptions struct {
 	JSON       bool
 	// ConfigFile is the configuration file read, an input of the run.
 	ConfigFile string
+	// PlaneFrom says where simulate's plane was set ("" for the default).
+	PlaneFrom string
 	// Args is the command line, for advice that repeats it.
 	Args []string
 	// Tune says the run is tune's, whose advice names tune.
@@ -107,6 +110,7 @@ Exit status: 'worldcook help exit-codes'. Everything else: docs/simulate.md.`,
 			opts.Quiet = cfg.Quiet
 			opts.JSON = cfg.JSON
 			opts.ConfigFile = cfg.File
+			opts.PlaneFrom = cfg.PlaneFrom("simulate")
 			return runSimulate(cmd.Context(), opts)
 		},
 	}
@@ -357,6 +361,11 @@ func simulateRun(opts *simulateOptions) (simulate.Options, error) {
 		Radii:         simulate.Radii{Load: c.LoadRadius, Unload: c.UnloadRadius, Prefetch: c.PrefetchRadius},
 		PublishFrames: c.PublishFrames, UnloadFrames: c.UnloadFrames,
 		CellStates: c.CellStates || c.HTML != "", // the page shows them
+		PlaneFrom:  "its manifest, as it was cooked",
+	}
+	if strings.HasSuffix(opts.World, ".esscene") {
+		// A scene is cut in memory with simulate's plane.
+		o.PlaneFrom = opts.PlaneFrom
 	}
 	if c.IO == "disk" {
 		o.Disk = &simulate.Disk{
@@ -420,10 +429,11 @@ func openOptions(opts *simulateOptions) (cook.OpenOptions, error) {
 	return o, nil
 }
 
-// warnPlane tells a user cooking or validating a world cut on X and Y that
-// Estella's own runtime will not stream it as cut.
-func warnPlane(io IO, plane string, quiet bool) {
+// warnPlane tells a user cooking, validating or making a world cut on X
+// and Y, once a command, that Estella's own runtime will not stream it as
+// cut, and where the plane was set.
+func warnPlane(io IO, plane, from string, quiet bool) {
 	if plane == manifest.PlaneXY && !quiet {
-		printDiagnostic(io, diag.Diagnostic{Severity: diag.SeverityWarning, Message: "--plane xy: " + manifest.XYRuntimeNote})
+		printDiagnostic(io, diag.Diagnostic{Code: "xy-plane", Severity: diag.SeverityWarning, Message: manifest.XYPlane(from, false)})
 	}
 }

@@ -150,7 +150,8 @@ func TestSimulateEstellaOnXYWorld(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasPrefix(lines[0], `{"message_type":"warning","code":"xy-plane","message":"flat is cut on x and y: Estella's runtime samples streaming sources on X and Z only`) {
+	if !strings.HasPrefix(lines[0], `{"message_type":"warning","code":"xy-plane","message":"flat: the world is cut on x and y (plane xy, from --plane), and Estella's runtime samples streaming sources on X and Z only`) ||
+		!strings.Contains(lines[0], "no radius makes it stream this world as cut") {
 		t.Errorf("no warning about the plane: %q", lines[0])
 	}
 	last := lines[len(lines)-1]
@@ -167,11 +168,17 @@ func TestSimulateEstellaOnXYWorld(t *testing.T) {
 		{"--compare"}, {"--compare", "--format", "jsonl"}, {"--policy", "estella"}, {"--policy", "estella", "--format", "csv"}, {},
 	} {
 		code, out, errs := run(t, append(append([]string{"simulate", "--plane", "xy", "--path", route}, args...), scene)...)
-		if n := strings.Count(out+errs, "flat is cut on x and y"); code != 0 || n != 1 {
+		if n := strings.Count(out+errs, "flat: the world is cut on x and y (plane xy, from --plane)"); code != 0 || n != 1 {
 			t.Errorf("%v: exit %d, the plane warning %d times:\n%s%s", args, code, n, out, errs)
 		}
 		if strings.Contains(out, "raise --prefetch-radius") {
 			t.Errorf("%v: blames the prefetch radius:\n%s", args, out)
+		}
+		// Where the runtime runs (--policy estella, --compare), that no
+		// radius helps; the budgeted scheduler alone, that the runtime
+		// streams other cells.
+		if runtime := len(args) > 0; strings.Contains(out+errs, "no radius makes it stream") != runtime {
+			t.Errorf("%v: says no radius helps %v, want %v:\n%s", args, !runtime, runtime, out)
 		}
 	}
 	code, out, _ = run(t, "simulate", "--plane", "xy", "--path", route, "--format", "jsonl", scene)
@@ -186,11 +193,12 @@ func TestPlaneXYWarns(t *testing.T) {
 	dir := t.TempDir()
 	scene := filepath.Join(dir, "flat.esscene")
 	os.WriteFile(scene, []byte(xyScene), 0o644)
-	const note = "warning: --plane xy: Estella's runtime samples streaming sources on X and Z only"
+	const note = "warning[xy-plane]: the world is cut on x and y (plane xy, from --plane): Estella's runtime samples streaming sources on X and Z only"
 	for _, args := range [][]string{
 		{"cook", "--plane", "xy", "--out", filepath.Join(dir, "out"), scene},
 		{"validate", "--plane", "xy", scene},
 		{"validate", "--plane", "xy", "--format", "sarif", scene},
+		{"init", "--plane", "xy", scene},
 	} {
 		code, _, errs := run(t, args...)
 		if code != 0 || strings.Count(errs, note) != 1 {
@@ -202,6 +210,17 @@ func TestPlaneXYWarns(t *testing.T) {
 	}
 	if _, _, errs := run(t, "cook", "--out", filepath.Join(dir, "xz"), scene); strings.Contains(errs, "X and Z") {
 		t.Errorf("an xz cook warned: %q", errs)
+	}
+	// It names where the plane was set: a variable, a line of the file.
+	t.Setenv("WORLDCOOK_PLANE", "xy")
+	if _, _, errs := run(t, "validate", scene); !strings.Contains(errs, "(plane xy, from WORLDCOOK_PLANE)") {
+		t.Errorf("plane from the environment: %q", errs)
+	}
+	t.Setenv("WORLDCOOK_PLANE", "")
+	yaml := filepath.Join(dir, "worldcook.yaml")
+	os.WriteFile(yaml, []byte("# 2D\nplane: xy\n"), 0o644)
+	if _, _, errs := run(t, "validate", scene); !strings.Contains(errs, "(plane xy, from "+yaml+":2:8: plane)") {
+		t.Errorf("plane from the file: %q", errs)
 	}
 }
 

@@ -67,16 +67,16 @@ func TestPlaneHintKeysParse(t *testing.T) {
 	scene := filepath.Join(dir, "flat.esscene")
 	os.WriteFile(scene, []byte(b.String()), 0o644)
 	_, out, errs := run(t, "validate", scene)
-	i := strings.Index(out, "in worldcook.yaml ")
-	if i < 0 {
+	const tail = " at the top of worldcook.yaml"
+	j := strings.Index(out, tail)
+	i := strings.LastIndex(out[:max(j, 0)], "(set ")
+	if j < 0 || i < 0 {
 		t.Fatalf("no plane-mismatch hint naming worldcook.yaml:\n%s%s", out, errs)
 	}
-	// The text report closes the hint with a parenthesis.
-	snippet := strings.TrimSuffix(strings.SplitN(out[i+len("in worldcook.yaml "):], "\n", 2)[0], ")")
-	yaml := strings.ReplaceAll(snippet, " and ", "\n")
+	snippet := out[i+len("(set ") : j]
 	file := filepath.Join(dir, "worldcook.yaml")
-	os.WriteFile(file, []byte(yaml+"\n"), 0o644)
-	for _, section := range []string{"cook", "validate"} {
+	os.WriteFile(file, []byte(snippet+"\n"), 0o644)
+	for _, section := range []string{"cook", "validate", "simulate", "init"} {
 		code, out, errs := run(t, "--config", file, "config", section)
 		if code != 0 || !regexp.MustCompile(`(?m)^`+section+`\.plane\s+xy\s+`+regexp.QuoteMeta(file)).MatchString(out) {
 			t.Errorf("the hint's %q does not set %s.plane: exit %d\n%s%s", snippet, section, code, out, errs)

@@ -25,9 +25,9 @@ func newTuneCmd(a *app) *cobra.Command {
 		Use:   "tune --path ROUTE.csv [--path ROUTE.csv]... [WORLD]",
 		Short: "Search the streaming settings for the cheapest without a hole on the routes",
 		Long: `Tune runs the streaming scheduler over every combination of the settings given, on every
-route, and recommends the cheapest one that meets --require (default: no holes after the
-warm-up on any route), as the worldcook.yaml lines to paste, beside what the authored
-settings give on the same routes.
+route, and recommends the cheapest one that meets --require (default: no pop-in after the
+warm-up on any route; no holes when the scene shows no view), as the worldcook.yaml lines
+to paste, beside what the authored settings give on the same routes.
 
 WORLD is what simulate takes: a cooked directory (default cooked/), a manifest, or a scene,
 cooked in memory once per --cell-size. Each dimension (--cell-size, the radii, --budget,
@@ -99,7 +99,7 @@ func tuneSetup(cfg *config.Config, world string, args []string) (tune.Setup, tun
 	}
 	sim := cfg.Simulate
 	sim.FailOn = nil // tune's --require is the gate, per candidate
-	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, Args: args, Tune: true}
+	opts := &simulateOptions{World: world, Cfg: sim, Components: cfg.Components, AssetRefs: cfg.AssetRefs, ConfigFile: cfg.File, PlaneFrom: cfg.PlaneFrom("simulate"), Args: args, Tune: true}
 	base, err := simulateRun(opts)
 	if err != nil {
 		return tune.Setup{}, tune.Options{}, nil, err

@@ -85,8 +85,9 @@ func runValidate(streams IO, args []string, format string, cfg *config.Config) e
 		return inputErr(err)
 	}
 	opts.Levels = v.Levels
+	opts.PlaneFrom = cfg.PlaneFrom("validate")
 	assetOptions(&opts, cfg.AssetRefs)
-	warnPlane(streams, opts.Plane, cfg.Quiet)
+	warnPlane(streams, opts.Plane, opts.PlaneFrom, cfg.Quiet)
 	// One prefab reader per resolver (project, asset folders and rules)
 	// serves every scene using it: each .meta and prefab is read, and each
 	// reference resolved, once per run.

@@ -114,6 +114,9 @@ func render(ctx context.Context, plan *validate.Plan, opts options, put func(k i
 		View:           plan.View,
 		Cells:          make([]manifest.Cell, n),
 	}
+	if plan.Layout != nil && plan.Layout.Roots > 0 {
+		m.Layout = plan.Layout
+	}
 	if m.Sources == nil {
 		m.Sources = []manifest.Source{}
 	}

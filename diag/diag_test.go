@@ -70,7 +70,7 @@ func TestJSON(t *testing.T) {
 			`{"message_type":"finding","code":"c","severity":"error","message":"m","file":""}`},
 		{"short", ShortJSONLine("warning", Diagnostic{Code: "c", Severity: SeverityWarning, Message: "m", Subject: Subject{Cells: []string{"a"}, More: 1}}),
 			`{"message_type":"warning","code":"c","message":"m","cells":["a"],"more":1}`},
-		{"short, no cells", ShortJSONLine("warning", d), `{"message_type":"warning","code":"c","message":"a <b> & c"}`},
+		{"short, no cells", ShortJSONLine("warning", d), `{"message_type":"warning","code":"c","message":"a <b> & c","hint":"h"}`},
 	} {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

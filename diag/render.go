@@ -22,15 +22,17 @@ type JSONLine struct {
 
 // ShortJSONLine is the short JSON Lines form of a diagnostic that is about
 // a run rather than a place (simulate's `warning` object, docs/json.md):
-// its message_type, code, message, and the cells it concerns.
+// its message_type, code, message, the hint when it has one (how to fix
+// it), and the cells it concerns.
 func ShortJSONLine(messageType string, d Diagnostic) any {
-	return shortLine{MessageType: messageType, Code: d.Code, Message: d.Message, Cells: d.Cells, More: d.More}
+	return shortLine{MessageType: messageType, Code: d.Code, Message: d.Message, Hint: d.Hint, Cells: d.Cells, More: d.More}
 }
 
 type shortLine struct {
 	MessageType string   `json:"message_type"`
 	Code        string   `json:"code"`
 	Message     string   `json:"message"`
+	Hint        string   `json:"hint,omitempty"`
 	Cells       []string `json:"cells,omitempty"`
 	More        int      `json:"more,omitempty"`
 }

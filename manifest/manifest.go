@@ -85,6 +85,15 @@ func ParsePlane(s string) (string, error) {
 	return "", fmt.Errorf("plane %q is not supported; use %q (3D worlds) or %q (2D worlds)", s, PlaneXZ, PlaneXY)
 }
 
+// SecondAxis names a plane's second axis, the one grid indices call z:
+// "y" on an xy world, "z" otherwise.
+func SecondAxis(plane string) string {
+	if plane == PlaneXY {
+		return "y"
+	}
+	return "z"
+}
+
 // WorldDir is the folder of a cooked world, inside the output directory,
 // that holds its manifest and cell documents (world/main.world.json,
 // world/main.cell_0_0.json), as the Estella runtime reads them.
@@ -143,6 +152,22 @@ func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // cells there.
 const XYRuntimeNote = "Estella's runtime samples streaming sources on X and Z only, so a world cut on X and Y streams the wrong cells in it (see worldcook simulate --policy estella)"
 
+// XYPlane is the xy-plane warning: what a world cut on x and y means for
+// Estella's runtime, from says where the plane was set ("--plane",
+// "WORLDCOOK_PLANE", "worldcook.yaml:1:8: plane", "the manifest"), and
+// runtime says the run is of Estella's runtime itself (simulate and tune
+// --policy estella), where it says plainly that no radius helps.
+func XYPlane(from string, runtime bool) string {
+	cut := "the world is cut on x and y"
+	if from != "" {
+		cut += " (plane xy, from " + from + ")"
+	}
+	if runtime {
+		return cut + ", and Estella's runtime samples streaming sources on X and Z only: it wants the cells around each source's (x, z), not around where the source stands, so no radius makes it stream this world as cut (only one reaching the whole world avoids holes, by loading everything). The holes this run counts, cause plane, are what players would see; cut the world on x and z for Estella's runtime, or see how it would stream if the runtime sampled x and y with --policy budgeted"
+	}
+	return cut + ": " + XYRuntimeNote
+}
+
 // Manifest is the index of one cooked streamed world.
 type Manifest struct {
 	Version        int        `json:"version"`
@@ -155,8 +180,11 @@ type Manifest struct {
 	// View is the scene's main camera's view, which a simulation gives
 	// the sources it assumes for a world without authored ones; absent
 	// when the scene has no camera.
-	View  *View  `json:"view,omitempty"`
-	Cells []Cell `json:"cells"`
+	View *View `json:"view,omitempty"`
+	// Layout is how the content lies in space, to tell a 2D scene from
+	// a 3D one; absent when no top-level entity was measured.
+	Layout *Layout `json:"layout,omitempty"`
+	Cells  []Cell  `json:"cells"`
 	// Assets lists every distinct asset file the world's entities load,
 	// sorted by path; absent for a world that references none (or was
 	// cooked outside a project), which simulates exactly as before assets
@@ -394,6 +422,11 @@ func (m *Manifest) Check() error {
 	}
 	if m.View != nil {
 		if err := m.View.Check(); err != nil {
+			return fmt.Errorf("%w; re-cook the world", err)
+		}
+	}
+	if m.Layout != nil {
+		if err := m.Layout.Check(); err != nil {
 			return fmt.Errorf("%w; re-cook the world", err)
 		}
 	}

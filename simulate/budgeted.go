@@ -31,7 +31,7 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		return nil, err
 	}
 	b := &budgeted{run: &PolicyRun{Policy: Budgeted, World: world, Settings: set, Route: frames,
-		Warnings: setupWarnings(world, route, streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set))}}
+		Warnings: setupWarnings(world, route, o, streaming.AssumedRadii(world, sources, o.Radii.set()), streaming.OversizeCells(world, set))}}
 	var loader streaming.Loader = streaming.NewModelLoader(o.Model)
 	if o.Disk != nil {
 		if len(world.Assets) > 0 && !set.IgnoreAssets && world.AssetFiles == nil {

@@ -59,7 +59,7 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err := o.needView(bound); err != nil {
 		return nil, err
 	}
-	run := &PolicyRun{Policy: Estella, World: world, Route: sampled, Warnings: setupWarnings(world, route)}
+	run := &PolicyRun{Policy: Estella, World: world, Route: sampled, Warnings: setupWarnings(world, route, o)}
 	// In a world cut on x and y, the holes are where the sources really
 	// stand.
 	var actual [][]streaming.Point

@@ -92,6 +92,11 @@ type Options struct {
 	Parsed *streaming.Route
 	// Radii override every source's radii where set.
 	Radii Radii
+	// PlaneFrom says where the world's plane was set, for the xy-plane
+	// warning: the setting that cut a scene opened in memory ("--plane",
+	// "worldcook.yaml:1:8: plane"), or "" for a cooked world, whose
+	// manifest says it.
+	PlaneFrom string
 	// View, when set, is every source's view, whatever the scene says
 	// (--view-size, --view-distance); nil leaves each source the view of
 	// its camera, and a source assumed for a world without authored ones
@@ -199,8 +204,9 @@ type Result struct {
 type PolicyRun struct {
 	Policy Policy
 	World  *streaming.World
-	// Warnings change how the report reads: a world cut on x and y,
-	// authored sources the route does not drive, radii assumed for a world
+	// Warnings change how the report reads: a world cut on x and y, a
+	// world that streams nothing, a route outside the world, authored
+	// sources the route does not drive, radii assumed for a world
 	// without sources, cells larger than the per-frame budget (the last
 	// two under the budgeted policy).
 	Warnings []streaming.Warning
@@ -263,6 +269,9 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 			return nil, err
 		}
 	}
+	if err := drawnOnOtherPlane(world, route); err != nil {
+		return nil, err
+	}
 	res := &Result{Compare: o.Compare}
 	for _, p := range policies {
 		var (
@@ -281,12 +290,34 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 	return res, nil
 }
 
+// drawnOnOtherPlane refuses a route drawn on the plane a world is laid
+// out on but not cut on (a 2D route of x,y on a 2D world cut on x and z),
+// saying what to cut it on: the route's own error would only ask for the
+// missing column.
+func drawnOnOtherPlane(world *streaming.World, route *streaming.Route) error {
+	other, says := world.Layout.Mismatch(world.Plane, world.CellSize)
+	switch {
+	case other == manifest.PlaneXY && route.HasY && !route.HasZ,
+		other == manifest.PlaneXZ && route.HasZ && !route.HasY:
+		return fmt.Errorf("%s: the route is drawn on %s, and %s %s: set plane: %s at the top of worldcook.yaml (worldcook init --plane %s --write writes it there), and cook a cooked world again",
+			route.File, map[string]string{manifest.PlaneXY: "x and y", manifest.PlaneXZ: "x and z"}[other], world.Scene, says, other, other)
+	}
+	return nil
+}
+
 // setupWarnings are the warnings every policy's run of route over world
 // gives (the plane, sources the route leaves standing), then the policy's
 // own. Both policies give the shared ones alike, so that a comparison
 // shows each once.
-func setupWarnings(world *streaming.World, route *streaming.Route, own ...[]streaming.Warning) []streaming.Warning {
-	ws := append(streaming.PlaneXY(world), route.Undriven(world.Sources, world.Plane)...)
+func setupWarnings(world *streaming.World, route *streaming.Route, o Options, own ...[]streaming.Warning) []streaming.Warning {
+	// Under a comparison both runs say it as the runtime's, once.
+	runtime := o.policy() == Estella || o.Compare
+	ws := append(streaming.PlaneXY(world, o.PlaneFrom, runtime), streaming.PlaneMismatch(world)...)
+	ws = append(ws, streaming.NothingStreams(world)...)
+	if w := route.Outside(world); w != nil {
+		ws = append(ws, *w)
+	}
+	ws = append(ws, route.Undriven(world.Sources, world.Plane)...)
 	for _, w := range own {
 		ws = append(ws, w...)
 	}

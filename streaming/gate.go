@@ -277,6 +277,11 @@ func holeBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	return b
 }
 
+// shortRoute is the length under which a route whose every frame fails
+// is called too short: a load takes a frame at least, so a route of a
+// frame or two is its cold start alone.
+const shortRoute = 2
+
 func popInBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	var b Breach
 	var cells cellSet
@@ -298,6 +303,11 @@ func popInBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
 	case b.FrameCount == 0:
 	case !res.PopInWarmupEnded:
 		b.Detail = fmt.Sprintf("no frame of %d was free of pop-in: the view never showed its cells all resident", len(frames))
+		if len(frames) <= shortRoute {
+			// A load takes a frame at least: such a route is its cold
+			// start alone, and no setting would pass it.
+			b.Detail += "; the route ends before the first load is resident: give a longer route"
+		}
 	case res.WarmupAuto:
 		b.Detail = fmt.Sprintf("%d %s with pop-in after the warm-up, which lasted %s (until the first frame without pop-in)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.PopInWarmup, firstFrame))
 	default:

@@ -129,6 +129,26 @@ func TestGateNeverResident(t *testing.T) {
 	}
 }
 
+// TestGatePopInShortRoute: a route of one frame is its cold start alone:
+// the breach says the route is too short, which a longer one is not.
+func TestGatePopInShortRoute(t *testing.T) {
+	for _, tc := range []struct {
+		frames []FrameReport
+		short  bool
+	}{
+		{[]FrameReport{{Frame: 0, PopIn: 1, PopInCells: []string{"a"}}}, true},
+		{[]FrameReport{{Frame: 0, PopIn: 1}, {Frame: 1, PopIn: 1}, {Frame: 2, PopIn: 1}}, false},
+	} {
+		res := evaluateGate(tc.frames, &Summary{}, Gate{FailOn: []string{FailPopIn}})
+		if len(res.Breaches) != 1 {
+			t.Fatalf("%d frames: %+v", len(tc.frames), res)
+		}
+		if d := res.Breaches[0].Detail; strings.Contains(d, "give a longer route") != tc.short || !strings.Contains(d, "never showed") {
+			t.Errorf("%d frames: detail %q", len(tc.frames), d)
+		}
+	}
+}
+
 // TestGateOnTheSeedRun: the reference demo keeps within its budget and
 // cap and gives nothing up, but has holes after its warm-up.
 func TestGateOnTheSeedRun(t *testing.T) {
@@ -156,7 +176,7 @@ func TestWarnings(t *testing.T) {
 	w := rowWorld(3)
 	w.Cells[1].Bytes, w.Cells[2].Bytes = 500, 300
 	ws := OversizeCells(w, Settings{Budget: Int64(200)})
-	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []string{"c01 (500 B)", "c02 (300 B)"}) || !strings.Contains(ws[0].Message, "2 of 3 cells") {
+	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []string{"c01 (500 B: 2.5 frames of budget in one)", "c02 (300 B: 1.5 frames of budget in one)"}) || !strings.Contains(ws[0].Message, "2 of 3 cells") {
 		t.Errorf("oversize: %+v", ws)
 	}
 	if ws := OversizeCells(w, Settings{}); ws != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -376,6 +377,39 @@ func (rt *Route) FirstFrame() int {
 		return int(rt.Rows[0].Frame)
 	}
 	return 1
+}
+
+// Outside warns when the route lies outside the world: no row of it
+// stands within the union of the cells' grown bounds (a route drawn in
+// another unit, or on the other plane). Every hole and pop-in count of
+// such a run is about empty space: tune refuses it, simulate warns. The
+// route's second axis is the world's plane's (y on an xy world).
+func (rt *Route) Outside(w *World) *Warning {
+	if len(w.Cells) == 0 || len(rt.Rows) == 0 {
+		return nil
+	}
+	b := w.Cells[0].Bounds
+	for _, c := range w.Cells[1:] {
+		b = b.Union(c.Bounds)
+	}
+	axis := manifest.SecondAxis(w.Plane)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for _, row := range rt.Rows {
+		z := row.Z
+		if w.Plane == manifest.PlaneXY {
+			z = row.Y
+		}
+		if row.X >= b.MinX && row.X <= b.MaxX && z >= b.MinZ && z <= b.MaxZ {
+			return nil
+		}
+		xlo, xhi, lo, hi = math.Min(xlo, row.X), math.Max(xhi, row.X), math.Min(lo, z), math.Max(hi, z)
+	}
+	num := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	return &Warning{Code: "route-outside-world", Severity: diag.SeverityWarning, Message: fmt.Sprintf(
+		"%s: the route lies outside the world: it spans x %s..%s, %s %s..%s, the world's cells x %s..%s, %s %s..%s",
+		rt.File, num(xlo), num(xhi), axis, num(lo), num(hi), num(b.MinX), num(b.MaxX), axis, num(b.MinZ), num(b.MaxZ)),
+		Hint: "draw the route in the world's units, on its plane (x,y on a world cut on xy)"}
 }
 
 // routeDriven is the source a route without a source column moves: the

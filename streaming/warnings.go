@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/manifest"
@@ -12,7 +13,8 @@ import (
 // Warning is something about a run's setup that would lead a reader of
 // its report to a wrong conclusion if left unsaid: a diagnostic about the
 // run, without a location, whose Code names the kind
-// ("cell-over-budget", "assumed-radii", "undriven-source", "xy-plane")
+// ("cell-over-budget", "assumed-radii", "undriven-source", "xy-plane",
+// "nothing-streams", "route-outside-world", "plane-mismatch")
 // and whose Cells are the cells it concerns, if any (at most
 // maxWarningCells; More counts the rest). Its JSON Lines form is
 // diag.ShortJSONLine's (docs/json.md `warning`).
@@ -23,32 +25,87 @@ type Warning = diag.Diagnostic
 const maxWarningCells = 20
 
 // OversizeCells warns about cells larger than the per-frame budget: each
-// goes alone in its frame and overruns the budget whenever it loads. The
-// largest come first. A cell whose proxy fits is named too: near a source
+// goes alone in its frame and overruns the budget whenever it loads. A
+// cell's size is what every request for it dispatches: its document and,
+// when the run counts assets, the assets it alone loads (an asset another
+// cell or the persistent world also lists may be resident already, and is
+// not asked again). The largest come first, each with the frames of budget
+// its one frame takes. A cell whose proxy fits is named too: near a source
 // it loads in full.
 func OversizeCells(w *World, set Settings) []Warning {
 	if set.Budget == nil {
 		return nil
 	}
 	budget := *set.Budget
+	var users []int
+	if !set.IgnoreAssets && len(w.Assets) > 0 {
+		users = make([]int, len(w.Assets))
+		for _, a := range w.PersistentAssets {
+			users[a] += 2
+		}
+		for i := range w.Cells {
+			for _, a := range w.Cells[i].Assets {
+				users[a]++
+			}
+		}
+	}
+	size := func(c *Cell) int64 {
+		n := c.Bytes
+		for _, a := range c.Assets {
+			if users != nil && users[a] == 1 {
+				n += w.Assets[a].Bytes
+			}
+		}
+		return n
+	}
 	var over []int
 	for i := range w.Cells {
-		if w.Cells[i].Bytes > budget {
+		if size(&w.Cells[i]) > budget {
 			over = append(over, i)
 		}
 	}
 	if len(over) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(over, func(a, b int) int { return cmp.Compare(w.Cells[b].Bytes, w.Cells[a].Bytes) })
+	slices.SortStableFunc(over, func(a, b int) int { return cmp.Compare(size(&w.Cells[b]), size(&w.Cells[a])) })
 	warn := Warning{Code: "cell-over-budget", Severity: diag.SeverityWarning}
+	withAssets := false
 	for _, i := range over[:min(len(over), maxWarningCells)] {
-		warn.Cells = append(warn.Cells, fmt.Sprintf("%s (%s)", w.Cells[i].Name, ByteSize(w.Cells[i].Bytes)))
+		c := &w.Cells[i]
+		n := size(c)
+		what := ByteSize(n)
+		if n != c.Bytes {
+			what = fmt.Sprintf("%s with its assets", ByteSize(n))
+			withAssets = true
+		}
+		frames := "its load takes a frame over the budget"
+		if budget > 0 {
+			frames = fmt.Sprintf("%s frames of budget in one", strconv.FormatFloat(float64(n)/float64(budget), 'f', 1, 64))
+		}
+		warn.Cells = append(warn.Cells, fmt.Sprintf("%s (%s: %s)", c.Name, what, frames))
 	}
 	warn.More = len(over) - len(warn.Cells)
-	warn.Message = fmt.Sprintf("%d of %d cells are larger than the per-frame budget of %s: each loads alone and overruns the budget (a hitch) whenever it is requested; split them or raise --budget",
-		len(over), len(w.Cells), ByteSize(budget))
+	whose := ""
+	if withAssets {
+		whose = " (a cell's document and the assets no other cell shares, which every request for it asks)"
+	}
+	warn.Message = fmt.Sprintf("%d of %d cells are larger than the per-frame budget of %s%s: each loads alone and overruns the budget (a hitch) whenever it is requested; split them or raise --budget",
+		len(over), len(w.Cells), ByteSize(budget), whose)
 	return []Warning{warn}
+}
+
+// NothingStreams warns about a world of no cell or of one: it loads whole
+// or not at all (validate's nothing-streams, said of the world run).
+func NothingStreams(w *World) []Warning {
+	only := ""
+	if len(w.Cells) > 0 {
+		only = w.Cells[0].Name
+	}
+	msg, hint := manifest.NothingStreams(len(w.Cells), only, w.Layout, w.Plane, w.CellSize)
+	if msg == "" {
+		return nil
+	}
+	return []Warning{{Code: "nothing-streams", Severity: diag.SeverityWarning, Message: w.Scene + ": " + msg, Hint: hint}}
 }
 
 // AssumedRadii warns that a world without authored streaming sources is
@@ -105,12 +162,25 @@ func JoinAnd(parts []string) string {
 
 // PlaneXY warns that a world cut on x and y is not streamed as cut by
 // Estella's runtime, which samples the sources on x and z: whatever policy
-// a run shows, the shipped game streams other cells.
-func PlaneXY(w *World) []Warning {
+// a run shows, the shipped game streams other cells. from says where the
+// plane was set (manifest.XYPlane); runtime that the run is the
+// runtime's own.
+func PlaneXY(w *World, from string, runtime bool) []Warning {
 	if w.Plane != manifest.PlaneXY {
 		return nil
 	}
-	return []Warning{{Code: "xy-plane", Severity: diag.SeverityWarning, Message: fmt.Sprintf(
-		"%s is cut on x and y: %s; under --policy estella the run shows the cells the runtime would stream, and counts holes where the sources really stand",
-		w.Scene, manifest.XYRuntimeNote)}}
+	return []Warning{{Code: "xy-plane", Severity: diag.SeverityWarning, Message: w.Scene + ": " + manifest.XYPlane(from, runtime)}}
+}
+
+// PlaneMismatch warns that a world is laid out on the other plane than
+// it is cut on (validate's plane-mismatch, said of the world run), from
+// the layout cook measured.
+func PlaneMismatch(w *World) []Warning {
+	other, says := w.Layout.Mismatch(w.Plane, w.CellSize)
+	if other == "" {
+		return nil
+	}
+	return []Warning{{Code: "plane-mismatch", Severity: diag.SeverityWarning,
+		Message: w.Scene + " " + says,
+		Hint:    fmt.Sprintf("set plane: %s at the top of worldcook.yaml (worldcook init --plane %s --write writes it there); a cooked world must be cooked again", other, other)}}
 }

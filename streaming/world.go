@@ -91,6 +91,9 @@ type World struct {
 	// RuntimeSources are the sources as the Estella runtime samples them:
 	// on X and Z whatever the plane (for an xz world, Sources).
 	RuntimeSources []Source
+	// Layout is how the content lies in space, as cook measured it (nil
+	// for a manifest without one): what tells a 2D scene from a 3D one.
+	Layout *manifest.Layout
 	// Files holds the cooked documents, addressed by Cell.Path. It may be
 	// nil for a world that is only simulated with modelled IO.
 	Files fs.FS
@@ -177,6 +180,7 @@ func WorldFromManifest(m *manifest.Manifest, files fs.FS) *World {
 		Cells:    cellsFromManifest(m),
 		Sources:  sourcesFromManifest(m),
 		View:     ViewOf(m.View),
+		Layout:   m.Layout,
 		// The runtime's view of the sources, for --policy estella.
 		RuntimeSources: runtimeSources(m),
 		Files:          files,

@@ -106,6 +106,11 @@ func (c *Candidate) Describe() string {
 // each required condition held, the one that held least often, and where
 // it held for the nearest candidate (the best ranked of those it alone
 // failed, else of those it failed). It is "" when a candidate is feasible.
+// shortRoute is the length under which a route whose every frame fails
+// is called too short: a load takes a frame at least, so a route of a
+// frame or two is its cold start alone.
+const shortRoute = 2
+
 func (r *Result) Infeasible() string {
 	if r.Best >= 0 {
 		return ""
@@ -180,7 +185,13 @@ func (r *Result) Infeasible() string {
 	for k, f := range nearest.Routes {
 		for _, h := range f.Held {
 			if h.Condition == least {
-				where = append(where, fmt.Sprintf("on %s in %d %s from frame %d", r.Routes[k], h.FrameCount, english.Plural(h.FrameCount, "frame"), h.FirstFrame))
+				w := fmt.Sprintf("on %s in %d %s from frame %d", r.Routes[k], h.FrameCount, english.Plural(h.FrameCount, "frame"), h.FirstFrame)
+				if h.FrameCount == f.Frames && f.Frames <= shortRoute {
+					// A route over before anything loads: the start's
+					// cold frames are all it has, and no setting helps.
+					w += fmt.Sprintf(", every frame of a route of %d: it ends before the first load is resident; give a longer route (a tour of a one-cell world is one frame)", f.Frames)
+				}
+				where = append(where, w)
 			}
 		}
 	}

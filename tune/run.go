@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -79,6 +78,10 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if len(o.Require.FailOn) == 0 {
 		o.Require.FailOn, warnings = defaultRequirement(reach)
 	}
+	// Said once of the world tuned, not of every candidate's.
+	setup := streaming.PlaneXY(authoredWorld, s.Base.PlaneFrom, s.Base.Policy == simulate.Estella)
+	setup = append(setup, streaming.PlaneMismatch(authoredWorld)...)
+	warnings = append(append(setup, streaming.NothingStreams(authoredWorld)...), warnings...)
 	if slices.Contains(o.Require.FailOn, streaming.FailPopIn) && !(reach > 0) {
 		return nil, fmt.Errorf("--require pop-in: %w", streaming.ErrNoView)
 	}
@@ -199,29 +202,10 @@ func (s Setup) authored(w *streaming.World) Candidate {
 // inside refuses a route none of whose positions lies within the world's
 // cells: a route drawn in other units or for another world.
 func inside(rt *streaming.Route, w *streaming.World) error {
-	if len(w.Cells) == 0 || len(rt.Rows) == 0 {
-		return nil
+	if warn := rt.Outside(w); warn != nil {
+		return fmt.Errorf("%s; %s", warn.Message, warn.Hint)
 	}
-	b := w.Cells[0].Bounds
-	for _, c := range w.Cells[1:] {
-		b.MinX, b.MinZ = math.Min(b.MinX, c.Bounds.MinX), math.Min(b.MinZ, c.Bounds.MinZ)
-		b.MaxX, b.MaxZ = math.Max(b.MaxX, c.Bounds.MaxX), math.Max(b.MaxZ, c.Bounds.MaxZ)
-	}
-	axis := "z"
-	lo, hi := math.Inf(1), math.Inf(-1)
-	xlo, xhi := math.Inf(1), math.Inf(-1)
-	for _, row := range rt.Rows {
-		z := row.Z
-		if w.Plane == manifest.PlaneXY {
-			z, axis = row.Y, "y"
-		}
-		if row.X >= b.MinX && row.X <= b.MaxX && z >= b.MinZ && z <= b.MaxZ {
-			return nil
-		}
-		xlo, xhi, lo, hi = math.Min(xlo, row.X), math.Max(xhi, row.X), math.Min(lo, z), math.Max(hi, z)
-	}
-	return fmt.Errorf("%s: the route lies outside the world: it spans x %s..%s, %s %s..%s, the world's cells x %s..%s, %s %s..%s; draw the route in the world's units",
-		rt.File, num(xlo), num(xhi), axis, num(lo), num(hi), num(b.MinX), num(b.MaxX), axis, num(b.MinZ), num(b.MaxZ))
+	return nil
 }
 
 // evaluator runs a candidate on a route through simulate.Run, exactly as

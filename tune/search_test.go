@@ -329,3 +329,24 @@ func TestEvalOrder(t *testing.T) {
 		t.Errorf("order %v, want %v", got, want)
 	}
 }
+
+// TestInfeasibleOnAShortRoute: a route whose every frame fails and that is
+// over before a load can be resident is named too short, since no setting
+// would pass it; a longer route failing throughout is not.
+func TestInfeasibleOnAShortRoute(t *testing.T) {
+	plan, err := Space{Load: []float64{8}, Unload: []float64{20}, Prefetch: []float64{10}}.Lay(world{CellSize: 8}, defaultMaxCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, frames := range []int{1, 10} {
+		res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
+			return Figures{Frames: frames, Held: []Held{{Condition: streaming.FailPopIn, FrameCount: frames, FirstFrame: 0}}}, nil
+		}, Options{Routes: []string{"tour.csv"}, Require: streaming.Gate{FailOn: []string{streaming.FailPopIn}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := res.Infeasible(); strings.Contains(msg, "give a longer route") != (frames == 1) {
+			t.Errorf("%d frames: %s", frames, msg)
+		}
+	}
+}

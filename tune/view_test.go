@@ -86,9 +86,13 @@ func TestNoViewAndEstellaXY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Require.FailOn, []string{streaming.FailHoles}) || len(res.Warnings) != 1 || res.Warnings[0].Code != "no-view" ||
-		!strings.Contains(res.Warnings[0].Message, "a smaller load radius always looks better") {
+	if !slices.Equal(res.Require.FailOn, []string{streaming.FailHoles}) || len(res.Warnings) != 2 || res.Warnings[1].Code != "no-view" ||
+		!strings.Contains(res.Warnings[1].Message, "a smaller load radius always looks better") {
 		t.Errorf("no view: require %v, warnings %+v", res.Require.FailOn, res.Warnings)
+	}
+	// The world is cut on x and y: said once, of the world tuned.
+	if w := res.Warnings[0]; w.Code != "xy-plane" || strings.Contains(w.Message, "no radius") {
+		t.Errorf("budgeted on xy: %+v", w)
 	}
 	if _, err := Run(context.Background(), setup(simulate.Budgeted), Options{Require: streaming.Gate{FailOn: []string{streaming.FailPopIn}}}); err == nil || !strings.Contains(err.Error(), "pop-in needs a view") {
 		t.Errorf("--require pop-in without a view: %v", err)
@@ -99,5 +103,8 @@ func TestNoViewAndEstellaXY(t *testing.T) {
 	}
 	if msg := res.Infeasible(); res.Best >= 0 || !strings.Contains(msg, "Estella's runtime samples the streaming sources on X and Z, so on this world cut on X and Y") || !strings.Contains(msg, "no radius changes that") {
 		t.Errorf("estella on xy: best %d, %q", res.Best, msg)
+	}
+	if w := res.Warnings[0]; w.Code != "xy-plane" || !strings.Contains(w.Message, "no radius makes it stream this world as cut") {
+		t.Errorf("estella on xy: %+v", w)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/worldcook/worldcook/internal/assets"
+	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 )
@@ -100,6 +101,7 @@ type checker struct {
 	doc      []int32 // -1 persistent, else cell index
 	cells    []cellAcc
 	pos      map[int32]scene.Vec3 // world positions of fNeedPos entities
+	cams     []camera.Camera      // the spawned cameras (collectViews)
 
 	fents []int32 // entity index of each finding
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -30,7 +31,9 @@ func TestCorpus(t *testing.T) {
 	// scenes, and each is cut on both planes here; it may fire on one
 	// plane of a scene only.
 	allowed := map[string]bool{CodeCrossCellRef: true, CodePersistentToCellRef: true, CodeUnplaceablePrefab: true,
-		CodeCameraInCell: true, CodeUIRootInCell: true, CodeGlobalLightInCell: true, CodeUnresolvedPrefab: true, CodeMissingAsset: true, CodePlaneMismatch: true}
+		CodeCameraInCell: true, CodeUIRootInCell: true, CodeGlobalLightInCell: true, CodeUnresolvedPrefab: true, CodeMissingAsset: true, CodePlaneMismatch: true,
+		// The variants add a StreamedWorld and no source.
+		CodeNoStreamingSource: true, CodeNothingStreams: true}
 	prefabs := newPrefabs([]string{corpus.Dir()})
 	multi := 0
 	for _, file := range files {
@@ -71,6 +74,12 @@ func TestCorpus(t *testing.T) {
 					if f.Code == CodePlaneMismatch {
 						mismatched++
 					}
+					if f.Code == CodeNothingStreams && len(sp.Cells) > 1 {
+						t.Errorf("%s variant: nothing-streams on %d cells", plane, len(sp.Cells))
+					}
+				}
+				if len(sp.Cells) <= 1 && !slices.ContainsFunc(sp.Findings, func(f Finding) bool { return f.Code == CodeNothingStreams }) {
+					t.Errorf("%s variant of %d cells: no nothing-streams", plane, len(sp.Cells))
 				}
 				checkPartition(t, sp)
 				if len(sp.Cells) > 1 {

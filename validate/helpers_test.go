@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +86,31 @@ func check(t testing.TB, opts Options, es ...E) *Plan {
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
+	return withoutSetup(p)
+}
+
+// setupCodes are the warnings about a whole world's setup that nearly
+// every fixture here earns (a world of a cell or two, without a streaming
+// source): check leaves them out, and TestRules, which checks them,
+// calls checkAll.
+var setupCodes = map[string]bool{CodeNothingStreams: true, CodeNoStreamingSource: true}
+
+// withoutSetup drops the setup warnings from p's findings.
+func withoutSetup(p *Plan) *Plan {
+	p.Findings = slices.DeleteFunc(p.Findings, func(f Finding) bool { return setupCodes[f.Code] })
+	return p
+}
+
+// checkAll is check with every finding.
+func checkAll(t testing.TB, opts Options, es ...E) *Plan {
+	t.Helper()
+	if opts.SceneName == "" {
+		opts.SceneName = "test"
+	}
+	p, err := Check(parse(t, sceneJSON(es...)), opts)
+	if err != nil {
+		t.Fatalf("Check: %v", err)
+	}
 	return p
 }
 
@@ -105,9 +131,22 @@ func joint(target string) string {
 }
 
 // codes summarizes findings as "code@entity:field" strings, sorted.
+// codes lists p's findings as code@entity:field, sorted, the setup
+// warnings left out (see setupCodes); allCodes keeps them.
 func codes(p *Plan) []string {
+	return codesOf(p, false)
+}
+
+func allCodes(p *Plan) []string {
+	return codesOf(p, true)
+}
+
+func codesOf(p *Plan, setup bool) []string {
 	out := []string{}
 	for _, f := range p.Findings {
+		if !setup && setupCodes[f.Code] {
+			continue
+		}
 		s := f.Code
 		if f.Entity != nil {
 			s += "@" + strconv.FormatInt(*f.Entity, 10)

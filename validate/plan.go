@@ -20,6 +20,9 @@ type Options struct {
 	SceneName string
 	// Plane is manifest.PlaneXZ (default) or manifest.PlaneXY.
 	Plane string
+	// PlaneFrom says where Plane was set, for messages ("--plane",
+	// "worldcook.yaml:1:8: plane"); "" when it was not (the default).
+	PlaneFrom string
 	// Strict turns warnings into errors.
 	Strict bool
 	// Components declares project components' entity-reference fields, in
@@ -91,6 +94,10 @@ type Plan struct {
 	// the view a simulation gives the sources it assumes for a world
 	// without authored ones. Each source's own is its Source.View.
 	View *manifest.View
+	// Layout is how the content lies in space (cameras, the extent of the
+	// top-level entities), measured for plane-mismatch; cook writes it in
+	// the manifest.
+	Layout *manifest.Layout
 	// Findings are in a stable order: by entity position, then code.
 	Findings []Finding
 	// Assets are the asset files each cell and the persistent world

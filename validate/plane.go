@@ -8,89 +8,80 @@ import (
 	"github.com/worldcook/worldcook/manifest"
 )
 
-// planeSample is how many top-level entities the plane check reads: enough
-// to tell a flat world from a spread one, at a cost that does not grow
-// with the world.
-const planeSample = 4096
+// The plane a world is laid out on (plane-mismatch), and the layout it is
+// told from: the cameras (package camera read them, collectViews kept
+// them) and the extent of the top-level entities. The rule itself is the
+// manifest's (Layout.LaidOut), so that simulate and tune judge a cooked
+// world as validate judges the scene.
 
-// checkPlane warns when the world is spread over the other plane than the
-// one it is cut on: a 2D scene (every z equal, y spread out) cut on xz, or
-// a 3D scene on the ground (every y equal, z spread out) cut on xy. Either
-// way every entity lands in one row of cells, which streams as badly as no
-// streaming at all, and nothing else would say so.
-func (c *checker) checkPlane() {
-	d, sw := c.d, c.worlds[0]
-	// Every step-th top-level entity, counted first so that nothing is
-	// allocated for a world of millions.
+// layout measures the world's layout once: the cameras and the extent of
+// up to manifest.LayoutSample top-level entities, evenly spaced, leaving
+// out the cameras and UI roots (a camera stands back from a 2D scene on
+// z, a canvas sits wherever the UI does). The entities are counted first
+// so that nothing is allocated for a world of millions.
+func (c *checker) layout() *manifest.Layout {
+	if c.plan.Layout != nil {
+		return c.plan.Layout
+	}
+	l := &manifest.Layout{Cameras: len(c.cams)}
+	for _, cam := range c.cams {
+		if cam.Orthographic {
+			l.Orthographic++
+		}
+	}
+	const skip = fCamera | fCanvas
 	roots := 0
-	for _, p := range c.parent {
-		if p < 0 {
+	for i, p := range c.parent {
+		if p < 0 && c.flags[i]&skip == 0 {
 			roots++
 		}
 	}
-	if roots < 2 {
-		return
-	}
-	step := max(1, roots/planeSample)
-	// flat is the axis the cut uses but the world does not; spread the
-	// one it does not use but the world does.
-	flatName, spreadName := "z", "y"
-	axis := func(p [3]float64) (flat, spread float64) { return p[2], p[1] }
-	if c.xy {
-		flatName, spreadName = "y", "z"
-		axis = func(p [3]float64) (flat, spread float64) { return p[1], p[2] }
-	}
-	n := 0
-	var flatLo, flatHi, spreadLo, spreadHi, xLo, xHi float64
+	step := max(1, roots/manifest.LayoutSample)
 	k := -1
 	for i, p := range c.parent {
-		if p >= 0 {
+		if p >= 0 || c.flags[i]&skip != 0 {
 			continue
 		}
 		if k++; k%step != 0 {
 			continue
 		}
-		t, ok, err := d.Transform(i)
+		t, ok, err := c.d.Transform(i)
 		if !ok || err != nil {
 			continue
 		}
-		p := t.Position
-		f, s := axis([3]float64{p.X, p.Y, p.Z})
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.IsNaN(s) || math.IsInf(s, 0) {
+		v := [3]float64{t.Position.X, t.Position.Y, t.Position.Z}
+		if math.IsNaN(v[0]+v[1]+v[2]) || math.IsInf(v[0]+v[1]+v[2], 0) {
 			continue
 		}
-		if math.IsNaN(p.X) || math.IsInf(p.X, 0) {
-			continue
+		if l.Roots == 0 {
+			l.Min, l.Max = v, v
 		}
-		if n == 0 {
-			flatLo, flatHi, spreadLo, spreadHi, xLo, xHi = f, f, s, s, p.X, p.X
+		for a := range 3 {
+			l.Min[a], l.Max[a] = math.Min(l.Min[a], v[a]), math.Max(l.Max[a], v[a])
 		}
-		flatLo, flatHi = math.Min(flatLo, f), math.Max(flatHi, f)
-		spreadLo, spreadHi = math.Min(spreadLo, s), math.Max(spreadHi, s)
-		xLo, xHi = math.Min(xLo, p.X), math.Max(xHi, p.X)
-		n++
+		l.Roots++
 	}
-	// The unused axis must spread like a layout, not like layers: over
-	// two cells at least, and a quarter as far as x does (UI scenes put
-	// their layers a few units apart on z).
-	spread := spreadHi - spreadLo
-	if n < 8 || flatHi-flatLo > 1e-6*math.Max(1, c.cellSize) || spread < 2*c.cellSize || spread < (xHi-xLo)/4 {
+	c.plan.Layout = l
+	return l
+}
+
+// checkPlane warns when the world is laid out on the other plane than it
+// is cut on: a 2D scene cut on xz lands in the cells of x and its layers'
+// depth, not of its height; a 3D scene cut on xy in those of its height.
+func (c *checker) checkPlane() {
+	other, says := c.layout().Mismatch(c.plan.Plane, c.cellSize)
+	if other == "" {
 		return
 	}
-	other := manifest.PlaneXY
-	if c.xy {
-		other = manifest.PlaneXZ
+	set := fmt.Sprintf("set plane: %s at the top of worldcook.yaml (worldcook init --plane %s --write writes it there), or pass --plane %s to every command", other, other, other)
+	if from := c.opts.PlaneFrom; from != "" {
+		set = fmt.Sprintf("%s sets plane %s: make it %s", from, c.plan.Plane, other)
 	}
-	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
-		Code: CodePlaneMismatch,
-		Message: fmt.Sprintf("the world is cut on %s, but its top-level entities all have %s = %s while %s spans %s to %s: every one lands in one row of cells",
-			c.plan.Plane, flatName, fmtNum(flatLo), spreadName, fmtNum(spreadLo), fmtNum(spreadHi)),
-		// The keys as worldcook.yaml accepts them: plane is a setting of
-		// the cook and validate sections.
-		Hint: fmt.Sprintf("cut the world on the plane it is laid out on: --plane %s, or in worldcook.yaml cook: {plane: %s} and validate: {plane: %s}", other, other, other),
-		Subject: diag.Subject{
-			Field: "StreamedWorld",
-		},
+	c.add(c.worlds[0], Finding{Diagnostic: diag.Diagnostic{
+		Code:    CodePlaneMismatch,
+		Message: "the world " + says,
+		Hint:    set,
+		Subject: diag.Subject{Field: "StreamedWorld"},
 	}})
 }
 
@@ -103,8 +94,8 @@ const (
 var rulePlaneMismatch = rule{
 	Rule: Rule{ID: CodePlaneMismatch, Level: SeverityWarning,
 		Short: "The world is laid out on the other plane than it is cut on",
-		Full:  "Every top-level entity has the same coordinate on the cut's second axis (z on xz, y on xy) while the other axis spreads over two cells or more and a quarter of the x extent: a 2D scene cut on xz, or a ground-level 3D scene cut on xy. Every entity lands in one row of cells. worldcook reads up to 4096 top-level entities, evenly spaced, to tell.",
-		Help:  "Cut the world on the plane it is laid out on: --plane xy for a 2D world, --plane xz for a 3D one."},
+		Full:  "A 2D scene cut on xz (its cameras all orthographic, its top-level entities spread on y eight times as far as on z), or a 3D scene cut on xy (a perspective camera, the spread on z): the cells follow the wrong axis. Without a camera, the spread must also cover two cells and a quarter of the x extent. Up to 4096 top-level entities, evenly spaced, are measured, cameras and UI roots left out.",
+		Help:  "Cut the world on the plane it is laid out on: plane: xy at the top of worldcook.yaml for a 2D world (worldcook init --plane xy --write writes it), plane: xz for a 3D one."},
 	phase: phaseWorld,
 	check: (*checker).checkPlane,
 }

@@ -356,7 +356,7 @@ func prefabProperty(t *testing.T, seed uint64) {
 		switch f.Code {
 		case CodeCrossCellRef, CodePersistentToCellRef:
 			got[nref{*f.Entity, *f.Target}] = true
-		case CodeCameraInCell, CodeUIRootInCell:
+		case CodeCameraInCell, CodeUIRootInCell, CodeNothingStreams, CodeNoStreamingSource:
 		default:
 			t.Errorf("unexpected %s", f.String())
 		}

@@ -64,7 +64,7 @@ func checkAt(t *testing.T, path string, opts Options, es ...E) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return withoutSetup(p)
 }
 
 func TestPrefabPlacement(t *testing.T) {

@@ -38,6 +38,16 @@ func TestRealProjects(t *testing.T) {
 	if len(scenes) == 0 {
 		t.Fatal("no scenes under " + root)
 	}
+	// The 2D scenes whose layout says so: orthographic cameras and roots
+	// spread on y. The other 2D scenes are one tilemap at the origin,
+	// which gives no layout to tell from; lighting-3d is 3D.
+	laidOut2D := map[string]bool{
+		"examples/physics-playground/assets/scenes/showcase.esscene": true,
+		"examples/platformer/assets/scenes/main.esscene":             true,
+		"examples/sprite-rendering/assets/scenes/main.esscene":       true,
+		"examples/tilemap-demo/assets/scenes/tiled-map.esscene":      true,
+		"templates/2d-platformer/assets/scenes/main.esscene":         true,
+	}
 	for _, file := range scenes {
 		rel, _ := filepath.Rel(root, file)
 		src, err := os.ReadFile(file)
@@ -66,10 +76,19 @@ func TestRealProjects(t *testing.T) {
 						t.Fatal("two checks of one scene differ")
 					}
 					checkPartition(t, p)
+					mismatch := false
+					for _, f := range p.Findings {
+						mismatch = mismatch || f.Code == CodePlaneMismatch
+					}
+					if want := plane == manifest.PlaneXZ && laidOut2D[filepath.ToSlash(rel)]; mismatch != want {
+						t.Errorf("plane-mismatch %v, want %v", mismatch, want)
+					}
 					for _, f := range p.Findings {
 						switch f.Code {
 						// Small cells cut the playground's joints apart.
-						case CodeCameraInCell, CodeUIRootInCell, CodeGlobalLightInCell, CodeCrossCellRef, CodePersistentToCellRef:
+						case CodeCameraInCell, CodeUIRootInCell, CodeGlobalLightInCell, CodeCrossCellRef, CodePersistentToCellRef,
+							// The scenes get a StreamedWorld and no source.
+							CodeNothingStreams, CodeNoStreamingSource, CodePlaneMismatch:
 						default:
 							t.Errorf("unexpected %s", f.String())
 						}

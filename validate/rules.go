@@ -83,7 +83,7 @@ var ruleList = []*rule{
 	&ruleUnplaceablePrefab, &ruleRefToGeneratedID, &ruleGeneratedIDConflict, &ruleUnresolvedPrefab, &ruleMissingAsset, &ruleDuplicateUUID,
 	&ruleUIRootInCell, &ruleGlobalLightInCell, &ruleCameraInCell,
 	&ruleBadSourceRadii, &ruleSourceInCell,
-	&rulePlaneMismatch,
+	&rulePlaneMismatch, &ruleNothingStreams, &ruleNoStreamingSource,
 	&ruleMisspeltComponent,
 }
 

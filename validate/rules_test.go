@@ -13,19 +13,45 @@ import (
 // fails if a rule is removed or starts firing where it should not.
 func TestRules(t *testing.T) {
 	settings := E{ID: 1, Name: "Settings", C: []string{sw("100")}}
+	source := E{ID: 9, Name: "Camera", C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{}`)}}
+	ortho := E{ID: 8, Name: "Camera", C: []string{tr(0, 0, 100), persistent, comp("Camera", `{"projectionType": 1, "orthoSize": 360}`)}}
+	persp := E{ID: 8, Name: "Camera", C: []string{tr(0, 50, 10), persistent, comp("Camera", `{"projectionType": 0, "farPlane": 900}`)}}
 	cases := []struct {
 		name string
 		es   []E
 		opts Options
 		want []string
+		// all compares the setup warnings too (setupCodes), which most
+		// cases, worlds of a cell or two without a source, would all get.
+		all bool
 	}{
 		{name: "clean", es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}}},
+		{name: "clean, setup included", all: true, es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}, {ID: 3, C: []string{tr(305, 0, 5)}}, source}},
+		{name: "nothing-streams: one cell", all: true, es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}, {ID: 3, C: []string{tr(50, 0, 50)}}, source},
+			want: []string{"nothing-streams@1:StreamedWorld.cellSize"}},
+		{name: "nothing-streams: no cell", all: true, es: []E{settings, source},
+			want: []string{"nothing-streams@1:StreamedWorld.cellSize"}},
+		{name: "no-streaming-source", all: true, es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}, {ID: 3, C: []string{tr(305, 0, 5)}}},
+			want: []string{"no-streaming-source@1:StreamedWorld"}},
+		{name: "no-streaming-source: every source disabled", all: true, es: []E{settings, {ID: 2, C: []string{tr(5, 0, 5)}}, {ID: 3, C: []string{tr(305, 0, 5)}},
+			{ID: 9, C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{"enabled": false}`)}}},
+			want: []string{"no-streaming-source@1:StreamedWorld"}},
 		{name: "plane-mismatch: a 2D scene cut on xz", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 50, 0)}}, {ID: 12, C: []string{tr(200, 100, 0)}}, {ID: 13, C: []string{tr(300, 150, 0)}}, {ID: 14, C: []string{tr(400, 200, 0)}}, {ID: 15, C: []string{tr(500, 250, 0)}}, {ID: 16, C: []string{tr(600, 300, 0)}}, {ID: 17, C: []string{tr(700, 350, 0)}}, {ID: 18, C: []string{tr(800, 400, 0)}}, {ID: 19, C: []string{tr(900, 450, 0)}}},
 			want: []string{"plane-mismatch@1:StreamedWorld"}},
 		{name: "the same scene cut on xy", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 50, 0)}}, {ID: 12, C: []string{tr(200, 100, 0)}}, {ID: 13, C: []string{tr(300, 150, 0)}}, {ID: 14, C: []string{tr(400, 200, 0)}}, {ID: 15, C: []string{tr(500, 250, 0)}}, {ID: 16, C: []string{tr(600, 300, 0)}}, {ID: 17, C: []string{tr(700, 350, 0)}}, {ID: 18, C: []string{tr(800, 400, 0)}}, {ID: 19, C: []string{tr(900, 450, 0)}}}, opts: Options{Plane: "xy"}},
 		{name: "plane-mismatch: a ground-level 3D scene cut on xy", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 0, 50)}}, {ID: 12, C: []string{tr(200, 0, 100)}}, {ID: 13, C: []string{tr(300, 0, 150)}}, {ID: 14, C: []string{tr(400, 0, 200)}}, {ID: 15, C: []string{tr(500, 0, 250)}}, {ID: 16, C: []string{tr(600, 0, 300)}}, {ID: 17, C: []string{tr(700, 0, 350)}}, {ID: 18, C: []string{tr(800, 0, 400)}}, {ID: 19, C: []string{tr(900, 0, 450)}}}, opts: Options{Plane: "xy"},
 			want: []string{"plane-mismatch@1:StreamedWorld"}},
 		{name: "layers a few units apart on z are not a layout", es: []E{settings, {ID: 10, C: []string{tr(0, 0, 0)}}, {ID: 11, C: []string{tr(100, 1, 0)}}, {ID: 12, C: []string{tr(200, 2, 0)}}, {ID: 13, C: []string{tr(300, 0, 0)}}, {ID: 14, C: []string{tr(400, 1, 0)}}, {ID: 15, C: []string{tr(500, 2, 0)}}, {ID: 16, C: []string{tr(600, 0, 0)}}, {ID: 17, C: []string{tr(700, 1, 0)}}, {ID: 18, C: []string{tr(800, 2, 0)}}, {ID: 19, C: []string{tr(900, 0, 0)}}}},
+		{name: "plane-mismatch: orthographic camera standing back at z 100 over a 2D floor", es: []E{settings, ortho,
+			{ID: 10, C: []string{tr(0, -300, 0)}}, {ID: 11, C: []string{tr(400, 0, 0)}}, {ID: 12, C: []string{tr(-400, 300, 1)}}},
+			want: []string{"plane-mismatch@1:StreamedWorld"}},
+		{name: "an orthographic camera over content on x and z is 3D", es: []E{settings, ortho,
+			{ID: 10, C: []string{tr(0, 0, -300)}}, {ID: 11, C: []string{tr(400, 5, 0)}}, {ID: 12, C: []string{tr(-400, 0, 300)}}}},
+		{name: "plane-mismatch: a perspective camera over content on x and z cut on xy", opts: Options{Plane: "xy"}, es: []E{settings, persp,
+			{ID: 10, C: []string{tr(0, 0, -300)}}, {ID: 11, C: []string{tr(400, 5, 0)}}, {ID: 12, C: []string{tr(-400, 0, 300)}}},
+			want: []string{"plane-mismatch@1:StreamedWorld"}},
+		{name: "a perspective camera over a 2D floor cut on xy", opts: Options{Plane: "xy"}, es: []E{settings, persp,
+			{ID: 10, C: []string{tr(0, -300, 0)}}, {ID: 11, C: []string{tr(400, 0, 0)}}, {ID: 12, C: []string{tr(-400, 300, 1)}}}},
 		{name: "persistent-not-root", es: []E{settings,
 			{ID: 2, C: []string{tr(5, 0, 5)}},
 			{ID: 3, Parent: at(2), C: []string{tr(1, 0, 1), persistent}}},
@@ -139,12 +165,16 @@ func TestRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := check(t, tc.opts, tc.es...)
+			p := checkAll(t, tc.opts, tc.es...)
 			want := tc.want
 			if want == nil {
 				want = []string{}
 			}
-			if got := codes(p); !slices.Equal(got, want) {
+			got := codes(p)
+			if tc.all {
+				got = allCodes(p)
+			}
+			if !slices.Equal(got, want) {
 				t.Errorf("findings\n got %v\nwant %v", got, want)
 			}
 			for _, f := range p.Findings {

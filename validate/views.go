@@ -25,6 +25,7 @@ func (c *checker) collectViews() {
 		at[int32(i)] = len(cams)
 		cams = append(cams, camera.Read(d.Entities[i].ID, d.Entities[i].Name, c.componentField(int32(i), "Camera")))
 	}
+	c.cams = cams
 	if len(cams) == 0 {
 		return
 	}

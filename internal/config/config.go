@@ -273,6 +273,21 @@ func nameOf(section, field any, from map[string]Origin) string {
 	panic(fmt.Sprintf("config: Name of a field that is not a setting of %s", name))
 }
 
+// PlaneFrom says where the plane section cuts on was set, for messages:
+// "--plane", "WORLDCOOK_PLANE", "worldcook.yaml:1:8: plane"; "" when it
+// was not set (the default).
+func (cfg *Config) PlaneFrom(section string) string {
+	s := lookup(section, "plane")
+	if s == nil {
+		return ""
+	}
+	o := cfg.origins[s.Path()]
+	if o.Kind == FromDefault {
+		return ""
+	}
+	return s.subject(o)
+}
+
 // Origin says where a setting's value came from.
 type Origin struct {
 	Kind Kind

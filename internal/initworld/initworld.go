@@ -90,6 +90,10 @@ type Result struct {
 	Notes []string
 	// Errors counts the errors validate reports on the result.
 	Errors int
+	// Mismatch says the result is laid out on the other plane than it is
+	// cut on: Notes hold validate's plane-mismatch, which says more than
+	// a thin extent does.
+	Mismatch bool
 
 	Before, After []byte
 	// Diff is the unified diff from Before to After, with a/ and b/
@@ -515,8 +519,10 @@ func (m *maker) finish(plan *validate.Plan) {
 	for _, f := range plan.Findings {
 		switch {
 		case f.Severity == validate.SeverityError,
-			f.Code == validate.CodeCameraInCell, f.Code == validate.CodeUIRootInCell:
+			f.Code == validate.CodeCameraInCell, f.Code == validate.CodeUIRootInCell,
+			f.Code == validate.CodePlaneMismatch, f.Code == validate.CodeNothingStreams:
 			r.Notes = append(r.Notes, f.String())
+			r.Mismatch = r.Mismatch || f.Code == validate.CodePlaneMismatch
 		}
 	}
 	var name string
@@ -642,7 +648,7 @@ func (r *Result) Summary() []string {
 		out = append(out, fmt.Sprintf("%s: gives %s, the main camera, a WorldStreamingSource (loadRadius %s: %s; prefetchRadius and unloadRadius %s, a cell beyond)",
 			r.File, who(&r.Source.Entity, r.Source.Name), formatNum(r.Radii[0]), why, formatNum(r.Radii[1])))
 	}
-	if r.Thin() && r.Plane == manifest.PlaneXZ {
+	if r.Thin() && r.Plane == manifest.PlaneXZ && !r.Mismatch {
 		out = append(out, fmt.Sprintf("%s: what streams lies along one line of the x-z plane (%s × %s): if the scene is 2D, laid out on x and y, cut it with --plane xy (README, \"2D worlds\")",
 			r.File, strconv.FormatFloat(r.Extent.MaxX-r.Extent.MinX, 'g', 4, 64), strconv.FormatFloat(r.Extent.MaxZ-r.Extent.MinZ, 'g', 4, 64)))
 	}
