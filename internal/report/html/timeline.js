@@ -39,7 +39,9 @@
     runs.forEach(function (r) { tallest = Math.max(tallest, r.root.querySelector('.summary').offsetHeight); });
     runs.forEach(function (r) { r.root.querySelector('.summary').style.minHeight = tallest + 'px'; });
   }
-  var byPolicy = {};
+  // Maps keyed by names users choose (cells, policies) have no prototype:
+  // a cell named __proto__ or constructor is a name like any other.
+  var byPolicy = Object.create(null);
   runs.forEach(function (r) { byPolicy[r.policy] = r; });
 
   function esc(s) {
@@ -94,7 +96,7 @@
 
   function setup(R) {
     var root = document.querySelector('[data-policy="' + R.policy + '"]');
-    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: {} };
+    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: Object.create(null) };
     // Names and bounds: cook's usual name and the grid square unless the
     // data says otherwise.
     var cs = R.cellSize, i;
@@ -764,7 +766,8 @@
     },
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
-      var r = policy ? byPolicy[policy] : runs[0], out = {};
+      var r = policy ? byPolicy[policy] : runs[0], out = Object.create(null);
+      if (!r) return null;
       for (var i = 0; i < r.n; i++) out[r.names[i]] = STATES[r.state[i]];
       return out;
     }
