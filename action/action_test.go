@@ -144,7 +144,10 @@ func platformer(t *testing.T, worldcook string) string {
 	root := filepath.Join(t.TempDir(), "platformer")
 	corpus.CopyTree(t, filepath.Join(projects, "examples", "platformer"), root)
 	for _, args := range [][]string{
-		{"init", "--write", "assets/scenes/main.esscene"},
+		// A 2D project: cut on x and y (init records the plane in
+		// worldcook.yaml, which every later command reads), or validate
+		// rightly warns plane-mismatch.
+		{"init", "--plane", "xy", "--write", "assets/scenes/main.esscene"},
 		{"cook", "assets/scenes", "--out", "build/world"},
 	} {
 		cmd := exec.Command(worldcook, args...)
@@ -154,7 +157,7 @@ func platformer(t *testing.T, worldcook string) string {
 		}
 	}
 	var route strings.Builder
-	route.WriteString("frame,x,z\n")
+	route.WriteString("frame,x,y\n")
 	for i := range 61 {
 		route.WriteString(strings.Join([]string{strconv.Itoa(i + 1), strconv.Itoa(i*13 - 400), "0"}, ",") + "\n")
 	}

@@ -32,6 +32,12 @@ Formats: text (default), json (one JSON object per scene, one per line), sarif (
 for code-scanning uploads) and github (workflow annotations). Project components holding
 entity ids are declared in worldcook.yaml (components: {FollowTarget: {entityFields: [target]}}).
 
+With --fix, validate prints the cheapest repair of every hard reference the cut breaks: a root
+marked WorldPersistent, or a root moved under another with its transform recomputed so that
+nothing moves. It prints each candidate's costs on stderr and the edit as a diff on stdout (apply
+it with git apply or patch -p1 from where it ran), or applies it with --write. With --path the
+candidates are weighed on simulated routes: docs/fix.md.
+
 Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/validate.md.`,
 		Example: `  # check the demo world
   worldcook validate testdata/demo/main.esscene
@@ -41,6 +47,10 @@ Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/vali
 
   # a changed prefab: every scene of its project that places it
   worldcook validate assets/prefabs/Coin.esprefab
+
+  # the cheapest repair of every reference the cut breaks, weighed on a route
+  worldcook validate --fix --path routes/walk.csv main.esscene
+  worldcook validate --fix --write main.esscene
 
   # in CI: annotate the pull request, and upload SARIF for code scanning
   worldcook validate --format github assets/scenes
@@ -58,6 +68,12 @@ Exit status: 'worldcook help exit-codes'. Every finding code and flag: docs/vali
 			// SARIF is one JSON document, not lines: a failure stays on
 			// stderr there.
 			a.machine = format == validate.FormatJSON
+			if cfg.Validate.Fix {
+				return runFix(cmd.Context(), a.io, args, format, cfg)
+			}
+			if v := cfg.Validate; v.Write || len(v.Path) > 0 || v.Compare {
+				return inputErr(fmt.Errorf("--write, --path and --compare go with --fix (worldcook validate --fix [--path ROUTE]... [--write] SCENE...)"))
+			}
 			return runValidate(a.io, args, format, cfg)
 		},
 	}

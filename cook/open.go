@@ -11,6 +11,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/streaming"
 	"github.com/worldcook/worldcook/validate"
@@ -177,16 +178,41 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 	if err != nil {
 		return nil, err
 	}
+	_, w, err := openPlan(ctx, file, plan, opts, false)
+	return w, err
+}
+
+// OpenSource is Open for a scene's text src, as if read from file (which
+// is not read: its name places the scene in its project and names its
+// cells): the scene's plan and, for a streamed world, its manifest and
+// world, cooked in memory even when the plan has errors (a caller
+// weighing edits reads them from the plan; cook itself refuses them).
+func OpenSource(ctx context.Context, file string, src []byte, opts OpenOptions) (*validate.Plan, *manifest.Manifest, *streaming.World, error) {
+	vo, err := named(file, opts.Validate, opts.ScenesRoot)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, err := plan(file, src, scene.Options{}, vo, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	m, w, err := openPlan(ctx, file, p, opts, true)
+	return p, m, w, err
+}
+
+// openPlan cooks plan in memory and opens its world; a plan of errors is
+// refused unless anyway.
+func openPlan(ctx context.Context, file string, plan *validate.Plan, opts OpenOptions, anyway bool) (*manifest.Manifest, *streaming.World, error) {
 	opts.read(PlanInputs(file, plan)...)
-	if n := plan.Errors(false); n > 0 {
-		return nil, &InvalidSceneError{File: file, Errors: n}
+	if n := plan.Errors(false); n > 0 && !anyway {
+		return nil, nil, &InvalidSceneError{File: file, Errors: n}
 	}
 	cooked, err := buildWorld(ctx, plan, options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cooked.Manifest == nil {
-		return nil, fmt.Errorf("%s is not a streamed world (it has no StreamedWorld entity): nothing to simulate", file)
+		return nil, nil, fmt.Errorf("%s is not a streamed world (it has no StreamedWorld entity): nothing to simulate", file)
 	}
 	files := streaming.MemFiles{}
 	for _, f := range cooked.Files {
@@ -196,7 +222,7 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 	if opts.Project == "" && plan.Assets != nil {
 		opts.Project = plan.Assets.Root
 	}
-	return w, openAssets(w, cooked.Manifest, opts, "", "")
+	return cooked.Manifest, w, openAssets(w, cooked.Manifest, opts, "", "")
 }
 
 // PlanInputs are the files whose content a plan of file depends on: the

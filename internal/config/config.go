@@ -96,6 +96,13 @@ type Validate struct {
 	Strict  bool   `flag:"strict" help:"treat warnings as errors"`
 	Map     string `flag:"map" unit:"path" help:"draw cells and rejected references to this SVG"`
 	Verbose bool   `flag:"verbose" help:"text: list every cell that grew, not the 20 largest"`
+	// Fix, Path, Write and Compare are validate --fix (docs/fix.md): the
+	// repairs of the references the cut breaks, weighed on the routes of
+	// Path under the simulate section's settings.
+	Fix     bool     `flag:"fix" help:"print the cheapest repair of each broken reference"`
+	Path    []string `flag:"path" unit:"path" help:"--fix: route CSV or folder to weigh repairs on"`
+	Write   bool     `flag:"write" help:"--fix: apply the repair to the scene, atomically"`
+	Compare bool     `flag:"compare" help:"--fix: simulate the routes under both policies"`
 	SceneInput
 
 	from map[string]Origin

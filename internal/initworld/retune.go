@@ -138,7 +138,15 @@ func setFields(d *scene.Document, i int, comp string, fields [][2]string) ([]ins
 	if data == nil || scene.KindOf(data) != scene.Object {
 		return nil, d.EntityError(i, comp, "has no data object to set "+fields[0][0]+" in", "give the component a data object")
 	}
-	at := base + offsetIn(rec, data)
+	return setIn(d, i, base+offsetIn(rec, data), data, fields)
+}
+
+// setIn returns the edits that give each field its value (JSON text) in
+// data, an object of entity i's record at offset at of the scene: a field
+// present is replaced unless it has the value already, an absent one
+// added after the object's last member.
+func setIn(d *scene.Document, i, at int, data []byte, fields [][2]string) ([]insertion, error) {
+	rec := d.Authored(i)
 	var ins []insertion
 	var missing []string
 	for _, f := range fields {

@@ -122,3 +122,7 @@ func Write(r *Result) error {
 	done = true
 	return nil
 }
+
+// Writable refuses a scene an edit cannot replace as a plain file (a
+// link, a special file) or that is read-only, as init --write does.
+func Writable(file string) error { return writable(file) }

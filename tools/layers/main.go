@@ -44,7 +44,7 @@ var layers = [][]string{
 	{"validate", "streaming"},
 	{"cook", "internal/initworld"},
 	{"simulate", "internal/buildinfo", "route"},
-	{"internal/report"},
+	{"internal/report", "internal/repair"},
 	{"internal/config"},
 	{"tune"},
 	{"cmd"},
@@ -54,9 +54,9 @@ var layers = [][]string{
 // cmdImports are the packages cmd is an adapter over: the public library
 // (cook, validate, simulate, tune and the packages of the types they
 // take and return) and the command line's own internal packages (the
-// renderers of simulate's results, the side files, init, watch and the
+// renderers of simulate's results, the side files, init, validate --fix, watch and the
 // build files).
-var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "route", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
+var cmdImports = []string{"internal/config", "cook", "diag", "manifest", "route", "simulate", "streaming", "tune", "validate", "internal/assets", "internal/buildinfo", "internal/english", "internal/initworld", "internal/repair", "internal/report", "internal/sidefile", "internal/watch", "internal/shell"}
 
 // cmdExceptions are the lower packages cmd imports itself: internal/gcpause,
 // because how the garbage collector runs during a cook is the program's
