@@ -56,6 +56,9 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if err := s.Base.Check(); err != nil {
 		return nil, err
 	}
+	if s.MaxCandidates > MaxCandidatesCeiling {
+		return nil, fmt.Errorf("--max-candidates %d is more than the %d a search may hold (each candidate's outcome is kept); narrow the space, or search it in parts", s.MaxCandidates, MaxCandidatesCeiling)
+	}
 	scene := isScene(s.World)
 	if s.Space.CellSizes != nil && !scene {
 		return nil, fmt.Errorf("--cell-size: %s is a cooked world with its own cell size; tune the scene to search cell sizes", s.World)

@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"context"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -120,6 +121,13 @@ func TestRunRefuses(t *testing.T) {
 	}{
 		{"no route", func(s *Setup) { s.Routes = nil }, "no route to tune against"},
 		{"over the limit", func(s *Setup) { s.Space.Load = make([]float64, 50); s.MaxCandidates = 100 }, "more than --max-candidates 100"},
+		// The ceiling holds before the world is even opened (it is not
+		// there), whatever the limit asked for.
+		{"over the ceiling", func(s *Setup) { s.World = "nowhere.esscene"; s.MaxCandidates = math.MaxInt }, "--max-candidates 9223372036854775807 is more than the 1000000 a search may hold"},
+		{"a space over the ceiling", func(s *Setup) {
+			s.Space.Load, s.Space.Unload = make([]float64, 1001), make([]float64, 1001)
+			s.MaxCandidates = MaxCandidatesCeiling
+		}, "narrow a dimension (1000000 is the most --max-candidates allows)"},
 		{"estella budget", func(s *Setup) {
 			s.Base.Policy = simulate.Estella
 			b := int64(1)

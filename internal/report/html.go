@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -187,7 +188,9 @@ func (r TimelineRoute) Holes() string { return english.Count(r.HoleFrames, "hole
 func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
 	t := &Timeline{}
 	t.data.Compare = res.Compare
-	t.data.Route = o.Route
+	// The route by its file name only: a page is shared, and the folders
+	// above the route are the author's machine, not the run.
+	t.data.Route = filepath.Base(o.Route)
 	var index map[string]int32
 	for _, p := range res.Runs {
 		if len(p.Frames) > 0 && !p.Frames[0].HasCellStates() {

@@ -254,7 +254,7 @@ func TestTimelineHTML(t *testing.T) {
 	}
 	res := &simulate.Result{Runs: []*simulate.PolicyRun{p}}
 	render := func() []byte {
-		tl, err := NewTimeline(res, simulate.Options{Route: "route</script>.csv"})
+		tl, err := NewTimeline(res, simulate.Options{Route: "/home/ann/levels/</script><!--<script>route.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func TestTimelineHTML(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
-	for _, bad := range []string{"src=", "<link", "@import", "fetch(", "XMLHttpRequest", "route</script>", "https:"} {
+	for _, bad := range []string{"src=", "<link", "@import", "fetch(", "XMLHttpRequest", "route</script>", "<!--<script>", "/home/ann", "levels/", "https:"} {
 		if strings.Contains(s, bad) {
 			t.Errorf("the page has %q", bad)
 		}

@@ -29,7 +29,9 @@
     if (r.R.cap != null) scale.peak = Math.max(scale.peak, r.R.cap);
   });
   runs.forEach(drawChart);
-  var byPolicy = {};
+  // Maps keyed by names users choose (cells, policies) have no prototype:
+  // a cell named __proto__ or constructor is a name like any other.
+  var byPolicy = Object.create(null);
   runs.forEach(function (r) { byPolicy[r.policy] = r; });
 
   function esc(s) {
@@ -76,7 +78,7 @@
 
   function setup(R) {
     var root = document.querySelector('[data-policy="' + R.policy + '"]');
-    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: {} };
+    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: Object.create(null) };
     // Names and bounds: cook's usual name and the grid square unless the
     // data says otherwise.
     var cs = R.cellSize, i;
@@ -520,7 +522,8 @@
     },
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
-      var r = policy ? byPolicy[policy] : runs[0], out = {};
+      var r = policy ? byPolicy[policy] : runs[0], out = Object.create(null);
+      if (!r) return null;
       for (var i = 0; i < r.n; i++) out[r.names[i]] = STATES[r.state[i]];
       return out;
     }
