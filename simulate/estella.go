@@ -75,6 +75,11 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
+	if o.Stream != nil {
+		if err := sched.UseStream(o.Stream); err != nil {
+			return nil, err
+		}
+	}
 	sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		sched.ReportCellStates()
@@ -103,5 +108,6 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	streaming.Conclude(&sum.Summary, run.Frames, o.Gate)
 	run.Summary, run.RuntimeReport = sum.Summary, &sum.Runtime
 	run.Sources, run.Loads = sched.Sources(), sched.Loads()
+	run.Fed = sched.FedFrames()
 	return run, nil
 }
