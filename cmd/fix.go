@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/config"
@@ -87,6 +88,9 @@ func runFix(ctx context.Context, streams IO, args []string, format string, cfg *
 		}
 		if _, err := streams.Out.Write(r.Edit.Diff); err != nil {
 			return err
+		}
+		if r.Edit.ApplyIn != "" && len(r.Edit.Diff) > 0 && !cfg.Quiet {
+			fmt.Fprintf(streams.Err, "worldcook: %s lies outside the working directory, so the diff names it %s: apply it in %s\n", r.File, filepath.Base(r.File), r.Edit.ApplyIn)
 		}
 	}
 	if left > 0 {

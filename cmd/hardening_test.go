@@ -755,3 +755,42 @@ func TestStaleCellsAreOnlyTheScenesOwn(t *testing.T) {
 		t.Fatalf("the other scene's file became %q", got)
 	}
 }
+
+// TestSideOutputsKeepOffOtherScenesNames: a side output in the output
+// directory may not take a name a cook into it keeps for any scene, this
+// run's or another's: another scene's journal (a depfile there made that
+// scene's next cook refuse "journal is damaged"), staging folder, record,
+// cell or manifest. A name of no scene's is fine.
+func TestSideOutputsKeepOffOtherScenesNames(t *testing.T) {
+	dir := copyDemo(t)
+	os.MkdirAll(filepath.Join(dir, "levels"), 0o755)
+	demo, err := os.ReadFile(filepath.Join(dir, "main.esscene"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"main", "town"} {
+		os.WriteFile(filepath.Join(dir, "levels", s+".esscene"), demo, 0o644)
+	}
+	main, town, out := filepath.Join(dir, "levels", "main.esscene"), filepath.Join(dir, "levels", "town.esscene"), filepath.Join(dir, "out")
+	if code, _, stderr := run(t, "cook", "-q", main, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{".levels_town.worldcook-journal", ".levels_town.worldcook-journal.tmp", ".LEVELS_TOWN.worldcook-record",
+		".worldcook-staging-levels_town", "world/levels_town.cell_0_0.json", "world/Levels_Town.World.json", "world/levels_town.cell_L1_0_0.json"} {
+		for _, flag := range []string{"--depfile", "--metafile"} {
+			code, _, stderr := run(t, "cook", "-q", main, "--out", out, flag, filepath.Join(out, name))
+			if code != ExitInput || !strings.Contains(stderr, "a name cooks into") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s %s: exit %d, %q", flag, name, code, stderr)
+			}
+			if _, err := os.Lstat(filepath.Join(out, name)); err == nil {
+				t.Errorf("%s %s: written", flag, name)
+			}
+		}
+	}
+	if code, _, stderr := run(t, "cook", "-q", main, "--out", out, "--depfile", filepath.Join(out, "world", "main.d")); code != 0 {
+		t.Errorf("a depfile named as no scene's file: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "cook", "-q", town, "--out", out); code != 0 {
+		t.Errorf("the other scene's cook: exit %d: %s", code, stderr)
+	}
+}

@@ -192,6 +192,13 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	if f, ok := out.(*os.File); ok {
 		streams.OutTerminal = isatty.IsTerminal(f.Fd()) && os.Getenv("CI") == ""
 	}
+	// Everything printed goes through textOut: names from the user's
+	// files reach the terminal with their control characters escaped.
+	tout, terr := newTextOut(out), newTextOut(errw)
+	defer tout.Flush()
+	defer terr.Flush()
+	out, errw = tout, terr
+	streams.Out, streams.Err = tout, terr
 	root, a := newRoot(streams)
 	a.args = args
 	root.SetArgs(args)

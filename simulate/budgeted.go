@@ -53,6 +53,12 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 		loader.Close()
 		return nil, err
 	}
+	if o.Stream != nil {
+		if err := b.sched.UseStream(o.Stream); err != nil {
+			b.sched.Close()
+			return nil, err
+		}
+	}
 	b.sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
 		b.sched.ReportCellStates()
@@ -84,6 +90,7 @@ func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.R
 	run.Stepping = time.Since(stepping)
 	run.Summary = b.sched.Summary()
 	run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()
+	run.Fed = b.sched.FedFrames()
 	run.Summary.View = streaming.HasView(run.Sources)
 	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
 	return run, nil

@@ -67,13 +67,18 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 		if _, actual, err = o.bind(route, world.Sources, world.View, world.Plane, false); err != nil {
 			return nil, err
 		}
-		run.Route = actual
+		run.Route, run.Sampled = actual, sampled
 	}
 	host := streaming.EstellaHost{Prepare: o.Model, PublishFrames: o.PublishFrames, UnloadFrames: o.UnloadFrames,
 		IgnoreAssets: o.Settings.IgnoreAssets}
 	sched, err := streaming.NewEstella(world, bound, host)
 	if err != nil {
 		return nil, err
+	}
+	if o.Stream != nil {
+		if err := sched.UseStream(o.Stream); err != nil {
+			return nil, err
+		}
 	}
 	sched.NumberFrom(route.FirstFrame())
 	if o.CellStates {
@@ -103,5 +108,6 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	streaming.Conclude(&sum.Summary, run.Frames, o.Gate)
 	run.Summary, run.RuntimeReport = sum.Summary, &sum.Runtime
 	run.Sources, run.Loads = sched.Sources(), sched.Loads()
+	run.Fed = sched.FedFrames()
 	return run, nil
 }

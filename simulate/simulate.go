@@ -127,6 +127,11 @@ type Options struct {
 	// (PolicyRun.Frames shares it): a caller running many short routes
 	// and done with each run's frames before the next reuses one.
 	Frames []streaming.FrameReport
+	// Stream, when set, is the route's shared stream (NewStream, for this
+	// world, route and policy): the scheduler reads its distances from it
+	// instead of measuring them, with the same figures. Runs of many
+	// settings over one route share one.
+	Stream *streaming.Stream
 }
 
 // begin marks the end of a policy's setup and calls the Watch's Begin.
@@ -230,10 +235,18 @@ type PolicyRun struct {
 	Sources []streaming.Source
 	Route   [][]streaming.Point
 	Loads   []int
+	// Sampled, under Estella's runtime on a world cut on x and y, are
+	// where the runtime samples each source frame by frame: on X and Z,
+	// whatever the plane, while Route holds where they stand on it (nil
+	// when the two are the same).
+	Sampled [][]streaming.Point
 	// Setup is the time the run took to read and bind the route and
 	// build the scheduler, Stepping the time its frames took (the Watch's
 	// included): real times, for --timings, never part of a report.
 	Setup, Stepping time.Duration
+	// Fed is the number of frames whose distances the run read from
+	// Options.Stream rather than measured.
+	Fed int
 }
 
 // EstellaSummary is the run's summary in the shape of the runtime

@@ -288,6 +288,52 @@ type Estella struct {
 	viewers    []viewer
 	viewed     []int32
 	pendDue    []op
+	// feed, when set, gives the frames' distances from a shared stream.
+	feed *streamFeed
+}
+
+// UseStream makes the runtime read its distances, and the cells near its
+// sources, from st (NewStream, computed for this world, these sources and
+// route under the runtime's policy) wherever st holds them, rather than
+// measuring them (see Scheduler.UseStream). Call it before the first
+// step.
+func (e *Estella) UseStream(st *Stream) error {
+	r := 0.0
+	for _, s := range e.sources {
+		if s.Enabled {
+			r = max(r, s.Load, s.Unload, s.Prefetch)
+		}
+	}
+	fd, err := attach(st, streamRuntime, e.geo, e.index, r)
+	if err != nil {
+		return err
+	}
+	e.feed = fd
+	return nil
+}
+
+// enabledAt returns the position of the k-th enabled source, as the
+// runtime samples it.
+func (e *Estella) enabledAt(k int) (x, z float64) {
+	for _, s := range e.sources {
+		if s.Enabled {
+			if k == 0 {
+				return s.X, s.Z
+			}
+			k--
+		}
+	}
+	return math.NaN(), math.NaN()
+}
+
+// fed returns cell i's distances to the enabled sources from the stream,
+// where the frame reads one (nil: measure).
+func (e *Estella) fed(i int32) []float64 {
+	if e.feed == nil {
+		return nil
+	}
+	d, _ := e.feed.dist(i, e.frame)
+	return d
 }
 
 // NewEstella returns the runtime scheduler over w's cells with the given
@@ -380,6 +426,16 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 	}
 	e.seen = append(e.seen[:0], e.actual...)
 	e.apart = actual != nil
+	if e.feed != nil {
+		n := 0
+		for _, s := range e.sources {
+			if s.Enabled {
+				n++
+			}
+		}
+		e.feed.begin(e.frame, func(k int) float64 { x, _ := e.enabledAt(k); return x },
+			func(k int) float64 { _, z := e.enabledAt(k); return z }, n)
+	}
 	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.stats.label(e.frame)}}
 	e.rep = &rep
 	e.deliverDue()
@@ -656,7 +712,9 @@ func (e *Estella) update() {
 		mark(i)
 	}
 	for _, s := range srcs {
-		e.index.query(s.x, s.z, math.Max(s.keep, s.spec), mark)
+		if r := math.Max(s.keep, s.spec); e.feed == nil || !e.feed.query(s.x, s.z, r, mark) {
+			e.index.query(s.x, s.z, r, mark)
+		}
 	}
 	slices.Sort(cand)
 	e.cand = cand
@@ -667,8 +725,14 @@ func (e *Estella) update() {
 		g := &e.geo[i]
 		d := decision{cell: i, nearest: math.Inf(1)}
 		kept := false
-		for _, s := range srcs {
-			dist := g.runtimeDistance(s.x, s.z)
+		fed := e.fed(i)
+		for k, s := range srcs {
+			var dist float64
+			if fed != nil {
+				dist = fed[k]
+			} else {
+				dist = g.runtimeDistance(s.x, s.z)
+			}
 			if dist < d.nearest {
 				d.nearest = dist
 			}
@@ -774,12 +838,15 @@ func (e *Estella) finishReport() {
 			continue
 		}
 		p := e.actual[k]
-		e.index.query(p.X, p.Z, s.Load, func(i int32) {
+		visit := func(i int32) {
 			if e.st[i].hstamp != e.frame {
 				e.st[i].hstamp = e.frame
 				near = append(near, i)
 			}
-		})
+		}
+		if e.apart || e.feed == nil || !e.feed.query(p.X, p.Z, s.Load, visit) {
+			e.index.query(p.X, p.Z, s.Load, visit)
+		}
 	}
 	e.near = near
 	for _, i := range near {
@@ -898,9 +965,27 @@ func (e *Estella) holeCause(i int32) HoleCause {
 }
 
 // withinLoad and nearest measure from where the sources stand.
+// Where the sources stand is where the runtime samples them unless the
+// frame gave them apart, and then the stream does not hold the distances.
 func (e *Estella) withinLoad(i int32) bool {
+	var fed []float64
+	if !e.apart {
+		fed = e.fed(i)
+	}
+	j := 0
 	for k, s := range e.sources {
-		if p := e.actual[k]; s.Enabled && e.geo[i].runtimeDistance(p.X, p.Z) <= s.Load {
+		if !s.Enabled {
+			continue
+		}
+		var d float64
+		if fed != nil {
+			d = fed[j]
+		} else {
+			p := e.actual[k]
+			d = e.geo[i].runtimeDistance(p.X, p.Z)
+		}
+		j++
+		if d <= s.Load {
 			return true
 		}
 	}
@@ -908,11 +993,23 @@ func (e *Estella) withinLoad(i int32) bool {
 }
 
 func (e *Estella) nearest(i int32) float64 {
+	var fed []float64
+	if !e.apart {
+		fed = e.fed(i)
+	}
 	best := math.Inf(1)
+	j := 0
 	for k, s := range e.sources {
-		if p := e.actual[k]; s.Enabled {
+		if !s.Enabled {
+			continue
+		}
+		if fed != nil {
+			best = min(best, fed[j])
+		} else {
+			p := e.actual[k]
 			best = min(best, e.geo[i].runtimeDistance(p.X, p.Z))
 		}
+		j++
 	}
 	return best
 }

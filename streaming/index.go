@@ -178,3 +178,35 @@ func (g *gridIndex) query(x, z, r float64, visit func(int32)) {
 		}
 	}
 }
+
+// spans returns, for each of n cells, the bucket rectangle it is filed
+// under (bx0, bz0, bx1, bz1), read from the index itself, and whether it
+// is wide (filed apart, visited by every query). A cell filed nowhere
+// gets an empty rectangle.
+func (g *gridIndex) spans(n int) (span [][4]int64, wide []bool) {
+	span = make([][4]int64, n)
+	for i := range span {
+		span[i] = [4]int64{math.MaxInt64, math.MaxInt64, math.MinInt64, math.MinInt64}
+	}
+	file := func(bx, bz int64, items []int32) {
+		for _, i := range items {
+			sp := &span[i]
+			sp[0], sp[1] = min(sp[0], bx), min(sp[1], bz)
+			sp[2], sp[3] = max(sp[2], bx), max(sp[3], bz)
+		}
+	}
+	if g.sparse != nil {
+		for k, items := range g.sparse {
+			file(k[0], k[1], items)
+		}
+	} else if g.nz > 0 {
+		for b := int64(0); b+1 < int64(len(g.start)); b++ {
+			file(g.minBX+b/g.nz, g.minBZ+b%g.nz, g.items[g.start[b]:g.start[b+1]])
+		}
+	}
+	wide = make([]bool, n)
+	for _, i := range g.wide {
+		wide[i] = true
+	}
+	return span, wide
+}

@@ -185,6 +185,32 @@ type Scheduler struct {
 	measured uint64
 	// cellStates makes every report carry its cell states.
 	cellStates bool
+	// feed, when set, gives the frames' distances from a shared stream.
+	feed *streamFeed
+}
+
+// UseStream makes the scheduler read its distances, and the cells near
+// its sources, from st (NewStream, computed for this world, the
+// scheduler's sources and route and its distance mode) wherever st holds
+// them, rather than measuring them: the same numbers, measured once for
+// every run that shares st. Call it before the first Step.
+func (s *Scheduler) UseStream(st *Stream) error {
+	kind := streamBounds
+	if s.center {
+		kind = streamCenter
+	}
+	r := 0.0
+	for _, src := range s.sources {
+		if src.Enabled {
+			r = max(r, src.Prefetch)
+		}
+	}
+	fd, err := attach(st, kind, s.geo, s.index, r)
+	if err != nil {
+		return err
+	}
+	s.feed = fd
+	return nil
 }
 
 // NewScheduler returns a scheduler over w's cells with the given sources
@@ -265,6 +291,9 @@ func (s *Scheduler) State(name string) CellState {
 func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.frame++
 	s.move(positions)
+	if s.feed != nil {
+		s.feed.begin(s.frame, func(k int) float64 { return s.active[k].x }, func(k int) float64 { return s.active[k].z }, len(s.active))
+	}
 	rep := FrameReport{Frame: s.stats.label(s.frame), Positions: s.positions()}
 	s.finish(&rep)
 	s.evict(&rep)
@@ -403,9 +432,18 @@ func (s *Scheduler) measure(i int32) *cellRT {
 	g := &s.geo[i]
 	best := math.Inf(1)
 	var fl uint8
+	var fed []float64
+	if s.feed != nil {
+		fed, _ = s.feed.dist(i, s.frame)
+	}
 	for k := range s.active {
 		a := &s.active[k]
-		d2 := g.dist2(a.x, a.z, s.center)
+		var d2 float64
+		if fed != nil {
+			d2 = fed[k]
+		} else {
+			d2 = g.dist2(a.x, a.z, s.center)
+		}
 		best = min(best, d2)
 		if d2 <= a.load2 {
 			fl |= inLoad
@@ -668,25 +706,28 @@ func (s *Scheduler) publish(rep *FrameReport) {
 func (s *Scheduler) gatherNear() {
 	s.near = s.near[:0]
 	st := s.stamp()
+	visit := func(i int32) {
+		r := &s.rt[i]
+		if r.nstamp == st {
+			return
+		}
+		if r.mstamp == 0 && r.nstamp == 0 {
+			s.touched = append(s.touched, i)
+		}
+		r.nstamp = st
+		if s.measure(i).flags&inPrefetch != 0 {
+			if r.wantStamp == 0 || r.wantStamp != st-1 {
+				r.why = CauseNone // wanted afresh: old reasons are stale
+			}
+			r.wantStamp = st
+			s.near = append(s.near, i)
+		}
+	}
 	for k := range s.active {
 		a := &s.active[k]
-		s.index.query(a.x, a.z, a.prefetch, func(i int32) {
-			r := &s.rt[i]
-			if r.nstamp == st {
-				return
-			}
-			if r.mstamp == 0 && r.nstamp == 0 {
-				s.touched = append(s.touched, i)
-			}
-			r.nstamp = st
-			if s.measure(i).flags&inPrefetch != 0 {
-				if r.wantStamp == 0 || r.wantStamp != st-1 {
-					r.why = CauseNone // wanted afresh: old reasons are stale
-				}
-				r.wantStamp = st
-				s.near = append(s.near, i)
-			}
-		})
+		if s.feed == nil || !s.feed.query(a.x, a.z, a.prefetch, visit) {
+			s.index.query(a.x, a.z, a.prefetch, visit)
+		}
 	}
 }
 

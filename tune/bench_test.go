@@ -50,13 +50,13 @@ func benchSearch(b *testing.B, plan *searchPlan, e *evaluator, routes []string) 
 		floor += cpuTime() - c0
 		floorWall += time.Since(t0)
 		c0, t0 = cpuTime(), time.Now()
-		if _, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
+		if _, err := search(ctx, plan, oneByOne(e.eval), Options{Routes: routes, Require: e.gate, Exhaustive: true}); err != nil {
 			b.Fatal(err)
 		}
 		exhaustive += time.Since(t0)
 		exhaustiveCPU += cpuTime() - c0
 		t0 = time.Now()
-		res, err := search(ctx, plan, e.eval, Options{Routes: routes, Require: e.gate})
+		res, err := search(ctx, plan, oneByOne(e.eval), Options{Routes: routes, Require: e.gate})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -161,4 +161,92 @@ func BenchmarkTuneLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchSearch(b, plan, e, routes)
+}
+
+// BenchmarkTuneShared is the search of 25 candidates (5 load × 5
+// prefetch radii, 1 to 4 cells) on a 64² cell world over one 20,000-frame random walk,
+// under each policy, against what a user's own loop costs: simulate run
+// once per candidate, two at a time, each run measuring on its own (the
+// in-process runs, without the processes' start and the world's opening
+// that `worldcook simulate` adds, so the loop measured is the cheaper
+// one). The two are interleaved in each round. It reports `ratio`, the
+// search's wall time (the shared streams computed, as tune does) over
+// the loop's (docs/benchmarks.md: at most 0.5), and each one's wall and
+// CPU time.
+func BenchmarkTuneShared(b *testing.B) {
+	const side, frames = 64, 20000
+	w := gridWorld(side, 1)
+	rng := rand.New(rand.NewPCG(29, 3))
+	x, z := float64(side)/2, float64(side)/2
+	var sb strings.Builder
+	sb.WriteString("x,z\n")
+	for range frames {
+		x = min(max(x+rng.Float64()*0.5-0.25, 0), side)
+		z = min(max(z+rng.Float64()*0.5-0.25, 0), side)
+		fmt.Fprintf(&sb, "%.3f,%.3f\n", x, z)
+	}
+	file := filepath.Join(b.TempDir(), "walk.csv")
+	if err := os.WriteFile(file, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	rt, err := streaming.ReadRoute(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := ParseSpace(Spec{Load: "1,1.5,2,2.5,3", Unload: "5", Prefetch: "3,3.25,3.5,3.75,4"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := sp.Lay(world{CellSize: 1, Cooked: true}, defaultMaxCandidates)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(plan.Candidates) != 25 {
+		b.Fatalf("%d candidates", len(plan.Candidates))
+	}
+	if err := freeze(map[float64]*streaming.World{1: w}); err != nil {
+		b.Fatal(err)
+	}
+	for _, policy := range []simulate.Policy{simulate.Estella, simulate.Budgeted} {
+		b.Run(string(policy), func(b *testing.B) {
+			base := simulate.Options{Policy: policy, Model: streaming.ModelIO{LatencyFrames: 2}}
+			ctx := context.Background()
+			var loop, loopCPU, tune, tuneCPU time.Duration
+			for b.Loop() {
+				// The user's loop: every candidate on its own, two at a time.
+				c0, t0 := cpuTime(), time.Now()
+				alone := &evaluator{base: base, routes: []string{file}, parsed: []*streaming.Route{rt}, gate: holes,
+					worlds: map[float64]*streaming.World{1: w}}
+				_, errs := oneByOne(alone.eval)(ctx, plan.Candidates, 0, make([]stopFunc, len(plan.Candidates)), 2)
+				for _, err := range errs {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				loop += time.Since(t0)
+				loopCPU += cpuTime() - c0
+				// tune: the shared streams, then the search as the command runs it.
+				c0, t0 = cpuTime(), time.Now()
+				e := &evaluator{base: base, routes: []string{file}, parsed: []*streaming.Route{rt}, gate: holes,
+					worlds: map[float64]*streaming.World{1: w}}
+				if err := e.share(ctx, plan.Candidates, 2); err != nil {
+					b.Fatal(err)
+				}
+				res, err := search(ctx, plan, oneByOne(e.eval), Options{Routes: []string{file}, Require: holes, Workers: 2})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tune += time.Since(t0)
+				tuneCPU += cpuTime() - c0
+				b.ReportMetric(float64(res.Pruned), "pruned")
+				b.ReportMetric(float64(res.Feasible), "feasible")
+			}
+			n := float64(b.N)
+			b.ReportMetric(loop.Seconds()/n, "s-wall-loop")
+			b.ReportMetric(loopCPU.Seconds()/n, "s-cpu-loop")
+			b.ReportMetric(tune.Seconds()/n, "s-wall-tune")
+			b.ReportMetric(tuneCPU.Seconds()/n, "s-cpu-tune")
+			b.ReportMetric(tune.Seconds()/loop.Seconds(), "ratio")
+		})
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -74,12 +76,42 @@ type progress struct {
 // evaluator may also ignore it and run to the end.
 type stopFunc func(progress) bool
 
-// evaluate runs candidate c on route (an index into Options.Routes) and
-// returns its figures. It is called from several goroutines at once; the
-// world for c's cell size is opened (or cooked) by the caller beforehand,
-// once per cell size, never per candidate. An error other than the
-// context's ends the search.
-type evaluate func(ctx context.Context, c Candidate, route int, stop stopFunc) (Figures, error)
+// evaluate runs candidates cs, all of one cell size, on route (an index
+// into Options.Routes) and returns each one's figures, or its error, in
+// order. stops[k] (nil: never) is candidate k's stopFunc. It may run up
+// to workers candidates at once, and is called from one goroutine at a
+// time; the world for the cell size is opened (or cooked) by the caller
+// beforehand, once per cell size, never per candidate. An error other
+// than the context's ends the search.
+type evaluate func(ctx context.Context, cs []Candidate, route int, stops []stopFunc, workers int) ([]Figures, []error)
+
+// oneByOne is the evaluate of run, which runs one candidate at a time:
+// up to workers of them at once, each on its own.
+func oneByOne(run func(ctx context.Context, c Candidate, route int, stop stopFunc) (Figures, error)) evaluate {
+	return func(ctx context.Context, cs []Candidate, route int, stops []stopFunc, workers int) ([]Figures, []error) {
+		figs := make([]Figures, len(cs))
+		errs := make([]error, len(cs))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range max(1, min(workers, len(cs))) {
+			wg.Go(func() {
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(cs) {
+						return
+					}
+					if err := ctx.Err(); err != nil {
+						errs[k] = err
+						continue
+					}
+					figs[k], errs[k] = run(ctx, cs[k], route, stops[k])
+				}
+			})
+		}
+		wg.Wait()
+		return figs, errs
+	}
+}
 
 // figuresOf reads a complete run's figures from its summary and frame
 // reports, the summary's gate concluded with the --require conditions

@@ -24,7 +24,7 @@ func goldenSearch(t *testing.T, spec Spec, gate streaming.Gate) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: gate, Top: 5,
+	res, err := search(context.Background(), plan, oneByOne(e.eval), Options{Routes: []string{"east.csv", "west.csv"}, Require: gate, Top: 5,
 		Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"context"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -120,6 +121,13 @@ func TestRunRefuses(t *testing.T) {
 	}{
 		{"no route", func(s *Setup) { s.Routes = nil }, "no route to tune against"},
 		{"over the limit", func(s *Setup) { s.Space.Load = make([]float64, 50); s.MaxCandidates = 100 }, "more than --max-candidates 100"},
+		// The ceiling holds before the world is even opened (it is not
+		// there), whatever the limit asked for.
+		{"over the ceiling", func(s *Setup) { s.World = "nowhere.esscene"; s.MaxCandidates = math.MaxInt }, "--max-candidates 9223372036854775807 is more than the 1000000 a search may hold"},
+		{"a space over the ceiling", func(s *Setup) {
+			s.Space.Load, s.Space.Unload = make([]float64, 1001), make([]float64, 1001)
+			s.MaxCandidates = MaxCandidatesCeiling
+		}, "narrow a dimension (1000000 is the most --max-candidates allows)"},
 		{"estella budget", func(s *Setup) {
 			s.Base.Policy = simulate.Estella
 			b := int64(1)
@@ -134,6 +142,84 @@ func TestRunRefuses(t *testing.T) {
 			_, err := Run(context.Background(), s, Options{Require: holes})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("got %v, want one line with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSharedRunsMatchSimulate: under both policies, every candidate of a
+// search whose runs read the routes' shared streams has, on every route,
+// exactly the figures a simulate.Run of its settings measuring on its own
+// gives, and its runs read every frame from the stream (so that a wrong
+// stream fails this test rather than being passed over).
+func TestSharedRunsMatchSimulate(t *testing.T) {
+	for _, policy := range []simulate.Policy{simulate.Budgeted, simulate.Estella} {
+		t.Run(string(policy), func(t *testing.T) {
+			s := demoSetup(t, Spec{CellSize: "700,1000", Load: "900,1500", Unload: "2400,3000", Prefetch: "1500,2000"})
+			s.Base.Policy = policy
+			plan, err := s.Space.Lay(world{CellSize: 1000, Estella: policy == simulate.Estella}, defaultMaxCandidates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt, err := streaming.ReadRoute(demoRoute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &evaluator{base: s.Base, routes: s.Routes, parsed: []*streaming.Route{rt}, gate: holes, worlds: map[float64]*streaming.World{}}
+			for _, cs := range plan.CellSizes() {
+				if e.worlds[cs], err = simulate.Open(context.Background(), demoScene, cook.OpenOptions{Validate: validateCellSize(cs)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := freeze(e.worlds); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.share(context.Background(), plan.Candidates, 2); err != nil {
+				t.Fatal(err)
+			}
+			if policy == simulate.Budgeted {
+				// tune shares under Estella's runtime only (share); the
+				// budgeted scheduler reads a stream as exactly.
+				e.streams = map[float64][]*streaming.Stream{}
+				for cs, w := range e.worlds {
+					probe := Candidate{CellSize: cs, Authored: true}
+					st, err := simulate.NewStream(w, e.options(&probe, 0), 3000, 1<<30)
+					if err != nil {
+						t.Fatal(err)
+					}
+					e.streams[cs] = []*streaming.Stream{st}
+				}
+			}
+			res, err := search(context.Background(), plan, oneByOne(e.eval), Options{Routes: s.Routes, Require: holes, Exhaustive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range res.Outcomes {
+				out := &res.Outcomes[i]
+				c := out.Candidate
+				if e.streams[c.CellSize][0] == nil {
+					t.Fatalf("no stream for cell size %s", num(c.CellSize))
+				}
+				o := e.options(&c, 0)
+				alone, err := simulate.Run(context.Background(), e.worlds[c.CellSize], o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.Stream = e.streams[c.CellSize][0]
+				fed, err := simulate.Run(context.Background(), e.worlds[c.CellSize], o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(alone.Runs[0].Frames); fed.Runs[0].Fed != n {
+					t.Fatalf("%s: %d of %d frames read from the stream", c.Describe(), fed.Runs[0].Fed, n)
+				}
+				want := figuresOf(&alone.Runs[0].Summary, alone.Runs[0].Frames)
+				if got := figuresOf(&fed.Runs[0].Summary, fed.Runs[0].Frames); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: fed %+v, alone %+v", c.Describe(), got, want)
+				}
+				if !reflect.DeepEqual(out.Routes[0], want) {
+					t.Errorf("%s: tune %+v, simulate %+v", c.Describe(), out.Routes[0], want)
+				}
 			}
 		})
 	}

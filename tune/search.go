@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -273,8 +272,8 @@ type Result struct {
 // top ones nor be on the Pareto front, judged against the candidates of
 // the batches already finished, which makes the answer the exhaustive
 // search's, and the output the same on every run and any GOMAXPROCS.
-// Candidates run in evalOrder, batch after batch; the result lists them
-// in the plan's order.
+// Candidates run in evalOrder, batch after batch (runBatch); the result
+// lists them in the plan's order.
 //
 // When ctx is cancelled the search stops and returns the result so far
 // with Partial set (and no error).
@@ -292,12 +291,11 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 	res := &Result{Routes: o.Routes, Objective: o.Objective, Require: o.Require,
 		Total: plan.Total, Skipped: plan.Skipped, Dimensions: plan.Dimensions,
 		Outcomes: make([]Outcome, len(plan.Candidates)), Best: -1}
-	s := &searcher{eval: eval, o: o, res: res}
+	s := &searcher{eval: eval, o: o, res: res, workers: workers}
 	s.total = len(plan.Candidates)
-	// The authored baseline runs to the end beside the first batch, one
-	// more job for its workers (the first taken): judged against nothing,
-	// it needs no batch before it, and a world whose runs are long does
-	// not wait for it alone.
+	// The authored baseline runs to the end in the first batch: judged
+	// against nothing, it needs no batch before it, and it shares the
+	// work of the candidates of its cell size.
 	var authored *Candidate
 	if o.Authored != nil {
 		s.total++
@@ -317,54 +315,33 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 		if !o.Exhaustive {
 			snap = &known
 		}
+		cands := make([]Candidate, 0, 1+len(batch))
 		extra := 0
 		if start == 0 && authored != nil {
-			extra = 1
+			cands, extra = append(cands, *authored), 1
 		}
-		errs := make([]error, len(batch))
-		var authoredErr error
-		jobs := extra + len(batch)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range min(workers, jobs) {
-			wg.Go(func() {
-				for {
-					j := int(next.Add(1)) - 1
-					if j >= jobs || ctx.Err() != nil {
-						return
-					}
-					if j < extra {
-						out, err := s.run(ctx, *authored, nil)
-						if err != nil {
-							authoredErr = err
-							continue
-						}
-						res.Authored = &out
-						s.event(&out)
-						continue
-					}
-					i := j - extra
-					out, err := s.run(ctx, plan.Candidates[batch[i]], snap)
-					if err != nil {
-						errs[i] = err
-						continue
-					}
-					res.Outcomes[batch[i]] = out
-					s.event(&out)
-				}
-			})
+		for _, k := range batch {
+			cands = append(cands, plan.Candidates[k])
 		}
-		wg.Wait()
+		errs := s.runBatch(ctx, cands, extra, snap, func(k int, out *Outcome) {
+			if k < extra {
+				res.Authored = out
+			} else {
+				res.Outcomes[batch[k-extra]] = *out
+			}
+			s.event(out)
+		})
 		if ctx.Err() != nil {
 			res.Partial = true
 			break
 		}
-		if authoredErr != nil {
-			return nil, fmt.Errorf("the authored settings: %v", authoredErr)
-		}
-		for i, err := range errs {
-			if err != nil {
-				c := plan.Candidates[batch[i]]
+		for k, err := range errs {
+			switch {
+			case err == nil:
+			case k < extra:
+				return nil, fmt.Errorf("the authored settings: %v", err)
+			default:
+				c := cands[k]
 				return nil, fmt.Errorf("candidate %d (%s): %v", c.Index, c.Describe(), err)
 			}
 		}
@@ -376,6 +353,97 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 	}
 	res.conclude(o.Top)
 	return res, nil
+}
+
+// runBatch runs one batch's candidates, those of one cell size together
+// (the evaluator shares their work: one pass over each route serves
+// them all), and calls done with each one's outcome as it is known. The
+// first free candidates run to the end; the others are judged against b
+// (nil: none is). It returns each candidate's error (nil when it ran).
+//
+// A candidate runs its routes in order, each route once for every
+// candidate still running: before a route, a candidate b already beats
+// on the routes it ran is stopped; during one, the evaluator stops it
+// as soon as it is beaten. What each candidate gives depends only on its
+// own runs and on b, never on the others of the batch, so that the
+// outcome is the one running it alone gives.
+func (s *searcher) runBatch(ctx context.Context, cands []Candidate, free int, b *bar, done func(k int, out *Outcome)) []error {
+	errs := make([]error, len(cands))
+	var sizes []float64
+	groups := map[float64][]int{}
+	for k, c := range cands {
+		if _, ok := groups[c.CellSize]; !ok {
+			sizes = append(sizes, c.CellSize)
+		}
+		groups[c.CellSize] = append(groups[c.CellSize], k)
+	}
+	outs := make([]Outcome, len(cands))
+	prior := make([]progress, len(cands))
+	for _, cs := range sizes {
+		group := groups[cs]
+		for _, k := range group {
+			outs[k] = Outcome{Candidate: cands[k], Routes: make([]Figures, 0, len(s.o.Routes)), Run: true}
+		}
+		running := group
+		for r := range s.o.Routes {
+			var ks []int
+			var cs []Candidate
+			var stops []stopFunc
+			for _, k := range running {
+				var stop stopFunc
+				if b != nil && k >= free {
+					if r > 0 && b.beaten(s.o.Objective, prior[k]) {
+						outs[k].Pruned = true
+						continue
+					}
+					p := prior[k]
+					stop = func(q progress) bool { return b.beaten(s.o.Objective, p.add(q)) }
+				}
+				ks, cs, stops = append(ks, k), append(cs, cands[k]), append(stops, stop)
+			}
+			if len(ks) == 0 {
+				break
+			}
+			figs, ferrs := s.eval(ctx, cs, r, stops, s.workers)
+			running = running[:0:0]
+			for j, k := range ks {
+				if ferrs[j] != nil {
+					errs[k] = ferrs[j]
+					continue
+				}
+				f := figs[j]
+				if f.Held == nil {
+					f.Held = []Held{}
+				}
+				got := progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes}
+				prior[k] = prior[k].add(got)
+				outs[k].Routes = append(outs[k].Routes, f)
+				if f.Stopped {
+					if stops[j] == nil || !stops[j](got) {
+						errs[k] = fmt.Errorf("route %s: the evaluator stopped a run that could still win", s.o.Routes[r])
+						continue
+					}
+					outs[k].Pruned = true
+					continue
+				}
+				running = append(running, k)
+			}
+		}
+		for _, k := range group {
+			if errs[k] != nil {
+				continue
+			}
+			out := &outs[k]
+			out.Feasible = !out.Pruned
+			for _, f := range out.Routes {
+				if len(f.Held) > 0 {
+					out.Feasible = false
+				}
+			}
+			done(k, out)
+		}
+	}
+	return errs
 }
 
 // evalOrder is the order candidates run in, as indices into cands: the
@@ -406,10 +474,11 @@ func evalOrder(cands []Candidate) []int {
 
 // searcher is a search under way.
 type searcher struct {
-	eval  evaluate
-	o     Options
-	res   *Result
-	total int
+	eval    evaluate
+	o       Options
+	res     *Result
+	total   int
+	workers int
 
 	mu                     sync.Mutex
 	done, feasible, pruned int
@@ -428,47 +497,6 @@ func (s *searcher) event(out *Outcome) {
 	if s.o.Events != nil {
 		s.o.Events(Event{Done: s.done, Total: s.total, Feasible: s.feasible, Pruned: s.pruned})
 	}
-}
-
-// run runs c on every route, asking b (nil: never) whether it can still
-// win.
-func (s *searcher) run(ctx context.Context, c Candidate, b *bar) (Outcome, error) {
-	out := Outcome{Candidate: c, Routes: make([]Figures, 0, len(s.o.Routes)), Run: true}
-	var prior progress
-	never := func(progress) bool { return false }
-	for r := range s.o.Routes {
-		stop := never
-		if b != nil {
-			if r > 0 && b.beaten(s.o.Objective, prior) {
-				out.Pruned = true
-				break
-			}
-			stop = func(p progress) bool { return b.beaten(s.o.Objective, prior.add(p)) }
-		}
-		f, err := s.eval(ctx, c, r, stop)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if f.Held == nil {
-			f.Held = []Held{}
-		}
-		prior = prior.add(progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes})
-		out.Routes = append(out.Routes, f)
-		if f.Stopped {
-			if !stop(progress{}) {
-				return Outcome{}, fmt.Errorf("route %s: the evaluator stopped a run that could still win", s.o.Routes[r])
-			}
-			out.Pruned = true
-			break
-		}
-	}
-	out.Feasible = !out.Pruned
-	for _, f := range out.Routes {
-		if len(f.Held) > 0 {
-			out.Feasible = false
-		}
-	}
-	return out, nil
 }
 
 // bar is what a candidate must beat, from the feasible candidates of the

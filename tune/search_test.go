@@ -113,12 +113,12 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 			t.Fatal(err)
 		}
 		o.Exhaustive = true
-		want, err := search(context.Background(), plan, e.eval, o)
+		want, err := search(context.Background(), plan, oneByOne(e.eval), o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.Exhaustive = false
-		got, err := search(context.Background(), plan, e.eval, o)
+		got, err := search(context.Background(), plan, oneByOne(e.eval), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		pruned += got.Pruned
 		savedFrames += got.PrunedFrames
 		o.order = func(cands []Candidate) []int { return rng.Perm(len(cands)) }
-		shuffled, err := search(context.Background(), plan, e.eval, o)
+		shuffled, err := search(context.Background(), plan, oneByOne(e.eval), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 	var outs []string
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
-		res, err := search(context.Background(), plan, e.eval, Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
+		res, err := search(context.Background(), plan, oneByOne(e.eval), Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
 			Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
@@ -228,7 +228,7 @@ func TestCancelReturnsBestSoFar(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seen := 0
-	res, err := search(ctx, plan, e.eval, Options{Routes: []string{"a.csv"}, Require: e.gate, Workers: 2,
+	res, err := search(ctx, plan, oneByOne(e.eval), Options{Routes: []string{"a.csv"}, Require: e.gate, Workers: 2,
 		Events: func(ev Event) {
 			if seen++; ev.Done == 100 {
 				cancel()
@@ -262,12 +262,12 @@ func TestEvaluatorErrorsEndTheSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("route.csv:3: x is not a number")
-	_, err = search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
+	_, err = search(context.Background(), plan, oneByOne(func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
 		if c.Load == 8 {
 			return Figures{}, boom
 		}
 		return Figures{}, nil
-	}, Options{Routes: []string{"route.csv"}})
+	}), Options{Routes: []string{"route.csv"}})
 	if !errors.Is(err, boom) && (err == nil || !strings.Contains(err.Error(), "load 8") || !strings.Contains(err.Error(), boom.Error())) {
 		t.Errorf("error %v, want one naming the candidate and the cause", err)
 	}
@@ -284,13 +284,13 @@ func TestInfeasibleSaysWhatFailedLeast(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate := streaming.Gate{FailOn: []string{streaming.FailHoles, streaming.FailOverBudget}}
-	res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
+	res, err := search(context.Background(), plan, oneByOne(func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
 		f := Figures{Frames: 10, Held: []Held{{Condition: streaming.FailOverBudget, FrameCount: 2, FirstFrame: 5}}}
 		if c.Load == 4 {
 			f.Held = append([]Held{{Condition: streaming.FailHoles, FrameCount: 3, FirstFrame: 7}}, f.Held...)
 		}
 		return f, nil
-	}, Options{Routes: []string{"a.csv"}, Require: gate})
+	}), Options{Routes: []string{"a.csv"}, Require: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +304,9 @@ func TestInfeasibleSaysWhatFailedLeast(t *testing.T) {
 // search did not ask to stop would change the answer.
 func TestStoppingWithoutCauseIsAnError(t *testing.T) {
 	plan, _ := Space{Load: []float64{4}}.Lay(world{CellSize: 8}, defaultMaxCandidates)
-	_, err := search(context.Background(), plan, func(context.Context, Candidate, int, stopFunc) (Figures, error) {
+	_, err := search(context.Background(), plan, oneByOne(func(context.Context, Candidate, int, stopFunc) (Figures, error) {
 		return Figures{Stopped: true}, nil
-	}, Options{Routes: []string{"a.csv"}})
+	}), Options{Routes: []string{"a.csv"}})
 	if err == nil || !strings.Contains(err.Error(), "could still win") {
 		t.Errorf("error %v", err)
 	}
@@ -339,9 +339,9 @@ func TestInfeasibleOnAShortRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, frames := range []int{1, 10} {
-		res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
+		res, err := search(context.Background(), plan, oneByOne(func(_ context.Context, c Candidate, r int, _ stopFunc) (Figures, error) {
 			return Figures{Frames: frames, Held: []Held{{Condition: streaming.FailPopIn, FrameCount: frames, FirstFrame: 0}}}, nil
-		}, Options{Routes: []string{"tour.csv"}, Require: streaming.Gate{FailOn: []string{streaming.FailPopIn}}})
+		}), Options{Routes: []string{"tour.csv"}, Require: streaming.Gate{FailOn: []string{streaming.FailPopIn}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,13 @@ import (
 // otherwise (--max-candidates).
 const defaultMaxCandidates = 100000
 
+// MaxCandidatesCeiling is the most --max-candidates may allow. A search
+// holds its plan and every candidate's outcome (a few hundred bytes a
+// candidate and route), so the ceiling bounds what a search may take,
+// about a gigabyte, whatever the limit asked for; such a search runs a
+// simulation per candidate and route, hours on a real world.
+const MaxCandidatesCeiling = 1000000
+
 // The default dimensions, in cell sizes (docs/tune.md#the-space): load
 // radii, and unload and prefetch radii above the load radius.
 var (
@@ -184,8 +191,12 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 		return nil, fmt.Errorf("the space is empty: every dimension needs a value")
 	}
 	if !total.IsInt64() || total.Int64() > int64(maxCandidates) {
-		return nil, fmt.Errorf("the space holds %s = %s candidates, more than --max-candidates %d: narrow a dimension or raise the limit",
-			strings.Join(factors, " × "), total.String(), maxCandidates)
+		advice := "narrow a dimension or raise the limit"
+		if maxCandidates >= MaxCandidatesCeiling {
+			advice = fmt.Sprintf("narrow a dimension (%d is the most --max-candidates allows)", MaxCandidatesCeiling)
+		}
+		return nil, fmt.Errorf("the space holds %s = %s candidates, more than --max-candidates %d: %s",
+			strings.Join(factors, " × "), total.String(), maxCandidates, advice)
 	}
 	p := &searchPlan{Total: int(total.Int64()), Dimensions: dims}
 	for k, cs := range cells {

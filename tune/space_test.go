@@ -269,10 +269,10 @@ func TestPareto(t *testing.T) {
 		cands = append(cands, Candidate{Index: i, CellSize: 8, Load: float64(10 - i), Unload: 20, Prefetch: 10})
 	}
 	plan := &searchPlan{Candidates: cands, Total: len(cands)}
-	res, err := search(context.Background(), plan, func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
+	res, err := search(context.Background(), plan, oneByOne(func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
 		p := pts[c.Index]
 		return Figures{Frames: 1, PeakResidentBytes: int64(p[0]), Loads: p[1]}, nil
-	}, Options{Routes: []string{"a.csv"}, Exhaustive: true})
+	}), Options{Routes: []string{"a.csv"}, Exhaustive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,5 +69,10 @@ func checkedName(file, name string) (string, error) {
 		// The name goes into JSON documents and the manifest, which are UTF-8.
 		return "", fmt.Errorf("scene %q has a file name that is not valid UTF-8; rename the file", file)
 	}
+	if r, ok := controlIn(name); ok {
+		// The manifest and every report carry the name; a tab or a line
+		// break would split their lines, ESC reach the terminal.
+		return "", fmt.Errorf("scene %q has a name holding the control character %s; rename the file", file, controlName(r))
+	}
 	return name, nil
 }

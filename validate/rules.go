@@ -86,7 +86,7 @@ var ruleList = []*rule{
 	&ruleDuplicateID, &ruleParentCycle, &ruleMissingParent, &ruleInconsistentTopology,
 	&ruleUnplaceablePrefab, &ruleRefToGeneratedID, &ruleGeneratedIDConflict, &ruleUnresolvedPrefab, &ruleMissingAsset, &ruleDuplicateUUID,
 	&ruleUIRootInCell, &ruleGlobalLightInCell, &ruleCameraInCell,
-	&ruleBadSourceRadii, &ruleSourceInCell,
+	&ruleBadSourceRadii, &ruleControlInSourceName, &ruleSourceInCell,
 	&rulePlaneMismatch, &ruleNothingStreams, &ruleNoStreamingSource,
 	&ruleMisspeltComponent,
 }

@@ -101,6 +101,14 @@ func TestRules(t *testing.T) {
 		{name: "bad-source-radii unload not above load", es: []E{settings,
 			{ID: 2, C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{"loadRadius": 2000, "unloadRadius": 2000}`)}}},
 			want: []string{"bad-source-radii@2:WorldStreamingSource.unloadRadius"}},
+		{name: "control-in-source-name: a tab", es: []E{settings,
+			{ID: 2, Name: "Main\tCamera", C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{}`)}}},
+			want: []string{"control-in-source-name@2"}},
+		{name: "control-in-source-name: a carriage return", es: []E{settings,
+			{ID: 2, Name: "Cam\r", C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{}`)}}},
+			want: []string{"control-in-source-name@2"}},
+		{name: "a tab in a name that is no source", es: []E{settings,
+			{ID: 2, Name: "Main\tCrate", C: []string{tr(0, 0, 0)}}}},
 		{name: "bad-source-radii not a number", es: []E{settings,
 			{ID: 2, C: []string{tr(0, 0, 0), persistent, comp("WorldStreamingSource", `{"loadRadius": "far"}`)}}},
 			want: []string{"bad-source-radii@2:WorldStreamingSource.loadRadius"}},
@@ -336,5 +344,10 @@ func TestSceneName(t *testing.T) {
 	}
 	if _, err := SceneName(dir+"/x.esscene", dir+"/levels"); err == nil {
 		t.Error("scene outside the root accepted")
+	}
+	for _, bad := range []string{"t\tab", "new\nline", "e\x1bsc", "del\x7f"} {
+		if _, err := SceneName(dir+"/"+bad+".esscene", ""); err == nil || !strings.Contains(err.Error(), "control character") {
+			t.Errorf("SceneName(%q): %v, want a control character refused", bad, err)
+		}
 	}
 }

@@ -63,8 +63,35 @@ func (c *checker) collectSources() {
 				Hint: fmt.Sprintf("set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, e.g. loadRadius %s, prefetchRadius %s, unloadRadius %s", fmtNum(s.LoadRadius), fmtNum(s.LoadRadius*1.5), fmtNum(s.LoadRadius*1.5)),
 			}})
 		}
+		if r, ok := controlIn(s.Name); ok {
+			c.add(i, Finding{Diagnostic: diag.Diagnostic{
+				Code:    CodeControlInSourceName,
+				Message: fmt.Sprintf("%s WorldStreamingSource: its name holds the control character %s, which the cooked world cannot carry (reports and the terminal would show it raw)", c.who(i), controlName(r)),
+				Hint:    "rename the entity without tabs, line breaks or other control characters",
+			}})
+		}
 		c.plan.Sources = append(c.plan.Sources, s)
 	}
+}
+
+// controlIn returns the first control character of s (C0 or DEL, as the
+// manifest refuses them).
+func controlIn(s string) (rune, bool) {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// controlName names a control character for a message: a tab (U+0009).
+func controlName(r rune) string {
+	names := map[rune]string{'\t': "a tab", '\n': "a line feed", '\r': "a carriage return", 0x1b: "ESC", 0x07: "BEL", 0x7f: "DEL"}
+	if n, ok := names[r]; ok {
+		return fmt.Sprintf("%s (U+%04X)", n, r)
+	}
+	return fmt.Sprintf("U+%04X", r)
 }
 
 // sourcesInCells reports the enabled sources placed in a cell: the
@@ -101,6 +128,9 @@ func (c *checker) sourceInCell(i int32) {
 const (
 	CodeBadSourceRadii = "bad-source-radii"
 	CodeSourceInCell   = "source-in-cell"
+	// CodeControlInSourceName: the manifest carries source names, and
+	// simulate refuses one holding a control character.
+	CodeControlInSourceName = "control-in-source-name"
 )
 
 var ruleBadSourceRadii = rule{
@@ -108,6 +138,14 @@ var ruleBadSourceRadii = rule{
 		Short: "Streaming source radii are inconsistent",
 		Full:  "A WorldStreamingSource needs finite non-negative radii with prefetchRadius ≥ loadRadius and unloadRadius > loadRadius, or cells would be loaded and unloaded every frame at the border.",
 		Help:  "Set prefetchRadius ≥ loadRadius and unloadRadius > loadRadius; an unloadRadius about 1.5 × loadRadius is a good start."},
+	phase: phaseSources,
+}
+
+var ruleControlInSourceName = rule{
+	Rule: Rule{ID: CodeControlInSourceName, Level: SeverityError,
+		Short: "Streaming source name holds a control character",
+		Full:  "The cooked world's manifest names each streaming source after its entity, and every report prints that name. A tab, a line break, ESC or another control character in it would break the reports' lines or reach the terminal raw (ESC and BEL sequences can retitle a window or move the cursor), so a world carrying one is refused where it is read.",
+		Help:  "Rename the entity without control characters."},
 	phase: phaseSources,
 }
 

@@ -98,12 +98,20 @@ type Page struct {
 // as "worldcook").
 func (b *Browser) Open(t testing.TB, file, ready string) *Page {
 	t.Helper()
+	return b.OpenAt(t, file, "", ready)
+}
+
+// OpenAt is Open with a fragment in the page's address ("frame-10" opens
+// file#frame-10).
+func (b *Browser) OpenAt(t testing.TB, file, fragment, ready string) *Page {
+	t.Helper()
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := (&url.URL{Scheme: "file", Path: abs}).String()
-	p := &Page{t: t, url: u}
+	page := (&url.URL{Scheme: "file", Path: abs}).String()
+	u := (&url.URL{Scheme: "file", Path: abs, Fragment: fragment}).String()
+	p := &Page{t: t, url: page}
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(func(ev any) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -185,6 +193,15 @@ func EvalAsync[T any](p *Page, expr string) T {
 	return v
 }
 
+// WaitFor waits until expr, evaluated in the page, is true: for what the
+// page does on its own time (a timer, an animation frame).
+func (p *Page) WaitFor(expr string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr)); err != nil {
+		p.t.Fatalf("waiting for %s: %v", expr, err)
+	}
+}
+
 // Click clicks the first element sel (a CSS selector) matches, as a
 // mouse does.
 func (p *Page) Click(sel string) {
@@ -206,6 +223,36 @@ func (p *Page) Key(key string) {
 	p.t.Helper()
 	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(key)); err != nil {
 		p.t.Fatalf("pressing %q: %v", key, err)
+	}
+}
+
+// Hover moves the mouse to (x, y), in the page's CSS pixels, as a person
+// does: the page sees the mouse move there.
+func (p *Page) Hover(x, y float64) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y)); err != nil {
+		p.t.Fatalf("moving the mouse to (%g, %g): %v", x, y, err)
+	}
+}
+
+// ClickAt clicks at (x, y), in the page's CSS pixels.
+func (p *Page) ClickAt(x, y float64) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(x, y)); err != nil {
+		p.t.Fatalf("clicking at (%g, %g): %v", x, y, err)
+	}
+}
+
+// Viewport is the screenshot of what a person sees first: the top of the
+// page as large as the window, written as a PNG to file.
+func (p *Page) Viewport(file string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		p.t.Fatal(err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // The diff is written here rather than by a general diff library: every
@@ -97,7 +98,7 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		k = j
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", diffName("a/", name), diffName("b/", name))
 	delta := 0 // new line number minus old line number before the hunk
 	for k := 0; k < len(blocks); {
 		j := k + 1
@@ -160,4 +161,58 @@ func span(start, n int) string {
 		return fmt.Sprint(start)
 	}
 	return fmt.Sprintf("%d,%d", start, n)
+}
+
+// diffName writes a file name in a diff's header as git diff does, so
+// that git apply and patch read back the very name: a name holding a
+// control character, a quote, a backslash or a byte above 0x7f is
+// quoted C-style with the prefix inside the quotes ("a/x\tb.esscene",
+// é as \303\251), and a name holding a space is followed by a tab, which
+// ends the name for patch (a trailing space is then kept).
+func diffName(prefix, name string) string {
+	p := prefix + name
+	quote := false
+	for i := range len(p) {
+		if c := p[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
+			quote = true
+		}
+	}
+	if quote {
+		var b strings.Builder
+		b.WriteByte('"')
+		for i := range len(p) {
+			switch c := p[i]; c {
+			case '\a':
+				b.WriteString(`\a`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\v':
+				b.WriteString(`\v`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			default:
+				if c < 0x20 || c >= 0x7f {
+					fmt.Fprintf(&b, `\%03o`, c)
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		b.WriteByte('"')
+		p = b.String()
+	}
+	if strings.Contains(name, " ") {
+		p += "\t"
+	}
+	return p
 }

@@ -315,3 +315,104 @@ func TestKeepsCRLF(t *testing.T) {
 		t.Errorf("%d line breaks, %d of them CR LF", n, m)
 	}
 }
+
+// cameraScene is a scene of the cameras given (each the components of a
+// root entity, ids from 1) and a crate far away.
+func cameraScene(cameras ...string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"version": 1, "name": "Cams", "entities": [`)
+	for i, comps := range cameras {
+		fmt.Fprintf(&b, `{"id": %d, "name": "Cam%d", "parent": null, "children": [], "components": [%s], "visible": true},`, i+1, i+1, comps)
+	}
+	fmt.Fprintf(&b, `{"id": %d, "name": "Crate", "parent": null, "children": [], "components": [{"type": "Transform", "data": {"position": {"x": 90, "y": 0, "z": 90}}}], "visible": true}]}`, len(cameras)+1)
+	return []byte(b.String())
+}
+
+const cameraComps = `{"type": "Transform", "data": {"position": {"x": 0, "y": 2, "z": 0}}}, {"type": "Camera", "data": {"isActive": true, "priority": 0}}`
+
+// TestPersistentCameraGetsNoSecondMark: a camera already WorldPersistent
+// but without a source gets the source and keeps its one WorldPersistent
+// (two would be a component the engine adds twice).
+func TestPersistentCameraGetsNoSecondMark(t *testing.T) {
+	src := cameraScene(cameraComps + `, {"type": "WorldPersistent", "data": {}}`)
+	r, err := Make("cams.esscene", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Source == nil || r.Source.Entity != 1 {
+		t.Fatalf("source %+v, want the camera", r.Source)
+	}
+	if n := bytes.Count(r.After, []byte(`"WorldPersistent"`)); n != 1 || !bytes.Contains(r.After, []byte(`"WorldStreamingSource"`)) {
+		t.Errorf("%d WorldPersistent in the scene (want the camera's one), and a source?\n%s", n, r.After)
+	}
+}
+
+// TestFirstOfEquallyRankedCameras: of two active cameras of one priority
+// the first in authored order carries the source, as the engine's
+// camera pick takes the first.
+func TestFirstOfEquallyRankedCameras(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cameras []string
+		want    int64
+	}{
+		{"same priority", []string{cameraComps, cameraComps}, 1},
+		{"no priority", []string{
+			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`,
+			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`}, 1},
+		{"a higher priority later", []string{cameraComps, strings.Replace(cameraComps, `"priority": 0`, `"priority": 1`, 1)}, 2},
+		{"an inactive first", []string{strings.Replace(cameraComps, "true", "false", 1), cameraComps}, 2},
+	} {
+		r, err := Make("cams.esscene", cameraScene(tc.cameras...), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Source == nil || r.Source.Entity != tc.want {
+			t.Errorf("%s: source %+v, want entity %d", tc.name, r.Source, tc.want)
+		}
+	}
+}
+
+// TestDiffNamesApply: init's diff of a scene with a space, a trailing
+// space, a tab, a line break (which would inject header lines), a quote,
+// a backslash, ESC or a non-ASCII letter in its name applies with git
+// apply to that very file and gives the scene init would write: the
+// header names it as git diff does.
+func TestDiffNamesApply(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	src := cameraScene(cameraComps)
+	for _, name := range []string{"plain.esscene", "my scene.esscene", "trailing .esscene", "tab\there.esscene",
+		"line\n+++ b\tevil.esscene", "quote\"and\\back.esscene", "esc\x1b]0;x\a.esscene", "sc\u00e8ne.esscene", "\u00a0nbsp.esscene"} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Make(file, src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ApplyIn != dir {
+			t.Fatalf("%q: apply in %q, want %q", name, r.ApplyIn, dir)
+		}
+		cmd := exec.Command(git, "apply", "--unsafe-paths", "-")
+		cmd.Dir, cmd.Stdin = dir, bytes.NewReader(r.Diff)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: git apply: %v\n%s\n%s", name, err, out, r.Diff)
+			continue
+		}
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, r.After) {
+			t.Errorf("%q: the applied diff differs from the scene init writes", name)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("%q: git apply left %d files", name, len(ents))
+		}
+	}
+}

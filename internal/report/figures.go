@@ -159,7 +159,7 @@ func residentAtTheEnd(cells []string, entityCounts map[string]int) figure {
 // assetFigures are the asset lines of either summary.
 func assetFigures(a *streaming.AssetSummary) []figure {
 	return []figure{
-		figure{Label: "peak resident assets", Value: fmt.Sprintf("%s (%d distinct assets)", peakText(a.PeakResidentAssetBytes, "at", a.PeakFrame, "0 B"), a.Distinct)}.
+		figure{Label: "peak resident assets", Value: fmt.Sprintf("%s (%d distinct %s)", peakText(a.PeakResidentAssetBytes, "at", a.PeakFrame, "0 B"), a.Distinct, english.Plural(a.Distinct, "asset"))}.
 			at(a.PeakFrame, a.PeakResidentAssetBytes > 0),
 		{Label: "asset loads", Value: fmt.Sprintf("%d (%d unloads, %d assets loaded more than once)", a.Loads, a.Unloads, a.Reloaded)},
 	}

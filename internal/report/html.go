@@ -6,13 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/worldcook/worldcook/internal/english"
 	"html/template"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 
+	"github.com/worldcook/worldcook/internal/english"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
 )
@@ -79,9 +81,13 @@ type timelineData struct {
 	Route  string `json:"route"`
 	Frames int    `json:"frames"`
 	// FirstFrame is the route's number of the page's frame 1.
-	FirstFrame int           `json:"firstFrame"`
-	Compare    bool          `json:"compare"`
-	Runs       []timelineRun `json:"runs"`
+	FirstFrame int  `json:"firstFrame"`
+	Compare    bool `json:"compare"`
+	// Open is the page's frame the page opens at (without a #frame-N in
+	// its address), OpenWhy why: where the run says something.
+	Open    int           `json:"open"`
+	OpenWhy string        `json:"openWhy"`
+	Runs    []timelineRun `json:"runs"`
 }
 
 // timelineRun is one policy's run as the page reads it. Lists are flat
@@ -92,7 +98,15 @@ type timelineRun struct {
 	Title    string  `json:"title"`
 	Subtitle string  `json:"subtitle"`
 	CellSize float64 `json:"cellSize"`
-	AxisZ    string  `json:"axisZ"`
+	// AxisZ names the map's second axis: z, or y on a world cut on x and
+	// y.
+	AxisZ string `json:"axisZ"`
+	// Sampling, under Estella's runtime on a world cut on x and y, says
+	// where the runtime samples the sources (on X and Z), whose circles
+	// the map draws there; "" otherwise.
+	Sampling string `json:"sampling"`
+	// Figures are the summary's, as the text summary names them.
+	Figures []timelineFigure `json:"figures"`
 	// Center says distances are to a cell's grid centre, not its bounds.
 	Center bool `json:"center"`
 	// World is the box the grid covers, View the box the map frames: both
@@ -120,16 +134,20 @@ type timelineRun struct {
 	Events  []int `json:"events"`
 	// Series are per-frame values as (frames since the last change, new
 	// value) pairs, from 0 before the first frame.
-	Resident       []int64           `json:"resident"`
-	ResidentAssets []int64           `json:"residentAssets"`
-	Prepared       []int64           `json:"prepared"`
-	Requested      []int64           `json:"requested"`
-	Holes          []int64           `json:"holes"`
-	Budget         *int64            `json:"budget"`
-	Cap            *int64            `json:"cap"`
-	Sources        []timelineSource  `json:"sources"`
-	Episodes       []timelineEpisode `json:"episodes"`
-	LeftOut        string            `json:"leftOut"`
+	Resident       []int64 `json:"resident"`
+	ResidentAssets []int64 `json:"residentAssets"`
+	Prepared       []int64 `json:"prepared"`
+	Requested      []int64 `json:"requested"`
+	Holes          []int64 `json:"holes"`
+	// ResidentCells and PreparedCells count the cells resident and
+	// prepared (held, not in the world) at the end of each frame.
+	ResidentCells []int64           `json:"residentCells"`
+	PreparedCells []int64           `json:"preparedCells"`
+	Budget        *int64            `json:"budget"`
+	Cap           *int64            `json:"cap"`
+	Sources       []timelineSource  `json:"sources"`
+	Episodes      []timelineEpisode `json:"episodes"`
+	LeftOut       string            `json:"leftOut"`
 	// HasView says some source has a view; PopIn are, in the shape of
 	// Changes, each frame's cells a view shows that are not resident (a
 	// drawn cell's index each), PopInCount their count a frame as a
@@ -152,6 +170,18 @@ type timelineSource struct {
 	// View is what the source's camera shows around it: [half-width,
 	// half-height] of a rectangle, [radius] of a disc, [] for none.
 	View []float64 `json:"view"`
+	// Sampled, as Keys, are where the runtime samples the source when
+	// that is not where it stands (Estella's runtime on a world cut on x
+	// and y); [] otherwise.
+	Sampled []float64 `json:"sampled"`
+}
+
+// timelineFigure is one figure of the summary the page shows: its label
+// and text, and the page's frame it points at (0: none).
+type timelineFigure struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+	Frame int    `json:"frame"`
 }
 
 type timelineEpisode struct {
@@ -187,7 +217,9 @@ func (r TimelineRoute) Holes() string { return english.Count(r.HoleFrames, "hole
 func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
 	t := &Timeline{}
 	t.data.Compare = res.Compare
-	t.data.Route = o.Route
+	// The route by its file name only: a page is shared, and the folders
+	// above the route are the author's machine, not the run.
+	t.data.Route = filepath.Base(o.Route)
 	var index map[string]int32
 	for _, p := range res.Runs {
 		if len(p.Frames) > 0 && !p.Frames[0].HasCellStates() {
@@ -216,7 +248,112 @@ func NewTimeline(res *simulate.Result, o simulate.Options) (*Timeline, error) {
 	if res.Compare {
 		t.data.Title += ": budgeted and Estella's runtime"
 	}
+	t.data.Open, t.data.OpenWhy = opening(res, o.Gate.Warmup)
 	return t, nil
+}
+
+// pageFigures are the figures of p's summary the page shows, named and
+// written as the text summary writes them.
+func pageFigures(p *simulate.PolicyRun) []timelineFigure {
+	s := &p.Summary
+	fs := append(holeFigures(s), popInFigure(s))
+	if p.Policy == simulate.Estella {
+		es := p.EstellaSummary()
+		fs = append(fs, estellaFigures(&es)...)
+	} else {
+		fs = append(fs, budgetedFigures(s)...)
+	}
+	if s.Assets != nil {
+		fs = append(fs, assetFigures(s.Assets)...)
+	}
+	// The details a person reads after the headline stay in the text
+	// summary.
+	skip := []string{"peak in flight", "cancellations", "dropped", "asset loads", "demand to resident", "dwell before a hit"}
+	out := []timelineFigure{}
+	for _, f := range fs {
+		if slices.Contains(skip, f.Label) {
+			continue
+		}
+		tf := timelineFigure{Label: f.Label, Value: f.Value}
+		if f.HasFrame {
+			tf.Frame = f.Frame - s.FirstFrame + 1
+		}
+		out = append(out, tf)
+	}
+	return out
+}
+
+// opening is the page's frame the page opens at, and why: the first hole
+// or pop-in after the warm-up (of either run, side by side), else the
+// frame of the peak of resident bytes, else the first. The warm-ups are
+// the gate's: warmup frames when given, else the frames until the first
+// without holes (for holes) or without pop-in (for pop-in).
+func opening(res *simulate.Result, warmup *int) (int, string) {
+	best, why := 0, ""
+	for _, p := range res.Runs {
+		who := ""
+		if res.Compare {
+			who = " under " + map[simulate.Policy]string{simulate.Budgeted: "the budgeted policy", simulate.Estella: "Estella's runtime"}[p.Policy]
+		}
+		for _, kind := range []string{"hole", "pop-in"} {
+			count := func(f *streaming.FrameReport) int { return len(f.Holes) }
+			if kind == "pop-in" {
+				count = func(f *streaming.FrameReport) int { return f.PopIn }
+			}
+			k, warm := firstAfterWarmup(p.Frames, count, warmup)
+			if k == 0 || (best != 0 && k >= best) {
+				continue
+			}
+			best = k
+			why = fmt.Sprintf("the first %s after the warm-up%s (%s)", kind, who, warm)
+		}
+	}
+	if best != 0 {
+		return best, why
+	}
+	// The highest peak; of equal ones, the later, when both runs hold it.
+	peak, most := 0, int64(0)
+	for _, p := range res.Runs {
+		s := &p.Summary
+		if k := s.PeakResidentFrame - s.FirstFrame + 1; s.PeakResidentBytes > most || (s.PeakResidentBytes == most && most > 0 && k > peak) {
+			peak, most = k, s.PeakResidentBytes
+		}
+	}
+	if peak > 0 {
+		return peak, "the peak of resident bytes: no hole or pop-in after the warm-up"
+	}
+	return 1, "the first frame: nothing was ever resident"
+}
+
+// firstAfterWarmup is the page's first frame after the warm-up whose count
+// is above 0 (0: none), and the warm-up as a person reads it: warmup
+// frames when given, else the frames up to the first whose count is 0.
+func firstAfterWarmup(frames []streaming.FrameReport, count func(*streaming.FrameReport) int, warmup *int) (int, string) {
+	end := 0 // the warm-up's frames
+	switch {
+	case warmup != nil:
+		end = min(*warmup, len(frames))
+	default:
+		for end < len(frames) && count(&frames[end]) > 0 {
+			end++
+		}
+	}
+	name := func(i int) int { return frames[i].Frame }
+	warm := "none"
+	switch {
+	case end == len(frames):
+		warm = "the whole run"
+	case end == 1:
+		warm = fmt.Sprintf("frame %d", name(0))
+	case end > 1:
+		warm = fmt.Sprintf("frames %d-%d", name(0), name(end-1))
+	}
+	for i := end; i < len(frames); i++ {
+		if count(&frames[i]) > 0 {
+			return i + 1, "warm-up " + warm
+		}
+	}
+	return 0, ""
 }
 
 // timelineOf lays out one policy's run; sets gives frame i's cells by
@@ -225,8 +362,11 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	w := p.World
 	r := timelineRun{Policy: string(p.Policy), Title: title(p, o), Subtitle: subtitle(p, o),
 		CellSize: w.CellSize, AxisZ: "z", WorldCells: len(w.Cells),
-		Center: p.Policy == simulate.Budgeted && p.Settings.Distance == streaming.DistanceCenter}
-	if w.Plane == "xy" && p.Policy == simulate.Budgeted {
+		Center:  p.Policy == simulate.Budgeted && p.Settings.Distance == streaming.DistanceCenter,
+		Figures: pageFigures(p)}
+	// The map is drawn on the world's plane, whatever the policy: on an
+	// xy world its second axis is y.
+	if w.Plane == manifest.PlaneXY {
 		r.AxisZ = "y"
 	}
 	if p.Policy == simulate.Budgeted {
@@ -369,6 +509,8 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 	r.Prepared = col(func(f *streaming.FrameReport) int64 { return f.PreparedBytes })
 	r.Requested = col(func(f *streaming.FrameReport) int64 { return f.RequestedBytes })
 	r.Holes = col(func(f *streaming.FrameReport) int64 { return int64(len(f.Holes)) })
+	r.ResidentCells = col(func(f *streaming.FrameReport) int64 { return int64(f.Resident) })
+	r.PreparedCells = col(func(f *streaming.FrameReport) int64 { return int64(len(f.PreparedCells)) })
 	r.PopInCount = col(func(f *streaming.FrameReport) int64 { return int64(f.PopIn) })
 
 	// The map frames the drawn cells and where the sources reached.
@@ -380,8 +522,25 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 			continue
 		}
 		src := timelineSource{Name: s.Name, Load: s.Load, Unload: s.Unload, Prefetch: s.Prefetch,
-			Keys: keyFrames(p.Route, i, s, w.CellSize/100), View: []float64{}}
+			View: []float64{}, Sampled: []float64{}}
 		reach := max(s.Load, s.Unload, s.Prefetch)
+		if p.Sampled == nil {
+			src.Keys = keyFrames(p.Route, i, s, w.CellSize/100)
+		} else {
+			keys := keyFramesOf(i, s, w.CellSize/100, p.Route, p.Sampled)
+			src.Keys = keys[0]
+			// Drawn apart only where the two differ: a source authored
+			// at z = 0 whose route stays at y = 0 is sampled where it
+			// stands.
+			if !slices.Equal(keys[0], keys[1]) {
+				src.Sampled = keys[1]
+				r.Sampling = "Estella's runtime samples a source on X and Z whatever the plane: on this xy world it streams around (x, z), the hollow dot and its circles, not where the source stands (the filled dot, with its view)"
+			}
+			for k := 0; k < len(src.Sampled); k += 3 {
+				x, z := src.Sampled[k+1], src.Sampled[k+2]
+				view = [4]float64{min(view[0], x-reach), min(view[1], z-reach), max(view[2], x+reach), max(view[3], z+reach)}
+			}
+		}
 		switch v := s.View; {
 		case v == nil:
 		case v.Disc:
@@ -462,29 +621,60 @@ func boxOf(cells []streaming.Cell, subset []int32) [4]float64 {
 // a long smooth route costs a few numbers rather than three a frame. A
 // source the route does not move stands where it was authored.
 func keyFrames(route [][]streaming.Point, i int, s streaming.Source, tol float64) []float64 {
-	pos := make([]streaming.Point, 0, len(route))
-	for _, f := range route {
-		if i < len(f) {
-			pos = append(pos, f[i])
+	return keyFramesOf(i, s, tol, route)[0]
+}
+
+// keyFramesOf are the key frames of source i along each of routes, cut at
+// the same frames (where any of them changes course), so that the page
+// draws the same frame at the same point of each: where a source stands
+// and where Estella's runtime samples it share their x.
+func keyFramesOf(i int, s streaming.Source, tol float64, routes ...[][]streaming.Point) [][]float64 {
+	pos := make([][]streaming.Point, len(routes))
+	for r, route := range routes {
+		for _, f := range route {
+			if i < len(f) {
+				pos[r] = append(pos[r], f[i])
+			}
 		}
 	}
-	if len(pos) == 0 {
-		return []float64{1, s.X, s.Z}
+	out := make([][]float64, len(routes))
+	// The routes are bound from one route file, frame for frame.
+	n := len(pos[0])
+	for r := range pos {
+		n = min(n, len(pos[r]))
+	}
+	if n == 0 {
+		for r := range out {
+			out[r] = []float64{1, s.X, s.Z}
+		}
+		return out
 	}
 	// A straight stretch is checked point by point, so stretches are cut
 	// at maxStretch frames to keep the cost linear in the route.
 	const maxStretch = 256
-	keys := []float64{1, pos[0].X, pos[0].Z}
+	all := func(a, b int) bool {
+		for r := range pos {
+			if !straight(pos[r], a, b, tol) {
+				return false
+			}
+		}
+		return true
+	}
+	for r := range out {
+		out[r] = []float64{1, pos[r][0].X, pos[r][0].Z}
+	}
 	a := 0
-	for a < len(pos)-1 {
+	for a < n-1 {
 		b := a + 1
-		for b+1 < len(pos) && b+1-a <= maxStretch && straight(pos, a, b+1, tol) {
+		for b+1 < n && b+1-a <= maxStretch && all(a, b+1) {
 			b++
 		}
-		keys = append(keys, float64(b+1), pos[b].X, pos[b].Z)
+		for r := range out {
+			out[r] = append(out[r], float64(b+1), pos[r][b].X, pos[r][b].Z)
+		}
 		a = b
 	}
-	return keys
+	return out
 }
 
 // straight says every position between a and b lies where moving from a

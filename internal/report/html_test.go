@@ -243,6 +243,32 @@ func TestKeyFrames(t *testing.T) {
 	}
 }
 
+// TestKeyFramesOfShareFrames checks that where a source stands and where
+// Estella's runtime samples it (its x, and a z the route never moves) are
+// keyed at the same frames, so that the page draws them at one x: keyed
+// apart, the straight sampled path would be cut less often and its x
+// interpolated off the source's.
+func TestKeyFramesOfShareFrames(t *testing.T) {
+	var stand, sampled [][]streaming.Point
+	for f := range 400 {
+		x, y := float64(f)*3, 40*math.Sin(float64(f)/25)
+		stand = append(stand, []streaming.Point{{X: x, Z: y}})
+		sampled = append(sampled, []streaming.Point{{X: x, Z: 7}})
+	}
+	keys := keyFramesOf(0, streaming.Source{}, 0.05, stand, sampled)
+	if len(keys[0]) != len(keys[1]) || len(keys[0]) < 30 {
+		t.Fatalf("%d and %d keys", len(keys[0])/3, len(keys[1])/3)
+	}
+	for k := 0; k < len(keys[0]); k += 3 {
+		if keys[0][k] != keys[1][k] || keys[0][k+1] != keys[1][k+1] || keys[1][k+2] != 7 {
+			t.Fatalf("key %d: standing %v, sampled %v", k/3, keys[0][k:k+3], keys[1][k:k+3])
+		}
+	}
+	if alone := keyFrames(sampled, 0, streaming.Source{}, 0.05); len(alone) >= len(keys[1]) {
+		t.Errorf("the sampled path alone is keyed at %d frames, no fewer than together (%d): the test shows nothing", len(alone)/3, len(keys[1])/3)
+	}
+}
+
 // TestTimelineHTML checks that the page is one file that names no other,
 // carries the contract's elements and is the same on every run.
 func TestTimelineHTML(t *testing.T) {
@@ -254,7 +280,7 @@ func TestTimelineHTML(t *testing.T) {
 	}
 	res := &simulate.Result{Runs: []*simulate.PolicyRun{p}}
 	render := func() []byte {
-		tl, err := NewTimeline(res, simulate.Options{Route: "route</script>.csv"})
+		tl, err := NewTimeline(res, simulate.Options{Route: "/home/ann/levels/</script><!--<script>route.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +300,7 @@ func TestTimelineHTML(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
-	for _, bad := range []string{"src=", "<link", "@import", "fetch(", "XMLHttpRequest", "route</script>", "https:"} {
+	for _, bad := range []string{"src=", "<link", "@import", "fetch(", "XMLHttpRequest", "route</script>", "<!--<script>", "/home/ann", "levels/", "https:"} {
 		if strings.Contains(s, bad) {
 			t.Errorf("the page has %q", bad)
 		}

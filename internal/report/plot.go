@@ -33,12 +33,12 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 	if a := sum.Assets; a != nil {
 		// The asset share: drawn over the total, so the gap above it is
 		// the cell documents.
-		resident.Series = append(resident.Series, drawing.Series{Name: "of which assets", Kind: drawing.Area, Color: "#e9a23b",
+		resident.Series = append(resident.Series, drawing.Series{Name: "of which assets", Kind: drawing.Area, Color: "#e69f00",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.ResidentAssetBytes) })})
 		resident.Note += fmt.Sprintf("; assets peak %s", streaming.ByteSize(a.PeakResidentAssetBytes))
 	}
 	if sum.PeakPreparedBytes > 0 {
-		resident.Series = append(resident.Series, drawing.Series{Name: "prepared (not in the world)", Kind: drawing.Line, Color: "#2a9d8f",
+		resident.Series = append(resident.Series, drawing.Series{Name: "prepared (not in the world)", Kind: drawing.Line, Color: "#1b7837",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.PreparedBytes) })})
 	}
 	if c := set.MaxResidentBytes; c != nil {
@@ -46,7 +46,7 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 	}
 	requested := drawing.Panel{
 		Title: "Bytes requested per frame", Bytes: true,
-		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#e07b00",
+		Series: []drawing.Series{{Name: "requested", Kind: drawing.Bars, Color: "#5e3c99",
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(r.RequestedBytes) })}},
 		Note: fmt.Sprintf("%d %s, max %s", sum.Loads, english.Plural(sum.Loads, "request"), peakText(sum.MaxRequestedBytes, "in", sum.MaxRequestedFrame, "0 B: nothing was requested")),
 	}

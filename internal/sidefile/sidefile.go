@@ -49,6 +49,9 @@ type ownedFolder struct {
 	// match says what a file named base in the folder is, if the run
 	// owns it under any case of its name; nil: every file in it.
 	match func(base string) (what string, ok bool)
+	// why says why no side output may take the name: "" for the run's
+	// own files, else the rule that reserves it (ReservedIn).
+	why string
 }
 
 type sideOutput struct{ path, flag string }
@@ -96,25 +99,38 @@ func (g *Guard) OwnedIn(dir string, match func(base string) (what string, ok boo
 	g.ownedIn = append(g.ownedIn, ownedFolder{key: filepath.Dir(k), dir: dir, match: match})
 }
 
-// ownerOf says which of the run's own files file is ("" when none). It
-// must be called with g.mu held.
-func (g *Guard) ownerOf(file string) string {
+// ReservedIn adds a folder whose files named as match tells (in any
+// case) no side output may take though this run does not write them:
+// names another run's files have there (another scene's journal in the
+// output directory, which a depfile in its place would wedge), why says
+// so in the refusal.
+func (g *Guard) ReservedIn(dir, why string, match func(base string) (what string, ok bool)) {
+	k := key(filepath.Join(dir, "x"))
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ownedIn = append(g.ownedIn, ownedFolder{key: filepath.Dir(k), dir: dir, match: match, why: why})
+}
+
+// ownerOf says which of the run's own files file is ("" when none), and
+// why it is reserved when it is another run's. It must be called with
+// g.mu held.
+func (g *Guard) ownerOf(file string) (owner, why string) {
 	k := key(file)
 	if owner, ok := g.owned[k]; ok {
-		return owner
+		return owner, ""
 	}
 	for _, o := range g.ownedIn {
 		if filepath.Dir(k) != o.key {
 			continue
 		}
 		if o.match == nil {
-			return filepath.Join(o.dir, filepath.Base(file))
+			return filepath.Join(o.dir, filepath.Base(file)), o.why
 		}
 		if what, ok := o.match(filepath.Base(file)); ok {
-			return what
+			return what, o.why
 		}
 	}
-	return ""
+	return "", ""
 }
 
 func (g *Guard) addInput(p string) {
@@ -168,8 +184,11 @@ func (g *Guard) InputsIn(fsys fs.FS, names ...string) {
 // that does not exist yet is no input.
 func (g *Guard) Check(file, flag string) error {
 	g.mu.Lock()
-	owner := g.ownerOf(file)
+	owner, why := g.ownerOf(file)
 	g.mu.Unlock()
+	if owner != "" && why != "" {
+		return fmt.Errorf("%s %s is %s; write it somewhere else", flag, file, why)
+	}
 	if owner != "" {
 		return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, owner)
 	}

@@ -11,8 +11,11 @@
   var EVENTS = ['requested', 'published', 'unloaded', 'evicted', 'cancelled', 'dropped', 'failed'];
   var NS = 'http://www.w3.org/2000/svg';
   var N = D.frames;
-  // The page counts frames from 1; it names them as the route does.
+  // The page counts frames from 1 (the slider, frame(k)); it names them as
+  // the route does, and so does the address: #frame-N is the frame the
+  // labels call N.
   function fname(f) { return f + D.firstFrame - 1; }
+  function pageOf(name) { return Number(name) - D.firstFrame + 1; }
   var slider = document.getElementById('frame');
   var label = document.getElementById('frame-label');
   var playButton = document.getElementById('play');
@@ -29,7 +32,16 @@
     if (r.R.cap != null) scale.peak = Math.max(scale.peak, r.R.cap);
   });
   runs.forEach(drawChart);
-  var byPolicy = {};
+  // Side by side, the maps start at one height whatever the summaries
+  // hold.
+  if (runs.length > 1) {
+    var tallest = 0;
+    runs.forEach(function (r) { tallest = Math.max(tallest, r.root.querySelector('.summary').offsetHeight); });
+    runs.forEach(function (r) { r.root.querySelector('.summary').style.minHeight = tallest + 'px'; });
+  }
+  // Maps keyed by names users choose (cells, policies) have no prototype:
+  // a cell named __proto__ or constructor is a name like any other.
+  var byPolicy = Object.create(null);
   runs.forEach(function (r) { byPolicy[r.policy] = r; });
 
   function esc(s) {
@@ -43,6 +55,14 @@
     return i === 0 ? n + ' B' : v.toFixed(1) + ' ' + u[i];
   }
   function num(x) { return Math.round(x * 100) / 100; }
+  // byteStep is a round number of bytes (1, 2 or 5 times a power of ten
+  // of B, KiB, MiB…) at least d; roundBytes writes such a number.
+  function byteStep(d) {
+    var unit = 1;
+    while (d >= 1024 * unit && unit < Math.pow(1024, 4)) unit *= 1024;
+    return niceStep(Math.max(d / unit, unit === 1 ? 1 : 0.1)) * unit;
+  }
+  function roundBytes(n) { return bytes(n).replace(/\.0 /, ' '); }
 
   // decode lays out (frames since the last, count, codes...) groups as
   // per-frame ranges over flat arrays: first[f]..first[f+1] are frame f's.
@@ -76,7 +96,7 @@
 
   function setup(R) {
     var root = document.querySelector('[data-policy="' + R.policy + '"]');
-    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: {} };
+    var r = { policy: R.policy, R: R, root: root, n: R.names.length, index: Object.create(null) };
     // Names and bounds: cook's usual name and the grid square unless the
     // data says otherwise.
     var cs = R.cellSize, i;
@@ -95,6 +115,11 @@
     root.querySelector('h2').textContent = R.title;
     root.querySelector('.subtitle').textContent = R.subtitle;
     root.querySelector('.leftout').textContent = R.leftOut ? 'Left out: ' + R.leftOut : '';
+    root.querySelector('.sampling').textContent = R.sampling;
+    summarise(r);
+    r.hasAssets = R.assetBytes.some(function (b) { return b > 0; });
+    r.now.title = 'resident: the documents of the resident cells' + (r.hasAssets ? ' and the resident assets, which a cell holds from its load (or preparation) on, prepared or resident, as the persistent world holds its own' : '') +
+      '; prepared: cells held, not in the world (their assets count in resident)';
 
     // State changes, each with the state it replaced, for stepping back.
     var ch = decode(R.changes);
@@ -115,6 +140,8 @@
     r.prepared = series(R.prepared);
     r.requested = series(R.requested);
     r.holes = series(R.holes);
+    r.residentCells = series(R.residentCells);
+    r.preparedCells = series(R.preparedCells);
     r.popIn = decode(R.popIn);
     r.popInCount = series(R.popInCount);
     r.popped = []; // the cells marked popping in at the shown frame
@@ -124,11 +151,80 @@
     r.svg.addEventListener('click', function (e) {
       if (dragged) return; // the end of a drag, not a click
       var el = e.target.closest('[data-cell]');
-      if (el) select(r, r.index[el.getAttribute('data-cell')]);
+      if (!el) return;
+      // Grown bounds overlap: the details list every cell under the
+      // pointer, each a link to its own.
+      var p = toWorld(r, e);
+      r.here = cellsAt(r, p[0], p[1]);
+      select(r, r.index[el.getAttribute('data-cell')]);
     });
+    hoverable(r);
     zoomable(r);
     return r;
   }
+
+  // summarise writes the run's summary: its figures as the text summary
+  // names them, each pointing at its frame a link.
+  function summarise(r) {
+    var p = [];
+    r.R.figures.forEach(function (f) {
+      var v = esc(f.value);
+      if (f.frame > 0) v = '<a href="#frame-' + fname(f.frame) + '" data-frame="' + f.frame + '">' + v + '</a>';
+      p.push('<div class="figure" title="', esc(f.label + ': ' + f.value), '"><span class="label">', esc(f.label), '</span> ', v, '</div>');
+    });
+    r.root.querySelector('.summary').innerHTML = p.join('');
+  }
+
+  // toWorld is where the pointer of event e is on r's map, in world units
+  // (x, and z or y: the map draws the world at (x, -z)).
+  function toWorld(r, e) {
+    var box = r.svg.getBoundingClientRect(), v = r.viewBox;
+    var k = Math.max(v[2] / box.width, v[3] / box.height);
+    var x = v[0] + v[2] / 2 + (e.clientX - box.left - box.width / 2) * k;
+    var y = v[1] + v[3] / 2 + (e.clientY - box.top - box.height / 2) * k;
+    return [x, -y, k];
+  }
+
+  // cellsAt are the drawn cells whose bounds hold the point (x, z), the
+  // one drawn on top first.
+  function cellsAt(r, x, z) {
+    var b = r.bounds, out = [];
+    for (var i = r.n - 1; i >= 0; i--) {
+      if (x >= b[4 * i] && x <= b[4 * i + 2] && z >= b[4 * i + 1] && z <= b[4 * i + 3]) out.push(i);
+    }
+    return out;
+  }
+
+  // hoverable names the cells under the pointer in a tip beside it, and
+  // outlines the one a click would show (CSS :hover).
+  function hoverable(r) {
+    var tip = r.root.querySelector('.tip'), pending = null;
+    var hide = function () { tip.style.display = 'none'; };
+    r.svg.addEventListener('mousemove', function (e) {
+      if (pending) { pending = e; return; }
+      pending = e;
+      requestAnimationFrame(function () {
+        var ev = pending;
+        pending = null;
+        var p = toWorld(r, ev), here = cellsAt(r, p[0], p[1]);
+        if (!here.length) { hide(); return; }
+        var lines = here.slice(0, 6).map(function (i) { return esc(r.names[i]) + ' <span class="st">' + STATES[r.state[i]] + '</span>'; });
+        if (here.length > 6) lines.push('and ' + (here.length - 6) + ' more');
+        if (here.length > 1) lines.push('<span class="hint">' + here.length + ' cells\' bounds overlap here: click to list them</span>');
+        tip.innerHTML = '<div class="at">' + point(r, p[0], p[1]) + '</div>' + lines.join('<br>');
+        var box = r.svg.getBoundingClientRect();
+        tip.style.display = 'block';
+        var left = ev.clientX - box.left + 14, top = ev.clientY - box.top + 14;
+        if (left + tip.offsetWidth > box.width) left = ev.clientX - box.left - tip.offsetWidth - 10;
+        if (top + tip.offsetHeight > box.height) top = ev.clientY - box.top - tip.offsetHeight - 10;
+        tip.style.transform = 'translate(' + left + 'px,' + top + 'px)';
+      });
+    });
+    r.svg.addEventListener('mouseleave', hide);
+  }
+
+  // point writes a point of r's map with its axes' names.
+  function point(r, x, z) { return 'x ' + Math.round(x) + ', ' + r.R.axisZ + ' ' + Math.round(z); }
 
   function drawMap(r) {
     var R = r.R, v = R.view, w = R.world, cs = R.cellSize;
@@ -148,21 +244,27 @@
       parts.push('<rect class="cell" data-cell="', esc(r.names[i]), '" data-state="absent" x="', b[4 * i], '" y="', -b[4 * i + 3],
         '" width="', b[4 * i + 2] - b[4 * i], '" height="', b[4 * i + 3] - b[4 * i + 1], '"></rect>');
     }
-    parts.push('</g>');
+    parts.push('</g><g class="labels"></g>');
     svg.innerHTML = parts.join('');
     r.els = svg.querySelector('g.cells').children;
+    r.labels = svg.querySelector('g.labels');
+    r.axes = r.root.querySelector('svg.axes');
     over.innerHTML = '<g class="routes"></g><g class="sources"></g>';
     var routes = over.querySelector('g.routes'), sources = over.querySelector('g.sources');
-    r.sources = R.sources.map(function (s) {
-      var k = s.keys, d = [], len = [0], total = 0;
+    var path = function (k) {
+      var d = [], len = [0], total = 0;
       for (var j = 0; j < k.length; j += 3) {
         d.push((j ? 'L' : 'M') + k[j + 1] + ' ' + (-k[j + 2]));
         if (j) { total += Math.hypot(k[j + 1] - k[j - 2], k[j + 2] - k[j - 1]); len.push(total); }
       }
+      return { d: d.join(''), len: len, total: total };
+    };
+    r.sources = R.sources.map(function (s) {
+      var pa = path(s.keys);
       var all = document.createElementNS(NS, 'path');
-      all.setAttribute('class', 'route-all'); all.setAttribute('d', d.join(''));
+      all.setAttribute('class', 'route-all'); all.setAttribute('d', pa.d);
       var so = document.createElementNS(NS, 'path');
-      so.setAttribute('class', 'route'); so.setAttribute('d', d.join(''));
+      so.setAttribute('class', 'route'); so.setAttribute('d', pa.d);
       routes.appendChild(all); routes.appendChild(so);
       var g = document.createElementNS(NS, 'g');
       var view = '';
@@ -171,12 +273,31 @@
       } else if (s.view.length === 1) {
         view = '<circle class="view" r="' + s.view[0] + '"><title>how far ' + esc(s.name) + "'s camera sees</title></circle>";
       }
-      g.innerHTML = '<title>' + esc(s.name) + '</title>' + view + '<circle class="ring prefetch"></circle><circle class="ring unload"></circle>' +
-        '<circle class="ring load"></circle><circle class="source"></circle>';
+      // The circles go where the scheduler measures from: where the
+      // source stands, or where Estella's runtime samples it when that
+      // differs (then in a group of their own, with a hollow dot).
+      var rings = '<circle class="ring prefetch"></circle><circle class="ring unload"></circle><circle class="ring load"></circle>';
+      var sampled = s.sampled.length > 0;
+      g.innerHTML = '<title>' + esc(s.name) + '</title>' + view + (sampled ? '' : rings) + '<circle class="source"></circle>';
+      var at = g, link = null, sg = null;
+      if (sampled) {
+        sg = document.createElementNS(NS, 'g');
+        sg.setAttribute('class', 'sampled');
+        sg.innerHTML = '<title>where Estella\'s runtime samples ' + esc(s.name) + ': (x, z), not where it stands</title>' + rings + '<circle class="source sampled"></circle>';
+        link = document.createElementNS(NS, 'line');
+        link.setAttribute('class', 'sampled-link');
+        sources.appendChild(link);
+        sources.appendChild(sg);
+        at = sg;
+      }
       sources.appendChild(g);
-      var rings = g.querySelectorAll('circle:not(.view)');
-      rings[0].setAttribute('r', s.prefetch); rings[1].setAttribute('r', s.unload); rings[2].setAttribute('r', s.load);
-      return { s: s, len: len, total: total, so: so, g: g, rings: rings };
+      var ringEls = at.querySelectorAll('circle.ring');
+      ringEls[0].setAttribute('r', s.prefetch); ringEls[1].setAttribute('r', s.unload); ringEls[2].setAttribute('r', s.load);
+      var dots = [g.querySelector('circle.source')];
+      if (sg) dots.push(sg.querySelector('circle.source'));
+      var src = { s: s, len: pa.len, total: pa.total, so: so, g: g, dots: dots, sg: sg, link: link };
+      if (sampled) src.samp = { s: { keys: s.sampled }, len: path(s.sampled).len, total: 0 };
+      return src;
     });
     scaleMap(r);
   }
@@ -228,14 +349,82 @@
   }
 
   // scaleMap sets what depends on the map's size on screen: the width of
-  // a pixel in world units (--px), the source's dot, and whether cells are
-  // large enough to outline.
+  // a pixel in world units (--px), the sources' dots, whether cells are
+  // large enough to outline, the axes and the cells' names.
   function scaleMap(r) {
     var box = r.svg.getBoundingClientRect();
     var px = Math.max(r.viewBox[2] / Math.max(box.width, 1), r.viewBox[3] / Math.max(box.height, 1));
     r.root.style.setProperty('--px', String(px));
     r.svg.classList.toggle('small-cells', r.R.cellSize / px < 5);
-    r.sources.forEach(function (src) { src.rings[3].setAttribute('r', 4 * px); });
+    r.sources.forEach(function (src) { src.dots.forEach(function (d) { d.setAttribute('r', 4 * px); }); });
+    // The world box shown: the view box, widened to the map's shape.
+    var v = r.viewBox, cx = v[0] + v[2] / 2, cy = v[1] + v[3] / 2, w = box.width * px, h = box.height * px;
+    var shown = { x0: cx - w / 2, x1: cx + w / 2, y0: cy - h / 2, y1: cy + h / 2, px: px, w: box.width, h: box.height };
+    drawAxes(r, shown);
+    drawLabels(r, shown);
+  }
+
+  // niceStep is the round length (1, 2 or 5 times a power of ten) at
+  // least d.
+  function niceStep(d) {
+    var p = Math.pow(10, Math.floor(Math.log10(d))), m = d / p;
+    return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
+  }
+  function round(x, step) { var k = Math.max(0, -Math.floor(Math.log10(step) + 1e-9)); return (Math.round(x / step) * step).toFixed(k); }
+
+  // drawAxes draws, in the map's pixels, the world coordinates along its
+  // bottom (x) and left (z or y) edges and a scale bar.
+  function drawAxes(r, sh) {
+    if (!sh.w || !sh.h) return;
+    var step = niceStep(90 * sh.px), p = [], v, X, Y;
+    for (v = Math.ceil(sh.x0 / step) * step; v <= sh.x1; v += step) {
+      X = (v - sh.x0) / sh.px;
+      if (X < 40 || X > sh.w - 20) continue; // the z labels, the edge
+      p.push('<line class="tick" x1="', X, '" x2="', X, '" y1="', sh.h - 6, '" y2="', sh.h, '"/><text class="tick" x="', X, '" y="', sh.h - 9, '" text-anchor="middle">', round(v, step), '</text>');
+    }
+    // The map draws z (or y) growing upwards.
+    for (v = Math.ceil(-sh.y1 / step) * step; v <= -sh.y0; v += step) {
+      Y = (-v - sh.y0) / sh.px;
+      if (Y < 26 || Y > sh.h - 56) continue; // the axis' name, the scale bar and the x labels
+      p.push('<line class="tick" x1="0" x2="6" y1="', Y, '" y2="', Y, '"/><text class="tick" x="9" y="', Y + 4, '">', round(v, step), '</text>');
+    }
+    p.push('<text class="axis-name" x="', sh.w - 8, '" y="', sh.h - 22, '" text-anchor="end">x →</text>',
+      '<text class="axis-name" x="9" y="16">↑ ', esc(r.R.axisZ), '</text>');
+    // The scale bar: a round length about 120 pixels long, with the cell
+    // size beside it.
+    var len = niceStep(120 * sh.px), bar = len / sh.px, cs = r.R.cellSize;
+    var cells = len / cs, what = num(len) + ' units';
+    if (Math.abs(cells - Math.round(cells)) < 1e-9 && cells >= 1) what += ' (' + Math.round(cells) + ' cell' + (cells === 1 ? '' : 's') + ')';
+    else what += ' · a cell is ' + num(cs);
+    var bx = 16, by = sh.h - 36;
+    p.push('<g class="scalebar"><rect x="', bx - 4, '" y="', by - 14, '" width="', Math.max(bar, 60) + 8 + what.length * 6.2, '" height="22" rx="3"/>',
+      '<path d="M', bx, ' ', by - 4, 'V', by + 2, 'H', bx + bar, 'V', by - 4, '"/>',
+      '<text x="', bx + bar + 6, '" y="', by + 2, '">', esc(what), '</text></g>');
+    r.axes.setAttribute('viewBox', '0 0 ' + sh.w + ' ' + sh.h);
+    r.axes.innerHTML = p.join('');
+  }
+
+  // drawLabels names the cells large enough on screen to hold a name, at
+  // the top left of their grid square (grown bounds overlap; squares do
+  // not), when few enough are in view.
+  function drawLabels(r, sh) {
+    var R = r.R, cs = R.cellSize, wide = cs / sh.px, p = [];
+    if (wide >= 44) {
+      var vis = [];
+      for (var i = 0; i < r.n && vis.length <= 400; i++) {
+        var x = R.grid[2 * i] * cs, z = R.grid[2 * i + 1] * cs;
+        if (x + cs >= sh.x0 && x <= sh.x1 && -(z + cs) <= sh.y1 && -z >= sh.y0) vis.push(i);
+      }
+      if (vis.length <= 400) {
+        var fs = 11 * sh.px;
+        vis.forEach(function (i) {
+          var name = r.names[i], text = name;
+          if (wide < name.length * 6.6 + 10) text = R.grid[2 * i] + ', ' + R.grid[2 * i + 1];
+          p.push('<text x="', R.grid[2 * i] * cs + 4 * sh.px, '" y="', -(R.grid[2 * i + 1] + 1) * cs + 14 * sh.px, '" font-size="', fs, '">', esc(text), '</text>');
+        });
+      }
+    }
+    r.labels.innerHTML = p.join('');
   }
 
   // where is a source at frame f: its position and the route's length so
@@ -257,6 +446,7 @@
     var W = 1000, H1 = 150, H2 = 80, top2 = 170, cols = Math.max(1, Math.min(N, W));
     var peak = scale.peak || 1, peakReq = R.budget || 0, f, own = 0;
     for (f = 1; f <= N; f++) { own = Math.max(own, r.resident[f]); peakReq = Math.max(peakReq, r.requested[f]); }
+    var reqEmpty = !peakReq;
     peakReq = peakReq || 1;
     var colMax = function (arr, c) {
       var a = 1 + Math.floor(c * N / cols), b = Math.max(a, Math.floor((c + 1) * N / cols)), m = 0;
@@ -295,15 +485,33 @@
       var x = (e.first - 1) * W / N, w = Math.max((e.last - e.first + 1) * W / N, 1.5);
       p.push('<rect class="popinband" x="' + x + '" y="' + (H1 + 13) + '" width="' + w + '" height="6"><title>pop-in, frames ' + fname(e.first) + '–' + fname(e.last) + '</title></rect>');
     });
+    // The y axes: round values, as grid lines in the chart and labels
+    // beside it (text in the stretched chart would be stretched too).
+    // A panel with nothing in it (empty) gets its 0 alone.
+    var ticks = [], tick = function (base, h, scale, most, empty) {
+      var step = empty ? Infinity : byteStep(scale / most);
+      for (var v = 0; v <= scale * 1.0001; v += step) {
+        var y = base - h * v / scale;
+        if (v > 0) p.push('<line class="grid" x1="0" x2="1000" y1="' + y + '" y2="' + y + '"/>');
+        // The upper panel's 0 would sit on the lower's top label.
+        if (v > 0 || base > H1 + 5) ticks.push('<span style="top:' + (y / 260 * 100) + '%">' + roundBytes(v) + '</span>');
+      }
+    };
+    tick(H1 + 5, H1, peak, 4, !scale.peak);
+    tick(top2 + H2, H2, peakReq, 2, reqEmpty);
     svg.innerHTML = p.join('');
+    r.root.querySelector('.chartbox .yaxis').innerHTML = ticks.join('');
+    // Each panel says what it counts: the two scales differ.
+    svg.insertAdjacentHTML('afterend', '<span class="panel" style="top:0">resident</span><span class="panel" style="top:' + (top2 / 260 * 100) + '%">requested per frame</span>');
     r.cursor = r.root.querySelector('.chartbox .cursor');
     var cap = document.createElement('div');
     cap.className = 'caption';
-    cap.textContent = 'above: resident bytes (blue; assets in orange' + (hasPrepared ? '; prepared, teal line' : '') + ') against ' +
-      (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: bytes requested per frame against ' +
-      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · red marks: hole episodes' +
-      (R.hasView ? ', magenta marks: pop-in episodes' : '');
-    svg.parentNode.insertAdjacentElement('afterend', cap);
+    cap.innerHTML = 'above: resident bytes, <span class="swatch resident"></span>cell documents' + (r.hasAssets ? ' and <span class="swatch assets"></span>assets' : '') +
+      (hasPrepared ? ', <span class="swatch prepared"></span>prepared (held, not in the world)' : '') + ', against ' +
+      (R.cap != null ? 'the cap ' + bytes(R.cap) : 'no cap') + ', peak ' + bytes(own) + ' · below: <span class="swatch requested"></span>bytes requested per frame against ' +
+      (R.budget != null ? 'the budget ' + bytes(R.budget) : 'no budget') + ' · <span class="swatch holeband"></span>hole episodes' +
+      (R.hasView ? ', <span class="swatch popinband"></span>pop-in episodes' : '');
+    svg.closest('.chartbox').insertAdjacentElement('afterend', cap);
     svg.addEventListener('click', function (e) {
       var box = svg.getBoundingClientRect();
       show(Math.round(1 + (e.clientX - box.left) / box.width * (N - 1)));
@@ -316,7 +524,7 @@
       if (!eps.length) { p.push('<p>No ', what, ' episodes.</p>'); return; }
       p.push('<p>', eps.length, ' ', what, ' episode', eps.length > 1 ? 's' : '', ':</p><ol>');
       eps.forEach(function (e) {
-        p.push('<li><a href="#frame-', e.first, '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
+        p.push('<li><a href="#frame-', fname(e.first), '" class="episode" data-frame="', e.first, '">frames ', fname(e.first),
           e.last > e.first ? '–' + fname(e.last) : '', '</a>: ', e.cells, ' cell', e.cells > 1 ? 's' : '', ' missing (at most ', e.maxHoles,
           ' at once), likely ', esc(e.cause), ' <span class="names">', esc(e.names.join(', ')), e.cells > e.names.length ? ', …' : '', '</span></li>');
       });
@@ -350,16 +558,32 @@
       src.g.setAttribute('transform', 'translate(' + p.x + ' ' + (-p.z) + ')');
       src.so.setAttribute('stroke-dasharray', p.len + ' ' + (src.total + 1));
       src.at = p;
+      if (src.samp) {
+        var q = where(src.samp, f);
+        src.sg.setAttribute('transform', 'translate(' + q.x + ' ' + (-q.z) + ')');
+        src.link.setAttribute('x1', p.x); src.link.setAttribute('y1', -p.z);
+        src.link.setAttribute('x2', q.x); src.link.setAttribute('y2', -q.z);
+        src.sat = q;
+      }
     });
     r.cursor.style.left = ((f - 0.5) * 100 / N) + '%';
-    var R = r.R, txt = 'frame ' + fname(f) + ': resident ' + bytes(r.resident[f]);
-    if (r.assets[f]) txt += ' (assets ' + bytes(r.assets[f]) + ')';
+    r.now.textContent = now(r, f);
+    if (r.selected >= 0) details(r);
+  }
+
+  // now says what frame f holds, each figure saying what it counts:
+  // resident bytes are the resident cells' documents and the resident
+  // assets, which prepared cells hold too (and the persistent world).
+  function now(r, f) {
+    var R = r.R, cells = r.residentCells[f], prep = r.preparedCells[f];
+    var txt = 'frame ' + fname(f) + ': resident ' + bytes(r.resident[f]) + ': ' + cells + ' cell' + (cells === 1 ? '' : 's') + ' (' + bytes(r.resident[f] - r.assets[f]) + ')';
+    if (r.hasAssets) txt += ' and assets ' + bytes(r.assets[f]);
+    if (prep || r.prepared[f]) txt += ' · prepared ' + prep + ' cell' + (prep === 1 ? '' : 's') + ' ' + bytes(r.prepared[f]) + ' (held, not in the world)';
     txt += ' · requested ' + bytes(r.requested[f]);
     if (R.budget != null) txt += ' of ' + bytes(R.budget);
     txt += ' · ' + r.holes[f] + ' hole' + (r.holes[f] === 1 ? '' : 's');
     if (R.hasView) txt += ' · ' + r.popInCount[f] + ' popping in';
-    r.now.textContent = txt;
-    if (r.selected >= 0) details(r);
+    return txt;
   }
 
   // show shows frame f in every run; following, the map keeps the first
@@ -383,7 +607,12 @@
     following = follow.checked;
     slider.value = f;
     label.textContent = 'frame ' + fname(f) + ' / ' + fname(N);
+    clearTimeout(addressed);
+    addressed = setTimeout(function () {
+      if (location.hash !== '#frame-' + fname(shown)) history.replaceState(null, '', '#frame-' + fname(shown));
+    }, 400);
   }
+  var addressed = 0;
 
   function select(r, i) {
     if (r.selected >= 0) r.els[r.selected].classList.remove('selected');
@@ -429,7 +658,8 @@
     if (i < 0) { el.innerHTML = '<p class="none">Click a cell to see why it is in its state.</p>'; return; }
     var state = STATES[r.state[i]], best = null, bd = Infinity;
     r.sources.forEach(function (src) {
-      var p = src.at || where(src, shown), d = distance(r, i, p.x, p.z);
+      // The scheduler measures from where it sees the source.
+      var p = src.samp ? (src.sat || where(src.samp, shown)) : (src.at || where(src, shown)), d = distance(r, i, p.x, p.z);
       if (d < bd) { bd = d; best = src.s; }
     });
     if (!r.cellEvents) r.cellEvents = {};
@@ -446,7 +676,7 @@
       var out = evs.filter(function (e) { return kinds.indexOf(e[1]) >= 0; });
       if (!out.length) return 'none';
       return out.length + ': ' + out.slice(0, 40).map(function (e) {
-        return '<a href="#frame-' + e[0] + '" data-frame="' + e[0] + '">' + e[0] + '</a>' + (kinds.length > 1 ? ' ' + e[1] : '');
+        return '<a href="#frame-' + fname(e[0]) + '" data-frame="' + e[0] + '">' + fname(e[0]) + '</a>' + (kinds.length > 1 ? ' ' + e[1] : '');
       }).join(', ') + (out.length > 40 ? ', …' : '');
     };
     var b = r.bounds;
@@ -457,9 +687,19 @@
         '; radii load ' + best.load + ', unload ' + best.unload + ', prefetch ' + best.prefetch : 'none') + '</dd>' +
       '<dt>bytes</dt><dd>' + bytes(R.bytes[i]) + ' document' + (R.assets[i] ? ', ' + R.assets[i] + ' asset' + (R.assets[i] > 1 ? 's' : '') + ' of ' + bytes(R.assetBytes[i]) : ', no assets') + '</dd>' +
       '<dt>bounds</dt><dd>x ' + num(b[4 * i]) + '…' + num(b[4 * i + 2]) + ', ' + R.axisZ + ' ' + num(b[4 * i + 1]) + '…' + num(b[4 * i + 3]) + '</dd>' +
-      '<dt>loads</dt><dd>' + list(['requested']) + '</dd>' +
+      '<dt>requests</dt><dd>' + list(['requested']) + '</dd>' +
       '<dt>unloads</dt><dd>' + list(['unloaded', 'evicted']) + '</dd>' +
-      '<dt>other</dt><dd>' + list(['published', 'cancelled', 'dropped', 'failed']) + '</dd></dl>';
+      '<dt>other</dt><dd>' + list(['published', 'cancelled', 'dropped', 'failed']) + '</dd>' + overlap(r, i) + '</dl>';
+  }
+
+  // overlap lists the cells whose bounds hold the point clicked, when
+  // there are several, each a link that selects it.
+  function overlap(r, i) {
+    var here = r.here || [];
+    if (here.length < 2 || here.indexOf(i) < 0) return '';
+    return '<dt>here</dt><dd class="here">' + here.length + ' cells\' bounds hold the point clicked: ' + here.map(function (c) {
+      return c === i ? '<b>' + esc(r.names[c]) + '</b>' : '<a href="#" data-select="' + esc(r.names[c]) + '">' + esc(r.names[c]) + '</a>';
+    }).join(', ') + '</dd>';
   }
 
   // Playing advances one frame per animation frame times the speed.
@@ -478,7 +718,13 @@
   slider.addEventListener('input', function () { show(slider.value); });
   document.addEventListener('click', function (e) {
     var a = e.target.closest('a[data-frame]');
-    if (a) { e.preventDefault(); show(a.getAttribute('data-frame')); }
+    if (a) { e.preventDefault(); show(a.getAttribute('data-frame')); return; }
+    var c = e.target.closest('a[data-select]');
+    if (c) {
+      e.preventDefault();
+      var r = byPolicy[c.closest('[data-policy]').getAttribute('data-policy')];
+      select(r, r.index[c.getAttribute('data-select')]);
+    }
   });
   document.addEventListener('keydown', function (e) {
     if (e.target.tagName === 'SELECT') return;
@@ -520,12 +766,24 @@
     },
     // states is every drawn cell's shown state, by name.
     states: function (policy) {
-      var r = policy ? byPolicy[policy] : runs[0], out = {};
+      var r = policy ? byPolicy[policy] : runs[0], out = Object.create(null);
+      if (!r) return null;
       for (var i = 0; i < r.n; i++) out[r.names[i]] = STATES[r.state[i]];
       return out;
     }
   };
   window.addEventListener('resize', function () { runs.forEach(scaleMap); });
-  var start = /^#frame-(\d+)$/.exec(location.hash);
-  show(start ? start[1] : 1);
+  // The page opens where the run says something (D.open), or at the frame
+  // its address names: #frame-N, N as the labels name frames. The address
+  // follows the frame shown once it rests, so that it can be shared.
+  var hashFrame = function () {
+    var m = /^#frame-(-?\d+)$/.exec(location.hash);
+    return m ? pageOf(m[1]) : 0;
+  };
+  window.addEventListener('hashchange', function () { var k = hashFrame(); if (k) show(k); });
+  var asked = hashFrame(), opened = document.getElementById('opened');
+  var openLink = '<a href="#frame-' + fname(D.open) + '" data-frame="' + D.open + '">frame ' + fname(D.open) + '</a>';
+  opened.innerHTML = asked ? 'Showing the frame the address names; the run says most at ' + openLink + ': ' + esc(D.openWhy) + '.'
+    : 'Opened at ' + openLink + ': ' + esc(D.openWhy) + '.';
+  show(asked || D.open);
 }());

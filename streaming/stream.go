@@ -1,0 +1,262 @@
+package streaming
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A Stream is the part of a route's run that does not depend on the
+// radii, the budget or the cap: where the enabled sources stand in each
+// frame, the cells near them and each cell's distance to each of them.
+// Several runs of one route over one world, under one policy and one
+// distance, share it: it is computed once, in one pass over the route,
+// and each run's scheduler reads the distances from it instead of
+// measuring them (Scheduler.UseStream, Estella.UseStream).
+//
+// A run reads a frame of the stream only when that frame's positions are
+// bit for bit where its own sources stand and every radius it queries is
+// within the stream's: otherwise it measures as it would without one. The
+// distances are computed by the same function on the same numbers, so a
+// run fed from a stream gives the figures it gives alone, bit for bit.
+type Stream struct {
+	kind   streamKind
+	geo    []geom
+	index  *gridIndex
+	radius float64
+	// nsrc is the number of enabled sources; x and z hold their positions,
+	// nsrc a frame.
+	nsrc int
+	x, z []float64
+	// off: frame k's cells are cells[off[k]:off[k+1]], in index order,
+	// each with nsrc distances in d (d[e*nsrc+s] for entry e, source s).
+	off   []int32
+	cells []int32
+	d     []float64
+	// wide marks the cells every query visits (gridIndex.wide).
+	wide []bool
+	// span is the bucket rectangle each cell is filed under, to tell
+	// which of a frame's cells a query of a smaller radius visits.
+	span [][4]int64
+}
+
+type streamKind uint8
+
+const (
+	streamBounds  streamKind = iota // budgeted, distance to the grown bounds (squared)
+	streamCenter                    // budgeted, distance to the grid centre (squared)
+	streamRuntime                   // Estella's runtime: distanceToCell
+)
+
+// StreamPolicy says which scheduler and distance a stream is for.
+type StreamPolicy struct {
+	// Runtime is Estella's runtime scheduler (else the budgeted one).
+	Runtime bool
+	// Distance is the budgeted scheduler's distance mode.
+	Distance DistanceMode
+}
+
+// ErrStreamTooLarge is NewStream's answer for a route whose stream would
+// hold more than its limit of entries.
+var ErrStreamTooLarge = errors.New("the shared stream would be larger than allowed")
+
+// NewStream computes the stream of a route over w for the given sources
+// (their positions before the first frame) and frames (each frame's
+// positions, as the scheduler's Step takes them), holding every cell a
+// query of radius up to radius visits around each enabled source. The
+// sources are those the run's scheduler gets: their positions are all
+// that is read of them, and whether they are enabled. A stream of more
+// than limit distances (a cell's distance to one source in one frame,
+// 12 bytes each) is declined with ErrStreamTooLarge: the runs then
+// measure on their own.
+func NewStream(w *World, sources []Source, frames [][]Point, radius float64, p StreamPolicy, limit int) (*Stream, error) {
+	f, err := w.checked()
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, errors.New("a shared stream is of a frozen world: freeze it first (World.Freeze)")
+	}
+	if !(radius >= 0) || math.IsInf(radius, 0) {
+		return nil, fmt.Errorf("stream radius %v must be finite and not negative", radius)
+	}
+	st := &Stream{radius: radius}
+	var lay *layout
+	switch {
+	case p.Runtime:
+		st.kind = streamRuntime
+		lay = f.layout(w, func(f *frozen) *lazyLayout { return &f.runtime }, runtimeLayout)
+	default:
+		st.kind = streamBounds
+		if p.Distance == DistanceCenter {
+			st.kind = streamCenter
+		}
+		lay = f.layout(w, func(f *frozen) *lazyLayout { return &f.budgeted }, budgetedLayout)
+	}
+	st.geo, st.index = lay.geo, lay.index
+	st.span, st.wide = st.index.spans(len(st.geo))
+	pos := slices.Clone(sources)
+	for _, s := range pos {
+		if s.Enabled {
+			st.nsrc++
+		}
+	}
+	st.off = make([]int32, 1, len(frames)+1)
+	stamp := make([]uint32, len(st.geo))
+	var near []int32
+	for k, fr := range frames {
+		for i := range pos {
+			if i < len(fr) && finite(fr[i].X, fr[i].Z) {
+				pos[i].X, pos[i].Z = fr[i].X, fr[i].Z
+			}
+		}
+		near = near[:0]
+		mark := uint32(k + 1)
+		for _, s := range pos {
+			if !s.Enabled {
+				continue
+			}
+			st.x, st.z = append(st.x, s.X), append(st.z, s.Z)
+			st.index.query(s.X, s.Z, radius, func(i int32) {
+				if stamp[i] != mark {
+					stamp[i] = mark
+					near = append(near, i)
+				}
+			})
+		}
+		slices.Sort(near)
+		if (len(st.cells)+len(near))*max(st.nsrc, 1) > limit {
+			return nil, ErrStreamTooLarge
+		}
+		base := len(st.x) - st.nsrc
+		for _, i := range near {
+			g := &st.geo[i]
+			for s := range st.nsrc {
+				st.d = append(st.d, st.measure(g, st.x[base+s], st.z[base+s]))
+			}
+		}
+		st.cells = append(st.cells, near...)
+		st.off = append(st.off, int32(len(st.cells)))
+	}
+	return st, nil
+}
+
+// measure is the distance the stream's scheduler measures from (x, z) to
+// g, by the scheduler's own function.
+func (st *Stream) measure(g *geom, x, z float64) float64 {
+	switch st.kind {
+	case streamRuntime:
+		return g.runtimeDistance(x, z)
+	case streamCenter:
+		return g.dist2(x, z, true)
+	}
+	return g.dist2(x, z, false)
+}
+
+// Frames is the number of frames the stream holds.
+func (st *Stream) Frames() int { return len(st.off) - 1 }
+
+// Entries is the number of (frame, cell) entries the stream holds.
+func (st *Stream) Entries() int { return len(st.cells) }
+
+// streamFeed is a scheduler's reading of a stream: for the current frame,
+// which entry holds each cell (ent, valid where at is the frame).
+type streamFeed struct {
+	st    *Stream
+	ok    bool // the current frame is read from the stream
+	frame int  // 0-based stream frame of the current frame
+	ent   []int32
+	at    []uint32
+	// queries says the run's queries are all within the stream's radius.
+	queries bool
+	// fed counts the frames read from the stream.
+	fed int
+}
+
+// attach checks that st is for a scheduler of kind over geo and index,
+// and returns its feed. maxRadius is the largest radius the scheduler
+// queries with.
+func attach(st *Stream, kind streamKind, geo []geom, index *gridIndex, maxRadius float64) (*streamFeed, error) {
+	if st.kind != kind || !sameSlice(st.geo, geo) || st.index != index {
+		return nil, fmt.Errorf("the stream was computed for another world, policy or distance")
+	}
+	return &streamFeed{st: st, ent: make([]int32, len(geo)), at: make([]uint32, len(geo)),
+		queries: maxRadius <= st.radius}, nil
+}
+
+// begin readies frame (1-based) whose enabled sources stand at xs, zs:
+// the stream is read for it only if it holds the frame and its positions
+// are those.
+func (fd *streamFeed) begin(frame int, xs, zs func(k int) float64, n int) {
+	st := fd.st
+	k := frame - 1
+	fd.ok = false
+	if k < 0 || k >= st.Frames() || n != st.nsrc {
+		return
+	}
+	for s := range n {
+		if xs(s) != st.x[k*n+s] || zs(s) != st.z[k*n+s] {
+			return
+		}
+	}
+	fd.ok, fd.frame = true, k
+	fd.fed++
+	mark := uint32(frame)
+	for e := st.off[k]; e < st.off[k+1]; e++ {
+		i := st.cells[e]
+		fd.ent[i], fd.at[i] = e, mark
+	}
+}
+
+// dist returns the distances of cell i to the sources this frame, from
+// the stream (ok false: the stream does not hold them).
+func (fd *streamFeed) dist(i int32, frame int) ([]float64, bool) {
+	if !fd.ok || fd.at[i] != uint32(frame) {
+		return nil, false
+	}
+	n := fd.st.nsrc
+	e := int(fd.ent[i])
+	return fd.st.d[e*n : e*n+n], true
+}
+
+// query visits the cells of this frame a gridIndex query of radius r
+// around (x, z) visits, and reports whether it could (false: the caller
+// queries the index itself).
+func (fd *streamFeed) query(x, z, r float64, visit func(int32)) bool {
+	if !fd.ok || !fd.queries || r > fd.st.radius {
+		return false
+	}
+	st := fd.st
+	g := st.index
+	bx0, bx1 := max(g.bucketOf(x-r), g.minBX), min(g.bucketOf(x+r), g.maxBX)
+	bz0, bz1 := max(g.bucketOf(z-r), g.minBZ), min(g.bucketOf(z+r), g.maxBZ)
+	for _, i := range st.cells[st.off[fd.frame]:st.off[fd.frame+1]] {
+		if st.wide[i] {
+			visit(i)
+			continue
+		}
+		sp := &st.span[i]
+		if bx0 <= bx1 && bz0 <= bz1 && sp[0] <= bx1 && sp[2] >= bx0 && sp[1] <= bz1 && sp[3] >= bz0 {
+			visit(i)
+		}
+	}
+	return true
+}
+
+// FedFrames is the number of frames the scheduler read from its stream
+// (0 without one): the frames whose distances it did not measure.
+func (s *Scheduler) FedFrames() int {
+	if s.feed == nil {
+		return 0
+	}
+	return s.feed.fed
+}
+
+// FedFrames is the number of frames the runtime read from its stream.
+func (e *Estella) FedFrames() int {
+	if e.feed == nil {
+		return 0
+	}
+	return e.feed.fed
+}
