@@ -186,6 +186,22 @@ func TestTourAndTeleport(t *testing.T) {
 	}
 }
 
+// A world of one cell is toured by standing in it for Hold seconds: a
+// one-frame walk would be the start and nothing else.
+func TestTourOfOneCell(t *testing.T) {
+	ents := []ent{streamed(100), entity(1, "box", nil, "Transform", at(30, 0, 70))}
+	o := options(manifest.PlaneXZ, FromTour)
+	o.Hold = 0.5
+	res, err := Make(project(t, ents, map[string]string{}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour := res.Routes[0]
+	if len(tour.Frames) != 30 || tour.Frames[0] != (Point{50, 50}) || tour.Frames[29] != (Point{50, 50}) {
+		t.Fatalf("tour of one cell: %d frames, %v … %v; want 30 frames at (50, 50)", len(tour.Frames), tour.Frames[0], tour.Frames[len(tour.Frames)-1])
+	}
+}
+
 // Bad input is one line naming what is wrong.
 func TestBadInput(t *testing.T) {
 	player := func(ref string, speed any) ent {

@@ -58,6 +58,20 @@ func (m *maker) tour() ([]*Route, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if len(line) == 1 {
+		// One cell: a walk would be one frame, which every gate reads as
+		// the start alone; stand in it for --hold seconds instead, as a
+		// teleport holds a spawn point.
+		hold := max(int(m.o.Hold*m.o.FPS+0.5), 1)
+		if hold > MaxFrames {
+			return nil, "", fmt.Errorf("%s: holding the world's one cell %s s at %s frames a second spans more than %d frames (MaxRouteFrames); lower --hold or --fps", m.w.file(), num(m.o.Hold), num(m.o.FPS), MaxFrames)
+		}
+		r := m.newRoute(FromTour, "tour", fmt.Sprintf("the centre of the world's one cell with content, held %s s", num(m.o.Hold)), src)
+		for range hold {
+			r.Frames = append(r.Frames, line[0])
+		}
+		return []*Route{r}, "", nil
+	}
 	r := m.newRoute(FromTour, "tour", fmt.Sprintf("the centres of %s with content, row by row, at %s units/s (%s)", english.Count(len(line), "cell"), num(speed), from), src)
 	if r.Frames, err = walk(line, speed, m.o.FPS); err != nil {
 		return nil, "", fmt.Errorf("%s: the tour: %v", m.w.file(), err)
