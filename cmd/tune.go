@@ -37,7 +37,7 @@ configured. Candidates run in parallel; Ctrl-C prints the best so far.
 
 Exit status: 'worldcook help exit-codes'. Everything else: docs/tune.md.`,
 		Example: `  # the cheapest radii without a hole on the demo route
-  worldcook tune --path testdata/demo/route.csv testdata/demo/demo.esscene
+  worldcook tune --path testdata/demo/route.csv testdata/demo/main.esscene
 
   # with a budget, over two routes and three cell sizes
   worldcook tune --path a.csv --path b.csv --cell-size 8,16,32 \

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -96,6 +97,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if err := plan.CheckRequire(o.Require); err != nil {
 		return nil, err
 	}
+	warnings = append(warnings, overBudget(authoredWorld, plan.Candidates, s.Base.Settings)...)
 	routes := make([]*streaming.Route, len(s.Routes))
 	for i, file := range s.Routes {
 		if routes[i], err = streaming.ReadRoute(file); err != nil {
@@ -384,4 +386,34 @@ func driven(routes []*streaming.Route, sources []streaming.Source) []int64 {
 		}
 	}
 	return out
+}
+
+// overBudget is simulate's cell-over-budget said once of the world tuned:
+// the authored world's cells larger than the largest budget any candidate
+// of its cell size runs with, which overrun every one of them whenever
+// they load. A candidate with no budget has none to overrun.
+func overBudget(w *streaming.World, cands []Candidate, base streaming.Settings) []streaming.Warning {
+	var largest *int64
+	for i := range cands {
+		c := &cands[i]
+		if c.CellSize != 0 && c.CellSize != w.CellSize {
+			continue
+		}
+		if c.Budget == nil {
+			return nil
+		}
+		if largest == nil || *c.Budget > *largest {
+			largest = c.Budget
+		}
+	}
+	if largest == nil {
+		return nil
+	}
+	set := base
+	set.Budget = largest
+	ws := streaming.OversizeCells(w, set)
+	for i := range ws {
+		ws[i].Hint = fmt.Sprintf("every candidate at cell size %s overruns %s, the largest --budget tried, whenever these cells load: try larger budgets, or split the cells", strconv.FormatFloat(w.CellSize, 'f', -1, 64), streaming.ByteSize(*largest))
+	}
+	return ws
 }

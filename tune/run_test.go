@@ -224,3 +224,35 @@ func TestSharedRunsMatchSimulate(t *testing.T) {
 		})
 	}
 }
+
+// TestCellOverBudget: tune says once, as simulate does, which cells no
+// budget it tries can load in one frame, and says nothing when one of its
+// candidates runs without a budget or every budget holds every cell.
+func TestCellOverBudget(t *testing.T) {
+	for _, tc := range []struct {
+		budget string
+		want   int // cells named over the budget
+	}{
+		{"1KiB,2KiB", 12},
+		{"12KiB", 4},  // 25442, 24565, 16294 and 15375 B: the demo's four largest with their assets
+		{"1KiB,none", 0},
+		{"1MiB", 0},
+	} {
+		res, err := Run(context.Background(), demoSetup(t, Spec{Budget: tc.budget, Load: "1200", Unload: "1800", Prefetch: "1800"}), Options{Require: holes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []streaming.Warning
+		for _, w := range res.Warnings {
+			if w.Code == "cell-over-budget" {
+				got = append(got, w)
+			}
+		}
+		switch {
+		case tc.want == 0 && len(got) != 0:
+			t.Errorf("--budget %s: %+v, want no cell-over-budget", tc.budget, got)
+		case tc.want > 0 && (len(got) != 1 || len(got[0].Cells) != tc.want || !strings.Contains(got[0].Hint, "the largest --budget tried")):
+			t.Errorf("--budget %s: %+v, want one cell-over-budget naming %d cells", tc.budget, got, tc.want)
+		}
+	}
+}
