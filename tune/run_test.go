@@ -234,7 +234,7 @@ func TestCellOverBudget(t *testing.T) {
 		want   int // cells named over the budget
 	}{
 		{"1KiB,2KiB", 12},
-		{"12KiB", 4},  // 25442, 24565, 16294 and 15375 B: the demo's four largest with their assets
+		{"12KiB", 4}, // 25442, 24565, 16294 and 15375 B: the demo's four largest with their assets
 		{"1KiB,none", 0},
 		{"1MiB", 0},
 	} {
