@@ -3,6 +3,7 @@ package initworld
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -219,4 +220,24 @@ func entityText(id int64, q, comp, indent, step string, min bool) string {
 	in := "\n" + indent + step
 	return "{" + in + fmt.Sprintf(`"id": %d,`, id) + in + `"name": ` + q + "," + in + `"parent": null,` + in + `"children": [],` +
 		in + `"components": [` + in + step + comp + in + "]," + in + `"visible": true` + "\n" + indent + "}"
+}
+
+// edit makes res's edit of its scene (res.Before) from ins: the scene
+// after it, checked to parse, and the diff naming the scene name ("" for
+// its path from where the command runs, DiffPath's, whose folder to apply
+// it in is returned). No insertion leaves res unchanged.
+func (res *Result) edit(name string, ins []insertion) (applyIn string, err error) {
+	if len(ins) == 0 {
+		return "", nil
+	}
+	res.ins = ins
+	res.After = apply(res.Before, slices.Clone(ins))
+	if _, err := scene.Parse(res.File, res.After); err != nil {
+		return "", fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", res.File, err)
+	}
+	if name == "" {
+		name, applyIn = DiffPath(res.File)
+	}
+	res.Diff = unifiedDiff(name, res.Before, slices.Clone(ins))
+	return applyIn, nil
 }

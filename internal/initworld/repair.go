@@ -84,19 +84,11 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 		}
 		ins = append(ins, more...)
 	}
-	if len(ins) == 0 {
-		return res, nil
+	applyIn, err := res.edit(r.Name, ins)
+	if err != nil {
+		return nil, err
 	}
-	res.ins = ins
-	res.After = apply(src, slices.Clone(ins))
-	if _, err := scene.Parse(file, res.After); err != nil {
-		return nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", file, err)
-	}
-	name := r.Name
-	if name == "" {
-		name, res.ApplyIn = DiffPath(file)
-	}
-	res.Diff = unifiedDiff(name, src, slices.Clone(ins))
+	res.ApplyIn = applyIn
 	return res, nil
 }
 

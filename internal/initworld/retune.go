@@ -2,7 +2,6 @@ package initworld
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/regular"
@@ -101,19 +100,9 @@ func MakeRetune(file string, src []byte, r Retune) (*Result, error) {
 			return nil, fmt.Errorf("%s has no StreamedWorld to set cellSize %s on; make it a streamed world first (worldcook init)", file, formatNum(r.CellSize))
 		}
 	}
-	if len(ins) == 0 {
-		return res, nil
+	if _, err := res.edit(r.Name, ins); err != nil {
+		return nil, err
 	}
-	res.ins = ins
-	res.After = apply(src, slices.Clone(ins))
-	if _, err := scene.Parse(file, res.After); err != nil {
-		return nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", file, err)
-	}
-	name := r.Name
-	if name == "" {
-		name, _ = DiffPath(file)
-	}
-	res.Diff = unifiedDiff(name, src, slices.Clone(ins))
 	return res, nil
 }
 
