@@ -98,12 +98,14 @@ perf-guard:
 	WORLDCOOK_PERF_GUARD=1 $(GO) test -count=1 -run '^TestPerfGuard$$' -v ./cook
 
 # Run each fuzz target for FUZZTIME. A crasher is written under the
-# package's testdata/fuzz and becomes a regression test.
+# package's testdata/fuzz and becomes a regression test. The targets are
+# found in the sources, not by go test -list, which would build every
+# package's tests once more only to list them.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-		for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-			echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
-			$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg; \
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for fn in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go | sort); do \
+			echo "fuzz $$dir $$fn ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$dir; \
 		done; \
 	done
 
