@@ -242,13 +242,7 @@ func (x *Expander) Expand(d *scene.Document, i int, ovs []Override) Instance {
 		// Transform: the instance has no place, and stays persistent as
 		// any Transform-less root does.
 	default:
-		t, why := applyRootTransform(tpl.rootT, rootOvs)
-		if why != "" {
-			in.Why = why
-			in.Fix = "write the instance's Transform overrides as {x, y, z} objects of numbers (rotation {x, y, z, w}), or mark the instance WorldPersistent"
-			return in
-		}
-		in.Placed, in.TRS = true, t
+		in.place(tpl.rootT, rootOvs)
 	}
 	return in
 }
@@ -293,6 +287,18 @@ func rootAddress(p *pdoc, prefabs *Prefabs) string {
 		p = prefabs.lookup(slot.nestedPath, p.file).doc
 	}
 	return addr
+}
+
+// place puts the instance where its root's Transform overrides on t
+// put it, or says why they cannot be read.
+func (in *Instance) place(t scene.TRS, ovs []Override) {
+	t, why := applyRootTransform(t, ovs)
+	if why != "" {
+		in.Why = why
+		in.Fix = "write the instance's Transform overrides as {x, y, z} objects of numbers (rotation {x, y, z, w}), or mark the instance WorldPersistent"
+		return
+	}
+	in.Placed, in.TRS = true, t
 }
 
 // applyRootTransform applies an instance's Transform property overrides
@@ -394,13 +400,7 @@ func guessInstance(ovs []Override, assetErr string) Instance {
 		in.Why = "it has no Transform.position override on its root and " + assetErr
 		in.Fix = "add a Transform.position override to the instance's root, pass --assets with the folder holding the prefab and its .meta, or mark the instance WorldPersistent"
 	default:
-		t, why := applyRootTransform(scene.Identity, pos)
-		if why != "" {
-			in.Why = why
-			in.Fix = "write the instance's Transform overrides as {x, y, z} objects of numbers (rotation {x, y, z, w}), or mark the instance WorldPersistent"
-			return in
-		}
-		in.Placed, in.TRS = true, t
+		in.place(scene.Identity, pos)
 	}
 	return in
 }
