@@ -221,26 +221,6 @@ func runAction(t *testing.T, dir, worldcook string, g github, inputs map[string]
 	return code, out.String(), errb.String()
 }
 
-// breakCoin gives the platformer's Coin prefab a child carrying
-// WorldPersistent, which no instance may place (persistent-not-root).
-func breakCoin(t *testing.T, root string) {
-	t.Helper()
-	coin := filepath.Join(root, "assets", "prefabs", "Coin.esprefab")
-	data, _ := os.ReadFile(coin)
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	ents := doc["entities"].([]any)
-	ents[0].(map[string]any)["children"] = []any{"1"}
-	doc["entities"] = append(ents, map[string]any{"prefabEntityId": "1", "name": "Halo", "parent": "0", "children": []any{}, "visible": true,
-		"components": []any{map[string]any{"type": "Transform", "data": map[string]any{}}, map[string]any{"type": "WorldPersistent", "data": map[string]any{}}}})
-	data, _ = json.MarshalIndent(doc, "", "    ")
-	if err := os.WriteFile(coin, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestRun runs the action's main script on a copy of a real project: clean
 // (validate, cook --check and a route's replay pass), then with a prefab
 // that breaks every instance (errors annotated on the scene, listed with
@@ -267,7 +247,7 @@ func TestRun(t *testing.T) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		breakCoin(t, root)
+		corpus.BreakPrefab(t, filepath.Join(root, "assets", "prefabs", "Coin.esprefab"))
 		g := newGitHub(t)
 		code, stdout, stderr := runAction(t, root, worldcook, g, inputs)
 		if code != 1 {

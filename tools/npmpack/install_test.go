@@ -7,7 +7,6 @@ import (
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -223,7 +222,7 @@ func TestNPXRunsTheBinary(t *testing.T) {
 	}
 	coin := filepath.Join(root, "assets", "prefabs", "Coin.esprefab")
 	data, _ := os.ReadFile(coin)
-	broken := withPersistentChild(t, data)
+	broken := string(corpus.WithPersistentChild(t, data))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -255,25 +254,6 @@ func TestNPXRunsTheBinary(t *testing.T) {
 			}
 		})
 	}
-}
-
-// withPersistentChild is the prefab with a child carrying
-// WorldPersistent, which no instance may place (persistent-not-root).
-func withPersistentChild(t *testing.T, prefab []byte) string {
-	t.Helper()
-	var doc map[string]any
-	if err := json.Unmarshal(prefab, &doc); err != nil {
-		t.Fatal(err)
-	}
-	ents := doc["entities"].([]any)
-	ents[0].(map[string]any)["children"] = []any{"1"}
-	doc["entities"] = append(ents, map[string]any{"prefabEntityId": "1", "name": "Halo", "parent": "0", "children": []any{}, "visible": true,
-		"components": []any{map[string]any{"type": "Transform", "data": map[string]any{}}, map[string]any{"type": "WorldPersistent", "data": map[string]any{}}}})
-	out, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
 }
 
 // TestLauncherPassesSignals: a signal sent to the launcher reaches

@@ -5,7 +5,6 @@ package precommit
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -151,7 +150,7 @@ func TestHookWithPreCommit(t *testing.T) {
 	}
 
 	// A prefab edit that breaks every instance in the scene.
-	breakCoin(t, filepath.Join(repo, "assets", "prefabs", "Coin.esprefab"))
+	corpus.BreakPrefab(t, filepath.Join(repo, "assets", "prefabs", "Coin.esprefab"))
 	git(t, repo, "add", "-A")
 	o := commit("a halo for the coin")
 	said := o.stdout + o.stderr
@@ -197,23 +196,4 @@ func runCmd(t *testing.T, cmd *exec.Cmd) outcome {
 		t.Fatal(err)
 	}
 	return outcome{out.String(), errb.String(), code}
-}
-
-// breakCoin gives the platformer's Coin prefab a child carrying
-// WorldPersistent, which no instance may place (persistent-not-root).
-func breakCoin(t *testing.T, coin string) {
-	t.Helper()
-	data, _ := os.ReadFile(coin)
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	ents := doc["entities"].([]any)
-	ents[0].(map[string]any)["children"] = []any{"1"}
-	doc["entities"] = append(ents, map[string]any{"prefabEntityId": "1", "name": "Halo", "parent": "0", "children": []any{}, "visible": true,
-		"components": []any{map[string]any{"type": "Transform", "data": map[string]any{}}, map[string]any{"type": "WorldPersistent", "data": map[string]any{}}}})
-	data, _ = json.MarshalIndent(doc, "", "    ")
-	if err := os.WriteFile(coin, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
