@@ -102,8 +102,14 @@ func readVec(b []byte, i int, x, y, z, w *float64) (int, bool) {
 		return i + 1, true
 	}
 	for i < len(b) {
-		key, j, ok := readKey(b, i)
-		if !ok {
+		var key []byte
+		var j int
+		var ok bool
+		if i+4 <= len(b) && b[i] == '"' && b[i+2] == '"' && b[i+3] == ':' && b[i+1] != '\\' {
+			// A one-letter key followed by its colon, as compact text
+			// writes "x", "y" and "z": read without a call of readKey.
+			key, j = b[i+1:i+2], ws(b, i+4)
+		} else if key, j, ok = readKey(b, i); !ok {
 			return 0, false
 		}
 		var dst *float64
