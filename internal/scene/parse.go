@@ -140,7 +140,13 @@ func (s *scan) member(i int) (key []byte, value int, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return s.b[i+1 : bytes.LastIndexByte(s.b[i:ke], '"')+i], s.space(ke), nil
+	// ke is just past the colon; in compact text the closing quote is
+	// right before it (no other byte before a colon can be a quote).
+	q := ke - 2
+	if s.b[q] != '"' {
+		q = bytes.LastIndexByte(s.b[i:ke], '"') + i
+	}
+	return s.b[i+1 : q], s.space(ke), nil
 }
 
 // afterItem moves past what follows a member or element ending at i:
