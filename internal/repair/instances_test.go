@@ -94,7 +94,7 @@ func TestInstances(t *testing.T) {
 		// The root of a prefab whose root is a nested prefab's slot is
 		// addressed through the slot.
 		`mark "Pair" (8) WorldPersistent`: {`{ "prefabEntityId": "slot/lamp", "type": "component_added", "componentType": "WorldPersistent"`},
-		`move "Pair" (8) under "Bin" (9)`:  {`+        { "prefabEntityId": "slot/lamp", "type": "property", "componentType": "Transform", "propertyName": "position", "value": { "x": -10, "y": 0, "z": 0 } }`, `"propertyName": "scale"`},
+		`move "Pair" (8) under "Bin" (9)`: {`+        { "prefabEntityId": "slot/lamp", "type": "property", "componentType": "Transform", "propertyName": "position", "value": { "x": -10, "y": 0, "z": 0 } }`, `"propertyName": "scale"`},
 	} {
 		d, ok := diffs[repair]
 		if !ok {
