@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -206,12 +207,16 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if r.CellSize == 0 {
 		r.CellSize = validate.DefaultCellSize
 	}
-	plan, err := m.settle(r.CellSize, false)
+	plan, news, err := m.round(r.CellSize, false)
 	if err != nil {
 		return nil, err
 	}
 	if len(plan.Sources) == 0 {
+		// The roles marked so far are checked with the source.
 		m.camera()
+		news = true
+	}
+	if news {
 		if plan, err = m.settle(r.CellSize, false); err != nil {
 			return nil, err
 		}
@@ -267,8 +272,10 @@ type maker struct {
 	set   bool
 	// view is what the source's camera shows, once known (sourceView).
 	view *manifest.View
-	// last is the plan of the last edit checked (check).
-	last *validate.Plan
+	// last is the plan of the last edit checked (check), lastIns that
+	// edit.
+	last    *validate.Plan
+	lastIns []insertion
 }
 
 // root returns the top-level entity whose subtree holds entity i, as the
@@ -359,6 +366,10 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if m.last != nil && slices.Equal(ins, m.lastIns) {
+		// The very edit checked last: its plan stands.
+		return m.last, ins, m.last.Doc, nil
+	}
 	doc, err := scene.Parse(m.d.Path, out)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
@@ -367,7 +378,7 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	m.last = plan
+	m.last, m.lastIns = plan, ins
 	return plan, ins, doc, nil
 }
 
@@ -377,50 +388,57 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 // the cut breaks. Each round marks at least one more root, so it ends.
 func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
 	for {
-		plan, ins, doc, err := m.check(s)
-		if err != nil {
-			return nil, err
-		}
-		m.r.ins, m.r.After = ins, doc.Src
-		news := false
-		for _, f := range plan.Findings {
-			i, ok := m.index(f.Entity)
-			if !ok {
-				continue
-			}
-			switch f.Code {
-			case validate.CodeCameraInCell:
-				news = m.mark(i, "camera") || news
-			case validate.CodeUIRootInCell:
-				news = m.mark(i, "UI root") || news
-			case validate.CodeSourceInCell:
-				news = m.mark(i, "streaming source") || news
-			case validate.CodeGlobalLightInCell:
-				news = m.mark(i, "scene-wide light") || news
-			}
-			if !refs {
-				continue
-			}
-			j, hasTarget := m.index(f.Target)
-			why := fmt.Sprintf("%s of %s holds %s", f.Field, who(f.Entity, f.EntityName), who(f.Target, f.TargetName))
-			switch f.Code {
-			case validate.CodeCrossCellRef:
-				news = m.mark(i, why) || news
-				if hasTarget {
-					news = m.mark(j, why) || news
-				}
-			case validate.CodePersistentToCellRef:
-				if hasTarget {
-					news = m.mark(j, why) || news
-				}
-			case validate.CodeGeneratedIDConflict:
-				news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
-			}
-		}
-		if !news {
-			return plan, nil
+		plan, news, err := m.round(s, refs)
+		if err != nil || !news {
+			return plan, err
 		}
 	}
+}
+
+// round checks the scene edited for cell size s and marks the roots its
+// findings name (settle); news says it marked one.
+func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
+	plan, ins, doc, err := m.check(s)
+	if err != nil {
+		return nil, false, err
+	}
+	m.r.ins, m.r.After = ins, doc.Src
+	news := false
+	for _, f := range plan.Findings {
+		i, ok := m.index(f.Entity)
+		if !ok {
+			continue
+		}
+		switch f.Code {
+		case validate.CodeCameraInCell:
+			news = m.mark(i, "camera") || news
+		case validate.CodeUIRootInCell:
+			news = m.mark(i, "UI root") || news
+		case validate.CodeSourceInCell:
+			news = m.mark(i, "streaming source") || news
+		case validate.CodeGlobalLightInCell:
+			news = m.mark(i, "scene-wide light") || news
+		}
+		if !refs {
+			continue
+		}
+		j, hasTarget := m.index(f.Target)
+		why := fmt.Sprintf("%s of %s holds %s", f.Field, who(f.Entity, f.EntityName), who(f.Target, f.TargetName))
+		switch f.Code {
+		case validate.CodeCrossCellRef:
+			news = m.mark(i, why) || news
+			if hasTarget {
+				news = m.mark(j, why) || news
+			}
+		case validate.CodePersistentToCellRef:
+			if hasTarget {
+				news = m.mark(j, why) || news
+			}
+		case validate.CodeGeneratedIDConflict:
+			news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
+		}
+	}
+	return plan, news, nil
 }
 
 // camera picks the main camera to carry a streaming source: the active
@@ -468,11 +486,20 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 	// far from the origin the cell indices must still fit in int32.
 	far := max(math.Abs(u.MinX), math.Abs(u.MaxX), math.Abs(u.MinZ), math.Abs(u.MaxZ))
 	fine := max(span/1000, far/1e8, 1e-6)
-	plan, _, _, err := m.check(fine)
+	// The scene edited at the fine size is the one edited at the coarse
+	// size but for the cell size it is cut by, so its model is the coarse
+	// plan's: only the placement is made again, as validate makes it
+	// for a StreamedWorld of that cellSize.
+	cs := fine
+	if m.opts.Check.CellSize > 0 {
+		cs = m.opts.Check.CellSize // validate cuts by it, whatever the scene says
+	}
+	pl, err := place.Place(coarse.World(), place.Options{SceneName: coarse.SceneName, CellSize: cs,
+		CellsOK: cs <= math.MaxFloat32, XY: m.opts.Plane == manifest.PlaneXY, Levels: m.opts.Check.Levels})
 	if err != nil {
 		return u, false, err
 	}
-	if f, ok := union(plan); ok {
+	if f, ok := unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds }); ok {
 		u = f
 	}
 	// What fits in one fine square or two is a point: it has no extent to
@@ -485,12 +512,17 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 
 // union is the union of a plan's cell bounds.
 func union(p *validate.Plan) (validate.Rect, bool) {
-	if len(p.Cells) == 0 {
+	return unionOf(len(p.Cells), func(k int) validate.Rect { return p.Cells[k].Bounds })
+}
+
+// unionOf is the union of n rectangles.
+func unionOf(n int, rect func(k int) validate.Rect) (validate.Rect, bool) {
+	if n == 0 {
 		return validate.Rect{}, false
 	}
-	u := p.Cells[0].Bounds
-	for _, c := range p.Cells[1:] {
-		b := c.Bounds
+	u := rect(0)
+	for k := 1; k < n; k++ {
+		b := rect(k)
 		u.MinX, u.MinZ = min(u.MinX, b.MinX), min(u.MinZ, b.MinZ)
 		u.MaxX, u.MaxZ = max(u.MaxX, b.MaxX), max(u.MaxZ, b.MaxZ)
 	}
