@@ -207,24 +207,34 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if r.CellSize == 0 {
 		r.CellSize = validate.DefaultCellSize
 	}
+	// A scene that cannot have a source (it writes none and has no
+	// prefab instance to hold one) gets one on its main camera, which the
+	// first check then reads: the view it shows, and the roles. Its
+	// marks are then not checked again at this size: the extent is
+	// measured with them (extent), and the references are checked with
+	// them at the cell size chosen.
+	early := !m.mayHaveSource() && m.camera(false)
 	plan, news, err := m.round(r.CellSize, false)
 	if err != nil {
 		return nil, err
 	}
-	if len(plan.Sources) == 0 {
-		// The roles marked so far are checked with the source.
-		m.camera()
-		news = true
-	}
-	if news {
-		if plan, err = m.settle(r.CellSize, false); err != nil {
-			return nil, err
+	if early {
+		m.mark(m.cam, "carries the streaming source")
+	} else {
+		if len(plan.Sources) == 0 && m.camera(true) {
+			// The roles marked so far are checked with the source.
+			news = true
+		}
+		if news {
+			if plan, err = m.settle(r.CellSize, false); err != nil {
+				return nil, err
+			}
 		}
 	}
 	m.view = sourceView(plan)
 	r.View = m.view
 	if opts.CellSize == 0 {
-		ext, ok, err := m.extent(plan)
+		ext, ok, err := m.extent(plan, early)
 		if err != nil {
 			return nil, err
 		}
@@ -317,12 +327,12 @@ func (m *maker) index(id *int64) (int, bool) {
 	return m.d.Lookup(*id)
 }
 
-// build makes the edited scene for cell size s.
-func (m *maker) build(s float64) ([]insertion, []byte, error) {
+// build makes the edit of the scene for cell size s.
+func (m *maker) build(s float64) ([]insertion, error) {
 	size := formatNum(s)
 	world, err := addEntity(m.d, m.r.World, worldName, size)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ins := []insertion{world}
 	idx := make([]int, 0, len(m.marks)+1)
@@ -352,17 +362,17 @@ func (m *maker) build(s float64) ([]insertion, []byte, error) {
 		}
 		in, err := addComponents(m.d, i, comps)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ins = append(ins, in)
 	}
 	slices.SortStableFunc(ins, func(a, b insertion) int { return a.At - b.At })
-	return ins, apply(m.d.Src, slices.Clone(ins)), nil
+	return ins, nil
 }
 
 // check validates the scene edited for cell size s.
 func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, error) {
-	ins, out, err := m.build(s)
+	ins, err := m.build(s)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -370,7 +380,12 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 		// The very edit checked last: its plan stands.
 		return m.last, ins, m.last.Doc, nil
 	}
-	doc, err := scene.Parse(m.d.Path, out)
+	// The last edit's scene and model are let go before this one's are
+	// made.
+	m.last, m.lastIns, m.r.After = nil, nil, nil
+	out := apply(m.d.Src, slices.Clone(ins))
+	// The scene is read again only where the edit changed it.
+	doc, err := m.d.Inserted(out, inserted(m.d.Src, ins))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
 	}
@@ -415,6 +430,11 @@ func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
 		case validate.CodeUIRootInCell:
 			news = m.mark(i, "UI root") || news
 		case validate.CodeSourceInCell:
+			if m.set && i == m.cam {
+				// The source init adds: its root is marked for
+				// carrying it (Make).
+				continue
+			}
 			news = m.mark(i, "streaming source") || news
 		case validate.CodeGlobalLightInCell:
 			news = m.mark(i, "scene-wide light") || news
@@ -441,11 +461,24 @@ func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
 	return plan, news, nil
 }
 
+// mayHaveSource reports whether the scene may hold a streaming source:
+// an entity writes one, or a prefab instance may bring one.
+func (m *maker) mayHaveSource() bool {
+	for i := range m.d.Entities {
+		if m.d.Entities[i].IsPrefab() || m.d.Has(i, "WorldStreamingSource") {
+			return true
+		}
+	}
+	return false
+}
+
 // camera picks the main camera to carry a streaming source: the active
 // camera of highest priority, the first in authored order on a tie (an
 // inactive one only when no camera is active). Cameras inside prefab
 // instances are not seen: the instance entry has no components to edit.
-func (m *maker) camera() {
+// With mark, the camera's root is marked WorldPersistent at once. It
+// reports whether there is a camera.
+func (m *maker) camera(mark bool) bool {
 	best, bestActive, bestPri := -1, false, math.Inf(-1)
 	for i := range m.d.Entities {
 		data, ok := m.d.Component(i, "Camera")
@@ -467,17 +500,35 @@ func (m *maker) camera() {
 		}
 	}
 	if best < 0 {
-		return
+		return false
 	}
 	m.cam, m.set = best, true
-	m.mark(best, "carries the streaming source")
+	if mark {
+		m.mark(best, "carries the streaming source")
+	}
+	return true
 }
 
 // extent measures what streams of the scene edited so far: the union of
 // the bounds validate grows over the cells' content, with the scene cut
 // so finely that the grid squares the bounds start from add little.
-func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
+//
+// The coarse plan was checked before the roots marked since were: with
+// unmarked set, the cells are cut again at its size with them persistent.
+func (m *maker) extent(coarse *validate.Plan, unmarked bool) (validate.Rect, bool, error) {
+	var keep []bool
 	u, ok := union(coarse)
+	if unmarked {
+		keep = make([]bool, len(m.d.Entities))
+		for i := range m.marks {
+			keep[i] = !m.d.Entities[i].IsPrefab() // as build writes them
+		}
+		pl, err := m.place(coarse, m.r.CellSize, keep)
+		if err != nil {
+			return u, false, err
+		}
+		u, ok = unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds })
+	}
 	if !ok {
 		return u, false, nil
 	}
@@ -490,12 +541,7 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 	// size but for the cell size it is cut by, so its model is the coarse
 	// plan's: only the placement is made again, as validate makes it
 	// for a StreamedWorld of that cellSize.
-	cs := fine
-	if m.opts.Check.CellSize > 0 {
-		cs = m.opts.Check.CellSize // validate cuts by it, whatever the scene says
-	}
-	pl, err := place.Place(coarse.World(), place.Options{SceneName: coarse.SceneName, CellSize: cs,
-		CellsOK: cs <= math.MaxFloat32, XY: m.opts.Plane == manifest.PlaneXY, Levels: m.opts.Check.Levels})
+	pl, err := m.place(coarse, fine, keep)
 	if err != nil {
 		return u, false, err
 	}
@@ -508,6 +554,16 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 		return u, false, nil
 	}
 	return u, true, nil
+}
+
+// place cuts the model of plan p at cell size s as validate cuts a scene
+// whose StreamedWorld says s, with the roots keep names persistent.
+func (m *maker) place(p *validate.Plan, s float64, keep []bool) (*place.Placement, error) {
+	if m.opts.Check.CellSize > 0 {
+		s = m.opts.Check.CellSize // validate cuts by it, whatever the scene says
+	}
+	return place.Place(p.World(), place.Options{SceneName: p.SceneName, CellSize: s, CellsOK: s <= math.MaxFloat32,
+		XY: m.opts.Plane == manifest.PlaneXY, Levels: m.opts.Check.Levels, Persistent: keep})
 }
 
 // union is the union of a plan's cell bounds.
