@@ -23,7 +23,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
@@ -213,7 +215,7 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	// marks are then not checked again at this size: the extent is
 	// measured with them (extent), and the references are checked with
 	// them at the cell size chosen.
-	early := !m.mayHaveSource() && m.camera(false)
+	early := !m.mayHaveSource() && m.camera(nil, false)
 	plan, news, err := m.round(r.CellSize, false)
 	if err != nil {
 		return nil, err
@@ -221,7 +223,7 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if early {
 		m.mark(m.cam, "carries the streaming source")
 	} else {
-		if len(plan.Sources) == 0 && m.camera(true) {
+		if len(plan.Sources) == 0 && m.camera(plan, true) {
 			// The roles marked so far are checked with the source.
 			news = true
 		}
@@ -472,34 +474,26 @@ func (m *maker) mayHaveSource() bool {
 	return false
 }
 
-// camera picks the main camera to carry a streaming source: the active
-// camera of highest priority, the first in authored order on a tie (an
-// inactive one only when no camera is active). Cameras inside prefab
-// instances are not seen: the instance entry has no components to edit.
-// With mark, the camera's root is marked WorldPersistent at once. It
-// reports whether there is a camera.
-func (m *maker) camera(mark bool) bool {
-	best, bestActive, bestPri := -1, false, math.Inf(-1)
-	for i := range m.d.Entities {
-		data, ok := m.d.Component(i, "Camera")
-		if !ok || m.d.Entities[i].IsPrefab() {
-			continue
-		}
-		active := true
-		if v, ok := scene.Field(data, "isActive"); ok && scene.KindOf(v) == scene.Bool {
-			active = v[0] == 't'
-		}
-		pri := 0.0
-		if v, ok := scene.Field(data, "priority"); ok {
-			if f, err := scene.Float(v); err == nil {
-				pri = f
-			}
-		}
-		if best < 0 || active && !bestActive || active == bestActive && pri > bestPri {
-			best, bestActive, bestPri = i, active, pri
-		}
+// camera picks the camera to carry a streaming source: the scene's main
+// camera, as the engine picks it and validate and simulate read it
+// (mainCamera), from the model of plan when given (an instance's camera
+// with its overrides), else from the scene as written. A main camera
+// inside a prefab instance gets none: the instance entry has no
+// components list to add it to, and the notes say how to add it. With
+// mark, the camera's root is marked WorldPersistent at once. It reports
+// whether a camera was given the source.
+func (m *maker) camera(plan *validate.Plan, mark bool) bool {
+	var w *world.World
+	if plan != nil {
+		w = plan.World()
 	}
+	best := mainCamera(m.d, w)
 	if best < 0 {
+		return false
+	}
+	if e := &m.d.Entities[best]; e.IsPrefab() {
+		line, col := m.d.RecordPosition(best)
+		m.r.Notes = append(m.r.Notes, fmt.Sprintf("%s:%d:%d: the main camera is prefab instance %s, which has no components list to add a WorldStreamingSource to; add a component_added WorldStreamingSource override on its root, or unpack it", m.d.Path, line, col, who(&e.ID, e.Name)))
 		return false
 	}
 	m.cam, m.set = best, true
@@ -507,6 +501,42 @@ func (m *maker) camera(mark bool) bool {
 		m.mark(best, "carries the streaming source")
 	}
 	return true
+}
+
+// mainCamera is the index of the scene's main camera, -1 for none: of
+// the cameras the scene spawns (not those with "visible": false), in
+// authored order, the one the engine's camera director makes the main
+// one (camera.Main), each read as validate reads it: through the model w
+// when given (an instance's camera with its overrides applied), else as
+// written in d.
+func mainCamera(d *scene.Document, w *world.World) int {
+	var cams []camera.Camera
+	var at []int
+	for i := range d.Entities {
+		e := &d.Entities[i]
+		if e.Hidden {
+			continue
+		}
+		var get camera.Fields
+		if w != nil {
+			if w.Flags(int32(i))&world.Camera == 0 {
+				continue
+			}
+			get = w.Field(int32(i), "Camera")
+		} else {
+			data, ok := d.Component(i, "Camera")
+			if !ok {
+				continue
+			}
+			get = func(key string) ([]byte, bool) { return scene.Field(data, key) }
+		}
+		cams = append(cams, camera.Read(e.ID, e.Name, get))
+		at = append(at, i)
+	}
+	if k := camera.Main(cams); k >= 0 {
+		return at[k]
+	}
+	return -1
 }
 
 // extent measures what streams of the scene edited so far: the union of

@@ -347,9 +347,13 @@ func TestPersistentCameraGetsNoSecondMark(t *testing.T) {
 	}
 }
 
-// TestFirstOfEquallyRankedCameras: of two active cameras of one priority
-// the first in authored order carries the source, as the engine's
-// camera pick takes the first.
+// TestFirstOfEquallyRankedCameras: the source goes on the scene's main
+// camera as the engine's camera director picks it (camera.Main, as
+// validate and simulate read it): the first active full-frame camera in
+// authored order whatever the priorities, else the full-frame one of
+// highest priority (the first on a tie); a hidden camera is never
+// spawned, and an overlay's viewport leaves it out while a full-frame
+// camera exists.
 func TestFirstOfEquallyRankedCameras(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -360,10 +364,19 @@ func TestFirstOfEquallyRankedCameras(t *testing.T) {
 		{"no priority", []string{
 			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`,
 			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`}, 1},
-		{"a higher priority later", []string{cameraComps, strings.Replace(cameraComps, `"priority": 0`, `"priority": 1`, 1)}, 2},
+		{"a higher priority later", []string{cameraComps, strings.Replace(cameraComps, `"priority": 0`, `"priority": 1`, 1)}, 1},
 		{"an inactive first", []string{strings.Replace(cameraComps, "true", "false", 1), cameraComps}, 2},
+		{"none active, a higher priority later", []string{strings.Replace(cameraComps, "true", "false", 1),
+			strings.Replace(strings.Replace(cameraComps, "true", "false", 1), `"priority": 0`, `"priority": 1`, 1)}, 2},
+		{"none active, one priority", []string{strings.Replace(cameraComps, "true", "false", 1), strings.Replace(cameraComps, "true", "false", 1)}, 1},
+		{"an overlay first", []string{strings.Replace(cameraComps, `"priority": 0`, `"priority": 0, "viewport": {"x": 0.75, "w": 0.25}`, 1), cameraComps}, 2},
+		{"a hidden one first", []string{cameraComps, cameraComps}, 2},
 	} {
-		r, err := Make("cams.esscene", cameraScene(tc.cameras...), Options{})
+		src := cameraScene(tc.cameras...)
+		if strings.HasPrefix(tc.name, "a hidden") {
+			src = bytes.Replace(src, []byte(`], "visible": true},{"id": 2`), []byte(`], "visible": false},{"id": 2`), 1)
+		}
+		r, err := Make("cams.esscene", src, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
