@@ -429,3 +429,48 @@ func TestDiffNamesApply(t *testing.T) {
 		}
 	}
 }
+
+// TestMainCameraInInstance: when the scene's main camera is a prefab
+// instance (the first active camera in authored order is the instance's
+// root), init gives no other camera the source, and a note says how to
+// add it to the instance.
+func TestMainCameraInInstance(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("project.esproject", `{}`)
+	write("assets/prefabs/Rig.esprefab", `{"version": "2", "name": "Rig", "rootEntityId": "0", "entities": [
+  {"prefabEntityId": "0", "name": "Rig", "parent": null, "children": [], "visible": true,
+   "components": [{"type": "Transform", "data": {"position": {"x": 5, "y": 2, "z": 5}}}, {"type": "Camera", "data": {"isActive": true}}]}]}`)
+	write("assets/prefabs/Rig.esprefab.meta", `{"uuid": "0b7c7d7e-1111-4222-8333-944455556666", "version": "2.0", "type": "prefab"}`)
+	src := []byte(`{"version": 1, "name": "Rigged", "entities": [
+  {"id": 1, "name": "Rig", "parent": null, "prefab": "assets/prefabs/Rig.esprefab", "overrides": [], "added": [], "removed": []},
+  {"id": 2, "name": "Spare", "parent": null, "children": [], "components": [` + cameraComps + `], "visible": true}
+]}`)
+	file := filepath.Join(root, "assets", "scenes", "main.esscene")
+	write("assets/scenes/main.esscene", string(src))
+	r, err := Make(file, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != nil {
+		t.Errorf("source on %+v, want none: the main camera is the instance", r.Source)
+	}
+	if r.View == nil || r.View.Camera != 1 {
+		t.Errorf("view %+v, want the instance's camera", r.View)
+	}
+	found := false
+	for _, n := range r.Notes {
+		found = found || strings.Contains(n, "the main camera is prefab instance entity 1") && strings.Contains(n, "component_added WorldStreamingSource")
+	}
+	if !found {
+		t.Errorf("no note names the instance: %q", r.Notes)
+	}
+}
