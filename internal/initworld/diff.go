@@ -88,6 +88,7 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		return nil
 	}
 	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
+	crlf := usesCRLF(src)
 	// lines is how many lines src has, the last without a line break too.
 	lines := bytes.Count(src, []byte{'\n'})
 	if len(src) > 0 && src[len(src)-1] != '\n' {
@@ -117,7 +118,12 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		prev := lo
 		for _, e := range ins[k:j] {
 			text = append(text, src[prev:e.At]...)
-			text = append(text, e.Text...)
+			if crlf {
+				// As apply writes it: the scene's line endings.
+				text = append(text, strings.ReplaceAll(e.Text, "\n", "\r\n")...)
+			} else {
+				text = append(text, e.Text...)
+			}
 			prev = e.At + e.Cut
 		}
 		text = append(text, src[prev:hi]...)
