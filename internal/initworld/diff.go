@@ -48,6 +48,7 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		return nil
 	}
 	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
+	crlf := usesCRLF(src)
 	old := splitLines(src)
 	starts := make([]int, len(old)+1)
 	for k, l := range old {
@@ -79,7 +80,12 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		prev := lo
 		for _, e := range ins[k:j] {
 			text = append(text, src[prev:e.At]...)
-			text = append(text, e.Text...)
+			if crlf {
+				// As apply writes it: the scene's line endings.
+				text = append(text, strings.ReplaceAll(e.Text, "\n", "\r\n")...)
+			} else {
+				text = append(text, e.Text...)
+			}
 			prev = e.At + e.Cut
 		}
 		text = append(text, src[prev:hi]...)
