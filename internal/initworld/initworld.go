@@ -810,8 +810,15 @@ func ViewText(v *manifest.View) string {
 		from = v.AspectFrom
 	}
 	height := fmt.Sprintf("orthoSize %s", g(v.Height/2))
-	if v.Fit == "canvas" {
+	switch v.Fit {
+	case "canvas":
 		height = "the height the Canvas design resolution fits"
+	case "screenFit":
+		height = "the height the project's cameraScaleMode fits its design resolution to"
 	}
-	return fmt.Sprintf("orthographic, %s × %s (%s, aspect %s from %s)", g(v.Width), g(v.Height), height, g(v.Aspect), from)
+	turned := ""
+	if v.Rotation != 0 {
+		turned = fmt.Sprintf(", turned %s° as the camera is", g(v.Rotation))
+	}
+	return fmt.Sprintf("orthographic, %s × %s%s (%s, aspect %s from %s)", g(v.Width), g(v.Height), turned, height, g(v.Aspect), from)
 }

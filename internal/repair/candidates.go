@@ -187,8 +187,19 @@ func (s *state) refuseMove(x, y int, yPersistent bool) string {
 			return why
 		}
 	}
+	// What the game or physics moves carries its children along: the
+	// move keeps every entity where it is when the world loads, not once
+	// the camera, the player or the body moves.
+	ye := world.Ent{I: int32(y)}
+	switch {
+	case has(w, ye, "WorldStreamingSource"):
+		return "it puts " + who(w, x) + " under the streaming source " + who(w, y) + ", which the game moves: it would be carried along"
+	case has(w, ye, "Camera"):
+		return "it puts " + who(w, x) + " under the camera " + who(w, y) + ", which the game moves: it would be carried along"
+	case moving(w, ye):
+		return "it puts " + who(w, x) + " under the moving body " + who(w, y) + ": physics would carry it along"
+	}
 	var why string
-	moves := moving(w, world.Ent{I: int32(y)})
 	spawnedUnder(w, int32(x), func(e world.Ent) bool {
 		if !yPersistent {
 			switch {
@@ -197,9 +208,6 @@ func (s *state) refuseMove(x, y int, yPersistent bool) string {
 			case has(w, e, "Camera"):
 				why = "it moves the camera " + whoEnt(w, e) + " into a cell"
 			}
-		}
-		if why == "" && moves && (has(w, e, "RigidBody") || has(w, e, "RigidBody3D")) {
-			why = "it re-parents the rigid body " + whoEnt(w, e) + " under the moving body " + who(w, y)
 		}
 		return why == ""
 	})

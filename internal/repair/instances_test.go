@@ -17,8 +17,8 @@ import (
 
 // TestInstances repairs references from and to prefab instances
 // (testdata/instances: a street of lamp instances, one marked
-// WorldPersistent by its overrides and one referencing by a Link its
-// overrides add). Every repair inside an instance is written as the
+// WorldPersistent by its overrides, one referencing by a Link its
+// overrides add, and one of a prefab whose root is a nested prefab). Every repair inside an instance is written as the
 // engine applies an instance's edits: its overrides on the prefab's
 // root. The table and the diff are a golden (-update rewrites it); each
 // offered candidate, made on its own, must mend its group, keep every
@@ -44,7 +44,7 @@ func TestInstances(t *testing.T) {
 	out.WriteString("\n")
 	out.Write(r.Edit.Diff)
 	goldenfile.Compare(t, filepath.Join("testdata", "instances.golden"), bytes.ReplaceAll(out.Bytes(), []byte(dir), []byte("DIR")))
-	if len(r.Left) > 0 || len(r.Fixes) != 3 {
+	if len(r.Left) > 0 || len(r.Fixes) != 4 {
 		t.Fatalf("%d groups, %d references left", len(r.Fixes), len(r.Left))
 	}
 	diffs := map[string]string{}
@@ -91,6 +91,10 @@ func TestInstances(t *testing.T) {
 		`move "Lamp" (3) under "Post" (2)`: {`-            "x": 25,`, `+            "x": 0,`, `"propertyName": "rotation", "value": { "x": 0, "y": -0.7071067811865476, "z": 0, "w": 0.7071067811865476 } }`, `"parent": 2,`},
 		`move "Gate" (6) under "Road" (7)`: {`{ "prefabEntityId": "lamp", "type": "component_removed", "componentType": "WorldPersistent" }`, `"value": { "x": -30, "y": 0, "z": 0 }`, `"parent": 7,`},
 		`move "Post" (2) under "Lamp" (3)`: {`"children": [2]`, `"parent": 3,`},
+		// The root of a prefab whose root is a nested prefab's slot is
+		// addressed through the slot.
+		`mark "Pair" (8) WorldPersistent`: {`{ "prefabEntityId": "slot/lamp", "type": "component_added", "componentType": "WorldPersistent"`},
+		`move "Pair" (8) under "Bin" (9)`: {`+        { "prefabEntityId": "slot/lamp", "type": "property", "componentType": "Transform", "propertyName": "position", "value": { "x": -10, "y": 0, "z": 0 } }`, `"propertyName": "scale"`},
 	} {
 		d, ok := diffs[repair]
 		if !ok {
