@@ -17,6 +17,13 @@ import (
 // the exit status. Each case is a golden (go test ./cmd -run JSONLines
 // -update rewrites them), with what varies from run to run (temporary
 // folders, durations) replaced.
+// fixYAML and fixScene are a street of prefab instances whose Link
+// references cross cells, for validate --fix.
+const (
+	fixYAML  = "../internal/repair/testdata/instances/worldcook.yaml"
+	fixScene = "../internal/repair/testdata/instances/assets/scenes/street.esscene"
+)
+
 func TestJSONLines(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	cases := []struct {
@@ -33,6 +40,7 @@ func TestJSONLines(t *testing.T) {
 		{"simulate-bad-flag", []string{"--json", "simulate", "--budget", "lots", demoScene}, 2},
 		{"simulate-gate", []string{"--config", demoYAML, "--json", "simulate", "--path", demoRoute, "--summary-only", "--fail-on", "holes", "--warmup", "0", demoScene}, 1},
 		{"config", []string{"--json", "config", "cook"}, 0},
+		{"validate-fix", []string{"--config", fixYAML, "--json", "validate", "--fix", fixScene}, 0},
 	}
 	seconds := regexp.MustCompile(`"seconds":[0-9.e-]+`)
 	for _, tc := range cases {

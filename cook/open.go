@@ -187,12 +187,14 @@ func openScene(ctx context.Context, file string, opts OpenOptions) (*streaming.W
 // cells): the scene's plan and, for a streamed world, its manifest and
 // world, cooked in memory even when the plan has errors (a caller
 // weighing edits reads them from the plan; cook itself refuses them).
+// The plan keeps its model of the world (Plan.World), for the caller to
+// read.
 func OpenSource(ctx context.Context, file string, src []byte, opts OpenOptions) (*validate.Plan, *manifest.Manifest, *streaming.World, error) {
 	vo, err := named(file, opts.Validate, opts.ScenesRoot)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p, err := plan(file, src, scene.Options{}, vo, nil)
+	p, err := check(file, src, scene.Options{}, vo, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}

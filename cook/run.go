@@ -157,6 +157,18 @@ func named(file string, opts validate.Options, scenesRoot string) (validate.Opti
 
 // plan parses a scene's bytes and partitions and checks it.
 func plan(file string, src []byte, read scene.Options, opts validate.Options, timer *cookTimer) (*validate.Plan, error) {
+	p, err := check(file, src, read, opts, timer)
+	if err != nil {
+		return nil, err
+	}
+	// Nothing after the check reads the model of the world: let it go
+	// rather than hold it beside the document while the cells are written.
+	p.ReleaseWorld()
+	return p, nil
+}
+
+// check is plan keeping the plan's model of the world.
+func check(file string, src []byte, read scene.Options, opts validate.Options, timer *cookTimer) (*validate.Plan, error) {
 	timer.start("parse")
 	doc, err := scene.ParseWith(file, src, read)
 	if err != nil {
@@ -168,9 +180,6 @@ func plan(file string, src []byte, read scene.Options, opts validate.Options, ti
 	if err != nil {
 		return nil, err
 	}
-	// Nothing after the check reads the model of the world: let it go
-	// rather than hold it beside the document while the cells are written.
-	p.ReleaseWorld()
 	timer.done("validate")
 	return p, nil
 }

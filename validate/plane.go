@@ -5,24 +5,33 @@ import (
 	"math"
 
 	"github.com/worldcook/worldcook/diag"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 	"github.com/worldcook/worldcook/manifest"
 )
 
 // The plane a world is laid out on (plane-mismatch), and the layout it is
 // told from: the cameras (package camera read them, collectViews kept
-// them) and the extent of the top-level entities. The rule itself is the
+// them) and the extent of the top-level entities of the expanded world
+// (Plan.World()), their tilemaps' tiles included. The rule itself is the
 // manifest's (Layout.LaidOut), so that simulate and tune judge a cooked
 // world as validate judges the scene.
 
 // layout measures the world's layout once: the cameras and the extent of
 // up to manifest.LayoutSample top-level entities, evenly spaced, leaving
 // out the cameras and UI roots (a camera stands back from a 2D scene on
-// z, a canvas sits wherever the UI does). The entities are counted first
-// so that nothing is allocated for a world of millions.
+// z, a canvas sits wherever the UI does). A top-level entity counts by
+// its world position and, when it carries a tilemap, by its painted tiles
+// as the engine lays them out (orthogonal, isometric, staggered or
+// hexagonal, through the entity's world transform): a 2D scene made of
+// one tilemap spreads on x and y by its tiles alone. The entities are
+// counted first so that nothing is allocated for a world of millions.
 func (c *checker) layout() *manifest.Layout {
 	if c.plan.Layout != nil {
 		return c.plan.Layout
 	}
+	w := c.w
 	l := &manifest.Layout{Cameras: len(c.cams)}
 	for _, cam := range c.cams {
 		if cam.Orthographic {
@@ -31,38 +40,80 @@ func (c *checker) layout() *manifest.Layout {
 	}
 	const skip = fCamera | fCanvas
 	roots := 0
-	for i, p := range c.parent {
-		if p < 0 && c.flags[i]&skip == 0 {
+	for i := range int32(w.Len()) {
+		if w.Parent(i) < 0 && w.Flags(i)&skip == 0 {
 			roots++
+		}
+	}
+	have := false
+	add := func(v scene.Vec3) {
+		p := [3]float64{v.X, v.Y, v.Z}
+		if math.IsNaN(p[0]+p[1]+p[2]) || math.IsInf(p[0]+p[1]+p[2], 0) {
+			return
+		}
+		if !have {
+			l.Min, l.Max, have = p, p, true
+		}
+		for a := range 3 {
+			l.Min[a], l.Max[a] = math.Min(l.Min[a], p[a]), math.Max(l.Max[a], p[a])
 		}
 	}
 	step := max(1, roots/manifest.LayoutSample)
 	k := -1
-	for i, p := range c.parent {
-		if p >= 0 || c.flags[i]&skip != 0 {
+	for i := range int32(w.Len()) {
+		if w.Parent(i) >= 0 || w.Flags(i)&skip != 0 {
 			continue
 		}
 		if k++; k%step != 0 {
 			continue
 		}
-		t, ok, err := c.d.Transform(i)
+		m, ok, err := w.WorldMatrix(i)
 		if !ok || err != nil {
 			continue
 		}
-		v := [3]float64{t.Position.X, t.Position.Y, t.Position.Z}
-		if math.IsNaN(v[0]+v[1]+v[2]) || math.IsInf(v[0]+v[1]+v[2], 0) {
+		o := m.Origin()
+		if math.IsNaN(o.X+o.Y+o.Z) || math.IsInf(o.X+o.Y+o.Z, 0) {
 			continue
 		}
-		if l.Roots == 0 {
-			l.Min, l.Max = v, v
-		}
-		for a := range 3 {
-			l.Min[a], l.Max[a] = math.Min(l.Min[a], v[a]), math.Max(l.Max[a], v[a])
-		}
 		l.Roots++
+		add(o)
+		if w.Flags(i)&fExtent != 0 {
+			c.tileExtent(i, &m, add)
+		}
 	}
 	c.plan.Layout = l
 	return l
+}
+
+// tileExtent sends the corners of the painted tiles of top-level entity
+// i's tilemaps (TilemapLayer, a Tiled map's Tilemap), placed by its world
+// matrix m as the renderer draws them, to add.
+func (c *checker) tileExtent(i int32, m *scene.Affine, add func(scene.Vec3)) {
+	var maps []scene.Component
+	for _, comp := range c.w.Components(world.Ent{I: i}) {
+		if comp.Type == "TilemapLayer" || comp.Type == "Tilemap" {
+			maps = append(maps, comp)
+		}
+	}
+	if len(maps) == 0 {
+		return
+	}
+	c.w.Extents().Local(maps, c.d.Path, geometry.FuncSink{OnBox: func(lo, hi scene.Vec3, fr geometry.Frame) {
+		f := geometry.FrameMatrix(m, fr)
+		for corner := range 8 {
+			p := lo
+			if corner&1 != 0 {
+				p.X = hi.X
+			}
+			if corner&2 != 0 {
+				p.Y = hi.Y
+			}
+			if corner&4 != 0 {
+				p.Z = hi.Z
+			}
+			add(f.Apply(p))
+		}
+	}})
 }
 
 // checkPlane warns when the world is laid out on the other plane than it
@@ -94,7 +145,7 @@ const (
 var rulePlaneMismatch = rule{
 	Rule: Rule{ID: CodePlaneMismatch, Level: SeverityWarning,
 		Short: "The world is laid out on the other plane than it is cut on",
-		Full:  "A 2D scene cut on xz (its cameras all orthographic, its top-level entities spread on y eight times as far as on z), or a 3D scene cut on xy (a perspective camera, the spread on z): the cells follow the wrong axis. Without a camera, the spread must also cover two cells and a quarter of the x extent. Up to 4096 top-level entities, evenly spaced, are measured, cameras and UI roots left out.",
+		Full:  "A 2D scene cut on xz (its cameras all orthographic, its top-level entities, by their positions and their tilemaps' tiles, spread on y eight times as far as on z), or a 3D scene cut on xy (a perspective camera, the spread on z): the cells follow the wrong axis. Without a camera, the spread must also cover two cells and a quarter of the x extent. Up to 4096 top-level entities, evenly spaced, are measured, cameras and UI roots left out.",
 		Help:  "Cut the world on the plane it is laid out on: plane: xy at the top of worldcook.yaml for a 2D world (worldcook init --plane xy --write writes it), plane: xz for a 3D one."},
 	phase: phaseWorld,
 	check: (*checker).checkPlane,

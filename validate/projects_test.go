@@ -39,13 +39,17 @@ func TestRealProjects(t *testing.T) {
 		t.Fatal("no scenes under " + root)
 	}
 	// The 2D scenes whose layout says so: orthographic cameras and roots
-	// spread on y. The other 2D scenes are one tilemap at the origin,
-	// which gives no layout to tell from; lighting-3d is 3D.
+	// spread on y, or one tilemap whose tiles do (hex, iso, staggered and
+	// wang maps are one top-level entity each); lighting-3d is 3D.
 	laidOut2D := map[string]bool{
 		"examples/physics-playground/assets/scenes/showcase.esscene": true,
 		"examples/platformer/assets/scenes/main.esscene":             true,
 		"examples/sprite-rendering/assets/scenes/main.esscene":       true,
 		"examples/tilemap-demo/assets/scenes/tiled-map.esscene":      true,
+		"examples/tilemap-demo/assets/scenes/hex-map.esscene":        true,
+		"examples/tilemap-demo/assets/scenes/iso-map.esscene":        true,
+		"examples/tilemap-demo/assets/scenes/staggered-map.esscene":  true,
+		"examples/tilemap-demo/assets/scenes/wang-map.esscene":       true,
 		"templates/2d-platformer/assets/scenes/main.esscene":         true,
 	}
 	for _, file := range scenes {

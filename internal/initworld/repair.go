@@ -2,10 +2,12 @@ package initworld
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/worldcook/worldcook/internal/scene"
 )
@@ -14,13 +16,26 @@ import (
 // the cut breaks: top-level entities marked WorldPersistent, and top-level
 // entities moved under another with their Transform recomputed so that
 // nothing moves in the world. Like init's, the edit keeps every other
-// byte: a component or a child id is appended, a number or a parent
-// replaced in place, a field the record leaves out added after its last.
+// byte: a component, an override or a child id is appended, a number or
+// a parent replaced in place, a field the record leaves out added after
+// its last.
+//
+// A prefab instance entry carries no components of its own: what its
+// root carries and where it stands are the instance's overrides on the
+// prefab's root entity, which the engine applies in order when it
+// expands the instance. Marking one appends a component_added override
+// of WorldPersistent; moving one writes its root's Transform property
+// overrides (the last one of each property edited in place, else one
+// appended), and un-marking it appends a component_removed override.
 type Repair struct {
 	// Persist are the ids of the top-level entities to mark.
 	Persist []int64
 	// Moves are the top-level entities to move.
 	Moves []Move
+	// Roots are the root addresses (the prefabEntityId overrides name
+	// the root by) of the prefab instance entries the repair marks or
+	// moves, by their ids.
+	Roots map[int64]string
 	// Name is the scene's path in the diff ("": as DiffPath names it).
 	Name string
 }
@@ -34,6 +49,11 @@ type Move struct {
 	Entity, Under int64
 	Transform     scene.TRS
 	Unpersist     bool
+	// From is, for a prefab instance entry, the local transform its root
+	// has now, as its prefab and overrides place it: the properties that
+	// change are written as overrides. A scene entity's is read from its
+	// Transform.
+	From scene.TRS
 }
 
 // MakeRepair returns the edit r makes of the scene in src (read from
@@ -52,10 +72,34 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 		}
 		return i, nil
 	}
+	// The overrides appended to each instance entry, in order: one
+	// insertion per entry, so that a list the entry lacks is made once.
+	ovs := map[int][]string{}
+	var touched []int
+	root := func(i int) (string, error) {
+		id := d.Entities[i].ID
+		addr, ok := r.Roots[id]
+		if !ok {
+			return "", fmt.Errorf("%s: entity %d is a prefab instance whose root is not known: not repaired", file, id)
+		}
+		if _, ok := ovs[i]; !ok {
+			touched = append(touched, i)
+			ovs[i] = nil
+		}
+		return addr, nil
+	}
 	for _, id := range r.Persist {
 		i, err := lookup(id)
 		if err != nil {
 			return nil, err
+		}
+		if d.Entities[i].IsPrefab() {
+			addr, err := root(i)
+			if err != nil {
+				return nil, err
+			}
+			ovs[i] = append(ovs[i], componentOverride(addr, "component_added", "WorldPersistent", compact(d.Authored(i))))
+			continue
 		}
 		if d.Has(i, "WorldPersistent") {
 			continue
@@ -75,10 +119,38 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d.Entities[i].IsPrefab() {
-			return nil, fmt.Errorf("%s: entity %d is a prefab instance, whose transform is its overrides: not moved", file, m.Entity)
+		more, err := reparentEdits(d, i, p, m)
+		if err != nil {
+			return nil, err
 		}
-		more, err := moveEdits(d, i, p, m)
+		ins = append(ins, more...)
+		if !d.Entities[i].IsPrefab() {
+			more, err = transformEdits(d, i, m)
+			if err != nil {
+				return nil, err
+			}
+			ins = append(ins, more...)
+			continue
+		}
+		addr, err := root(i)
+		if err != nil {
+			return nil, err
+		}
+		more, add, err := instanceTransformEdits(d, i, addr, m.From, m.Transform)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(ins, more...)
+		ovs[i] = append(ovs[i], add...)
+		if m.Unpersist {
+			ovs[i] = append(ovs[i], componentOverride(addr, "component_removed", "WorldPersistent", compact(d.Authored(i))))
+		}
+	}
+	for _, i := range touched {
+		if len(ovs[i]) == 0 {
+			continue
+		}
+		more, err := appendOverrides(d, i, ovs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -92,22 +164,37 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 	return res, nil
 }
 
-// moveEdits are the edits that put entity i under entity p: its parent,
-// p's children list, its Transform and, with m.Unpersist, its
-// WorldPersistent removed.
-func moveEdits(d *scene.Document, i, p int, m Move) ([]insertion, error) {
+// reparentEdits are the edits that put entity i under entity p: its
+// parent, and p's children list (made when p's record has none).
+func reparentEdits(d *scene.Document, i, p int, m Move) ([]insertion, error) {
 	rec, base := d.Authored(i), d.Offset(i)
 	ins, err := setIn(d, i, base+offsetIn(rec, rec), rec, [][2]string{{"parent", strconv.FormatInt(m.Under, 10)}})
 	if err != nil {
 		return nil, err
 	}
-	if kids, ok := scene.Field(d.Authored(p), "children"); ok && scene.KindOf(kids) == scene.Array {
+	prec := d.Authored(p)
+	if kids, ok := scene.Field(prec, "children"); ok && scene.KindOf(kids) == scene.Array {
 		in, err := appendElement(d, p, kids, strconv.FormatInt(m.Entity, 10))
 		if err != nil {
 			return nil, err
 		}
-		ins = append(ins, in)
+		return append(ins, in), nil
 	}
+	// No children list (an instance entry's is usually left out): the
+	// moved entity is listed in a new one, as the editor lists children.
+	more, err := setIn(d, p, d.Offset(p), prec, [][2]string{{"children", "[" + strconv.FormatInt(m.Entity, 10) + "]"}})
+	if err != nil {
+		return nil, err
+	}
+	return append(ins, more...), nil
+}
+
+// transformEdits are the edits of scene entity i's Transform that give it
+// local transform m.Transform and, with m.Unpersist, remove its
+// WorldPersistent.
+func transformEdits(d *scene.Document, i int, m Move) ([]insertion, error) {
+	rec := d.Authored(i)
+	var ins []insertion
 	dataAt, data := componentData(d, i, "Transform")
 	if data == nil || scene.KindOf(data) != scene.Object {
 		return nil, d.EntityError(i, "Transform", "has no Transform data to recompute", "give the entity a Transform")
@@ -116,19 +203,8 @@ func moveEdits(d *scene.Document, i, p int, m Move) ([]insertion, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := m.Transform
-	vecs := []struct {
-		key      string
-		old, new []float64
-		def      float64
-		names    string
-	}{
-		{"position", []float64{old.Position.X, old.Position.Y, old.Position.Z}, []float64{t.Position.X, t.Position.Y, t.Position.Z}, 0, "xyz"},
-		{"rotation", []float64{old.Rotation.X, old.Rotation.Y, old.Rotation.Z, old.Rotation.W}, []float64{t.Rotation.X, t.Rotation.Y, t.Rotation.Z, t.Rotation.W}, 0, "xyzw"},
-		{"scale", []float64{old.Scale.X, old.Scale.Y, old.Scale.Z}, []float64{t.Scale.X, t.Scale.Y, t.Scale.Z}, 1, "xyz"},
-	}
 	var whole [][2]string
-	for _, v := range vecs {
+	for _, v := range trsVectors(old, m.Transform) {
 		if slices.Equal(v.old, v.new) {
 			continue
 		}
@@ -164,6 +240,162 @@ func moveEdits(d *scene.Document, i, p int, m Move) ([]insertion, error) {
 		}
 	}
 	return ins, nil
+}
+
+// trsVector is one vector of a transform before and after, with the
+// names of its components and the value an absent one takes.
+type trsVector struct {
+	key      string
+	old, new []float64
+	def      []float64
+	names    string
+}
+
+func trsVectors(old, t scene.TRS) []trsVector {
+	return []trsVector{
+		{"position", []float64{old.Position.X, old.Position.Y, old.Position.Z}, []float64{t.Position.X, t.Position.Y, t.Position.Z}, []float64{0, 0, 0}, "xyz"},
+		{"rotation", []float64{old.Rotation.X, old.Rotation.Y, old.Rotation.Z, old.Rotation.W}, []float64{t.Rotation.X, t.Rotation.Y, t.Rotation.Z, t.Rotation.W}, []float64{0, 0, 0, 1}, "xyzw"},
+		{"scale", []float64{old.Scale.X, old.Scale.Y, old.Scale.Z}, []float64{t.Scale.X, t.Scale.Y, t.Scale.Z}, []float64{1, 1, 1}, "xyz"},
+	}
+}
+
+// instanceTransformEdits are the edits that give instance entry i's root
+// (address root) the local transform to instead of from: for each of
+// position, rotation and scale that changes, the last property override
+// of it on the root edited in place (the engine applies overrides in
+// order, so the last one wins), else a new override returned to append.
+// A property override replaces the whole field, an axis it leaves out
+// taking its default: an edited one is given every axis that differs
+// from what it reads as.
+func instanceTransformEdits(d *scene.Document, i int, root string, from, to scene.TRS) ([]insertion, []string, error) {
+	rec, base := d.Authored(i), d.Offset(i)
+	min := compact(rec)
+	last := map[string][]byte{}
+	if list, ok := scene.Field(rec, "overrides"); ok && scene.KindOf(list) == scene.Array {
+		scene.Each(list, func(el []byte) bool {
+			id, _ := scene.Field(el, "prefabEntityId")
+			if scene.KindOf(el) != scene.Object || string(id) != jsonString(root) {
+				return true
+			}
+			kind, _ := scene.Field(el, "type")
+			comp, _ := scene.Field(el, "componentType")
+			if string(kind) != `"property"` {
+				if data, ok := scene.Field(el, "componentData"); ok {
+					if t, ok := scene.Field(data, "type"); ok {
+						comp = t
+					}
+				}
+				if string(comp) == `"Transform"` {
+					// The root's Transform is added, replaced or removed
+					// here: an earlier property override no longer holds.
+					clear(last)
+				}
+				return true
+			}
+			prop, _ := scene.Field(el, "propertyName")
+			if string(comp) == `"Transform"` {
+				last[strings.Trim(string(prop), `"`)] = el
+			}
+			return true
+		})
+	}
+	var ins []insertion
+	var add []string
+	for _, v := range trsVectors(from, to) {
+		if slices.Equal(v.old, v.new) {
+			continue
+		}
+		el := last[v.key]
+		val, ok := scene.Field(el, "value")
+		if el == nil || !ok || scene.KindOf(val) != scene.Object {
+			add = append(add, fmt.Sprintf(`{ "prefabEntityId": %s, "type": "property", "componentType": "Transform", "propertyName": %q, "value": %s }`,
+				jsonString(root), v.key, vector(v.names, v.new, false)))
+			continue
+		}
+		var fields [][2]string
+		for k, name := range v.names {
+			_, has := scene.Field(val, string(name))
+			if has && v.old[k] != v.new[k] || !has && v.new[k] != v.def[k] {
+				fields = append(fields, [2]string{string(name), Number(v.new[k])})
+			}
+		}
+		more, err := setIn(d, i, base+offsetIn(rec, val), val, fields)
+		if err != nil {
+			return nil, nil, err
+		}
+		ins = append(ins, more...)
+	}
+	if min {
+		for k := range add {
+			add[k] = minify(add[k])
+		}
+	}
+	return ins, add, nil
+}
+
+// componentOverride renders an override of kind component_added (of typ
+// with empty data) or component_removed on the root at address root.
+func componentOverride(root, kind, typ string, min bool) string {
+	text := fmt.Sprintf(`{ "prefabEntityId": %s, "type": %q, "componentType": %q }`, jsonString(root), kind, typ)
+	if kind == "component_added" {
+		text = fmt.Sprintf(`{ "prefabEntityId": %s, "type": %q, "componentType": %q, "componentData": { "type": %q, "data": {} } }`, jsonString(root), kind, typ, typ)
+	}
+	if min {
+		return minify(text)
+	}
+	return text
+}
+
+// minify drops the spaces of a rendered override, whose strings hold
+// none but the root address's.
+func minify(text string) string {
+	var b strings.Builder
+	in := false
+	for k := 0; k < len(text); k++ {
+		c := text[k]
+		switch {
+		case c == '"' && (k == 0 || text[k-1] != '\\'):
+			in = !in
+		case c == ' ' && !in:
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// appendOverrides returns the insertion that appends the rendered
+// overrides to instance entry i's overrides list, making the list when
+// the entry has none (or null).
+func appendOverrides(d *scene.Document, i int, texts []string) ([]insertion, error) {
+	rec := d.Authored(i)
+	list, ok := scene.Field(rec, "overrides")
+	if ok && scene.KindOf(list) == scene.Array {
+		var last []byte
+		scene.Each(list, func(el []byte) bool { last = el; return true })
+		listAt := d.Offset(i) + offsetIn(rec, list)
+		if last == nil {
+			text := strings.Join(texts, ", ")
+			if !compact(rec) {
+				text = " " + text + " "
+			}
+			return []insertion{{At: listAt + 1, Text: text}}, nil
+		}
+		lastAt := listAt + offsetIn(list, last)
+		sep := separator(d.Src, spaceBefore(d.Src, lastAt), lastAt)
+		return []insertion{{At: lastAt + len(last), Text: sep + strings.Join(texts, sep)}}, nil
+	}
+	sep := ", "
+	if compact(rec) {
+		sep = ","
+	}
+	return setIn(d, i, d.Offset(i), rec, [][2]string{{"overrides", "[" + strings.Join(texts, sep) + "]"}})
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // Number writes a transform number as the scene will hold it: the

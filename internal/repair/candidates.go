@@ -7,19 +7,19 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/worldcook/worldcook/diag"
 	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/reparent"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/validate"
 )
 
 // fix lists, measures and chooses the repairs of group g.
 func (s *state) fix(g *group) *Fix {
-	d := s.plan.Doc
+	w := s.plan.World()
 	fx := &Fix{Findings: g.findings, Chosen: -1}
 	for _, r := range g.roots {
-		fx.Roots = append(fx.Roots, Root{ID: d.Entities[r].ID, Name: d.Entities[r].Name, Cell: cellOf(s.plan, r)})
+		fx.Roots = append(fx.Roots, Root{ID: w.Doc().Entities[r].ID, Name: w.Name(world.Ent{I: int32(r)}), Cell: cellOf(s.plan, r)})
 	}
 	var all []*Candidate
 	all = append(all, s.persist(g))
@@ -44,13 +44,14 @@ func (s *state) fix(g *group) *Fix {
 // reference of the group targets, and then every root a reference from a
 // newly persistent one reaches in a cell, until none is left.
 func (s *state) persist(g *group) *Candidate {
-	d := s.plan.Doc
+	w := s.plan.World()
+	d := w.Doc()
 	c := &Candidate{Kind: "persistent"}
 	marked := map[int]bool{}
-	add := func(fs []validate.Finding, from func(int) bool) bool {
+	add := func(p *validate.Plan, fs []validate.Finding, from func(int) bool) bool {
 		grew := false
 		for _, f := range fs {
-			a, b, ok := ends(d, f)
+			a, b, ok := ends(p, f)
 			if !ok || !from(a) || marked[b] {
 				continue
 			}
@@ -60,12 +61,18 @@ func (s *state) persist(g *group) *Candidate {
 		return grew
 	}
 	inGroup := func(r int) bool { return slices.Contains(g.roots, r) }
-	add(g.findings, inGroup)
+	add(s.plan, g.findings, inGroup)
 	edit := s.edit
 	for range len(d.Entities) + 1 {
 		ids := []int64{}
 		for r := range marked {
+			if why := unexpanded(w, r); why != "" && c.Excluded == "" {
+				c.Excluded = why
+			}
 			ids = append(ids, d.Entities[r].ID)
+		}
+		if c.Excluded != "" {
+			break
 		}
 		slices.Sort(ids)
 		edit = s.edit
@@ -77,7 +84,7 @@ func (s *state) persist(g *group) *Candidate {
 		}
 		// A newly persistent root that references into a cell takes
 		// what it references along.
-		if !add(broken(p), func(r int) bool { return marked[r] || inGroup(r) }) {
+		if !add(p, broken(p), func(r int) bool { return marked[r] || inGroup(r) }) {
 			break
 		}
 	}
@@ -90,30 +97,44 @@ func (s *state) persist(g *group) *Candidate {
 	slices.Sort(roots)
 	for _, r := range roots {
 		c.Persist = append(c.Persist, d.Entities[r].ID)
-		names = append(names, who(d, r))
-		if d.Entities[r].IsPrefab() && c.Excluded == "" {
-			c.Excluded = who(d, r) + " is a prefab instance: marking it WorldPersistent means a component_added override, which --fix does not write yet"
-		}
+		names = append(names, who(w, r))
 	}
 	c.Repair = "mark " + strings.Join(names, ", ") + " WorldPersistent"
 	return c
 }
 
+// unexpanded says why the repair cannot write prefab instance entry i's
+// overrides ("" when i is no instance, or one expanded): without its
+// prefab, the root they would name is unknown.
+func unexpanded(w *world.World, i int) string {
+	in := w.Instance(int32(i))
+	if in == nil || in.Expanded() {
+		return ""
+	}
+	why := in.Unresolved
+	if why == "" {
+		why = in.Why
+	}
+	return who(w, i) + " is a prefab instance that cannot be expanded (" + why + "), so the root its overrides would name is unknown"
+}
+
 // gather is the candidate that moves every other root of the group under
 // root y.
 func (s *state) gather(g *group, y int) *Candidate {
-	d := s.plan.Doc
+	w := s.plan.World()
+	d := w.Doc()
 	c := &Candidate{Kind: "move"}
 	var moved []string
 	edit := s.edit
 	edit.Moves = slices.Clone(s.edit.Moves)
-	yt, yHas, yErr := d.Transform(y)
+	// Both are top-level: their local transforms are their world ones.
+	yt, yHas, yErr := w.Local(int32(y))
 	yPersistent := cellOf(s.plan, y) == "persistent"
 	for _, x := range g.roots {
 		if x == y {
 			continue
 		}
-		moved = append(moved, who(d, x))
+		moved = append(moved, who(w, x))
 		if c.Excluded != "" {
 			continue
 		}
@@ -126,72 +147,93 @@ func (s *state) gather(g *group, y int) *Candidate {
 			c.Excluded = yErr.Error()
 			continue
 		case !yHas:
-			c.Excluded = who(d, y) + " has no Transform, so what moves under it would lose its place"
+			c.Excluded = who(w, y) + " has no Transform, so what moves under it would lose its place"
 			continue
 		}
-		xt, xHas, err := d.Transform(x)
+		xt, xHas, err := w.Local(int32(x))
 		switch {
 		case err != nil:
 			c.Excluded = err.Error()
 			continue
 		case !xHas:
-			c.Excluded = who(d, x) + " has no Transform to recompute"
+			c.Excluded = who(w, x) + " has no Transform to recompute"
 			continue
 		}
 		local, err := reparent.Under(yt, xt)
 		if err != nil {
-			c.Excluded = "under " + who(d, y) + ": " + err.Error()
+			c.Excluded = "under " + who(w, y) + ": " + err.Error()
 			continue
 		}
 		local = tidy(yt, local, xt)
 		m := initworld.Move{Entity: d.Entities[x].ID, Under: d.Entities[y].ID, Transform: local,
-			Unpersist: d.Has(x, "WorldPersistent")}
+			Unpersist: w.Flags(int32(x))&world.Persistent != 0, From: xt}
 		edit.Moves = append(edit.Moves, m)
 		c.Moves = append(c.Moves, Move{Entity: m.Entity, Under: m.Under, Transform: transformOf(local), Unpersist: m.Unpersist})
 	}
 	c.edit = edit
-	c.Repair = "move " + strings.Join(moved, ", ") + " under " + who(d, y)
+	c.Repair = "move " + strings.Join(moved, ", ") + " under " + who(w, y)
 	return c
 }
 
 // refuseMove says why root x may not move under root y ("" when it may).
 func (s *state) refuseMove(x, y int, yPersistent bool) string {
-	d := s.plan.Doc
+	w := s.plan.World()
 	switch {
-	case d.Entities[x].IsPrefab():
-		return who(d, x) + " is a prefab instance, whose transform lives in its overrides: --fix does not move instances yet"
-	case d.Entities[y].IsPrefab():
-		return who(d, y) + " is a prefab instance: --fix does not move entities under instances yet"
-	case d.Has(x, "StreamedWorld"):
-		return who(d, x) + " is the world's StreamedWorld entity, which stays top-level"
+	case w.Flags(int32(x))&world.StreamedWorld != 0:
+		return who(w, x) + " is the world's StreamedWorld entity, which stays top-level"
 	}
-	sub := subtree(d, x)
-	if !yPersistent {
-		for _, i := range sub {
+	for _, i := range []int{x, y} {
+		if why := unexpanded(w, i); why != "" {
+			return why
+		}
+	}
+	// What the game or physics moves carries its children along: the
+	// move keeps every entity where it is when the world loads, not once
+	// the camera, the player or the body moves.
+	ye := world.Ent{I: int32(y)}
+	switch {
+	case has(w, ye, "WorldStreamingSource"):
+		return "it puts " + who(w, x) + " under the streaming source " + who(w, y) + ", which the game moves: it would be carried along"
+	case has(w, ye, "Camera"):
+		return "it puts " + who(w, x) + " under the camera " + who(w, y) + ", which the game moves: it would be carried along"
+	case moving(w, ye):
+		return "it puts " + who(w, x) + " under the moving body " + who(w, y) + ": physics would carry it along"
+	}
+	var why string
+	spawnedUnder(w, int32(x), func(e world.Ent) bool {
+		if !yPersistent {
 			switch {
-			case d.Has(i, "WorldStreamingSource"):
-				return "it moves the streaming source " + who(d, i) + " into a cell, which would unload what asks for cells"
-			case d.Has(i, "Camera"):
-				return "it moves the camera " + who(d, i) + " into a cell"
+			case has(w, e, "WorldStreamingSource"):
+				why = "it moves the streaming source " + whoEnt(w, e) + " into a cell, which would unload what asks for cells"
+			case has(w, e, "Camera"):
+				why = "it moves the camera " + whoEnt(w, e) + " into a cell"
 			}
 		}
-	}
-	if moving(d, y) {
-		for _, i := range sub {
-			if d.Has(i, "RigidBody") || d.Has(i, "RigidBody3D") {
-				return "it re-parents the rigid body " + who(d, i) + " under the moving body " + who(d, y)
-			}
-		}
-	}
-	return ""
+		return why == ""
+	})
+	return why
 }
 
-// moving reports whether entity i carries a body physics moves: a
+// whoEnt names entity e for people: a scene entity as who does, one
+// inside an instance by its path ("House#12/Wing/Door").
+func whoEnt(w *world.World, e world.Ent) string {
+	if e.Sub == 0 {
+		return who(w, int(e.I))
+	}
+	return w.Path(e)
+}
+
+func has(w *world.World, e world.Ent, typ string) bool {
+	_, ok := w.Component(e, typ)
+	return ok
+}
+
+// moving reports whether entity e carries a body physics moves: a
 // RigidBody or RigidBody3D whose bodyType is not static (0); the engine's
 // default is dynamic (2).
-func moving(d *scene.Document, i int) bool {
+func moving(w *world.World, e world.Ent) bool {
 	for _, typ := range []string{"RigidBody", "RigidBody3D"} {
-		data, ok := d.Component(i, typ)
+		data, ok := w.Component(e, typ)
 		if !ok {
 			continue
 		}
@@ -203,20 +245,21 @@ func moving(d *scene.Document, i int) bool {
 	return false
 }
 
-// subtree is entity r and every entity below it, by the document's
-// parent links.
-func subtree(d *scene.Document, r int) []int {
-	out := []int{}
-	for i := range d.Entities {
-		if rootOf(d, i) == r {
-			out = append(out, i)
+// spawnedUnder calls fn with every entity the engine spawns in root r's
+// subtree (prefab instances expanded), until it returns false.
+func spawnedUnder(w *world.World, r int32, fn func(world.Ent) bool) {
+	roots := w.Roots()
+	w.Spawned(func(e world.Ent) bool {
+		if roots[e.I] != r {
+			return true
 		}
-	}
-	return out
+		return fn(e)
+	})
 }
 
 // tidy rounds each number of local to 15 significant digits when that
-// moves it by no more than two units of its last place, and a
+// moves it by no more than two units of its last place and gives a
+// number of at most shortDigits digits, and a
 // number a trillionth of the transform's size or less to 0, when the
 // rounded transform still keeps the entity where it is (reparent.Check):
 // a reviewer reads 2 and 0 rather than 2.0000000000000004 and 3.6e-15.
@@ -233,6 +276,11 @@ func tidy(parent, local, want scene.TRS) scene.TRS {
 		if ulp := math.Nextafter(math.Abs(f), math.Inf(1)) - math.Abs(f); math.Abs(v-f) > 2*ulp {
 			return f // not a rounding error of a short number
 		}
+		if digits(v) > shortDigits {
+			// Rounded, it is no shorter to read (0.9238795325112867, an
+			// authored cosine, is not 0.923879532511287 to a reviewer).
+			return f
+		}
 		return v
 	}
 	p, q, s := local.Position, local.Rotation, local.Scale
@@ -245,6 +293,18 @@ func tidy(parent, local, want scene.TRS) scene.TRS {
 		return local
 	}
 	return t
+}
+
+// shortDigits is how many significant digits a number rounded by tidy
+// may have: a rounding error's neighbourhood holds a short number (2,
+// 0.25, 12.5), and a long one is as the arithmetic gives it.
+const shortDigits = 12
+
+// digits is how many significant digits the shortest text of f has.
+func digits(f float64) int {
+	m := strconv.FormatFloat(math.Abs(f), 'e', -1, 64)
+	m, _, _ = strings.Cut(m, "e")
+	return len(strings.Replace(m, ".", "", 1))
 }
 
 // key identifies a finding across edits of the scene.
@@ -265,6 +325,10 @@ func (s *state) measure(g *group, c *Candidate) {
 	p, m, w, runs, err := s.evaluate(c.edit, true)
 	if err != nil {
 		c.Excluded = "the repaired scene does not cook: " + err.Error()
+		return
+	}
+	if why := kept(s.plan.World(), p.World(), c.Moves); why != "" {
+		c.Excluded = why
 		return
 	}
 	before := map[string]bool{}
@@ -292,6 +356,55 @@ func (s *state) measure(g *group, c *Candidate) {
 		under, _ := p.Doc.Lookup(c.Moves[0].Under)
 		c.Growth = growth(s.plan, p, under)
 	}
+}
+
+// kept says which entity a move's edit would displace in the world (""
+// when none): every entity the engine spawns under a moved root, prefab
+// instances expanded, must keep its world transform in the edited scene's
+// model. The edit was computed to keep them; this reads it back as the
+// engine will, so that a mistake is never offered as a repair.
+func kept(before, after *world.World, moves []Move) string {
+	why := ""
+	for _, m := range moves {
+		x, ok1 := before.Doc().Lookup(m.Entity)
+		x2, ok2 := after.Doc().Lookup(m.Entity)
+		if !ok1 || !ok2 {
+			return fmt.Sprintf("entity %d is not in the repaired scene", m.Entity)
+		}
+		spawnedUnder(before, int32(x), func(e world.Ent) bool {
+			a, hasA, err := before.WorldOf(e, nil)
+			if err != nil || !hasA {
+				return true
+			}
+			e2 := e
+			if e.I != int32(x) {
+				j, _ := after.Doc().Lookup(before.Doc().Entities[e.I].ID)
+				e2.I = int32(j)
+			} else {
+				e2.I = int32(x2)
+			}
+			if e2.Sub > 0 {
+				if in := after.Instance(e2.I); in == nil || !in.Expanded() || int(e2.Sub) > in.Tpl.Len() {
+					why = "the edit would change the expansion of " + whoEnt(before, e)
+					return false
+				}
+			}
+			b, hasB, err := after.WorldOf(e2, nil)
+			if err != nil || !hasB {
+				why = "the edit would leave " + whoEnt(before, e) + " without a place"
+				return false
+			}
+			if dev := reparent.Deviation(a, b); dev > reparent.Tolerance {
+				why = fmt.Sprintf("the edit would move %s in the world (off by %.3g)", whoEnt(before, e), dev)
+				return false
+			}
+			return true
+		})
+		if why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // breaks are the warnings a repair may not bring: what the engine would
@@ -390,5 +503,3 @@ func reach(c *Candidate) float64 {
 	}
 	return c.Growth.Reach
 }
-
-var _ = diag.SeverityError

@@ -6,7 +6,12 @@
 //
 // A repair is either marking roots WorldPersistent, or moving the group's
 // other roots under one of them with their transforms recomputed
-// (internal/reparent) so that nothing moves in the world. Each candidate
+// (internal/reparent) so that nothing moves in the world; on a prefab
+// instance, either is written as the instance's overrides on its
+// prefab's root, as the engine applies them (internal/initworld). What
+// it reads of the world (roots, subtrees, transforms, components,
+// instances expanded) is the model validate.Check built
+// (validate.Plan.World), never recomputed here. Each candidate
 // is applied to the scene and the result checked and cooked in memory as
 // cook would: a candidate that leaves a reference of the group broken, or
 // brings a finding the scene did not have (a source or a camera moved
@@ -26,8 +31,8 @@ import (
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/regular"
-	"github.com/worldcook/worldcook/internal/reparent"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/streaming"
@@ -210,6 +215,7 @@ func Make(ctx context.Context, file string, src []byte, o Options) (*Result, err
 	if !s.plan.Streamed {
 		return nil, fmt.Errorf("%s is not a streamed world (it has no StreamedWorld entity): no reference crosses a cell; make it one with worldcook init", file)
 	}
+	s.edit.Roots = rootAddresses(s.plan.World())
 	res := &Result{File: file}
 	tried := map[int64]bool{}
 	for range len(s.plan.Doc.Entities) + 1 {
@@ -304,34 +310,20 @@ type group struct {
 	findings []validate.Finding
 }
 
-// rootOf is the top-level entity above entity i, following parents the
-// document holds.
-func rootOf(d *scene.Document, i int) int {
-	for range len(d.Entities) {
-		e := &d.Entities[i]
-		if !e.HasParent {
-			return i
-		}
-		p, ok := d.Lookup(e.Parent)
-		if !ok || p == i {
-			return i
-		}
-		i = p
-	}
-	return i
-}
-
-// ends are the roots either side of a broken reference.
-func ends(d *scene.Document, f validate.Finding) (from, to int, ok bool) {
+// ends are the roots either side of a broken reference, as the model of
+// the plan's world has them (a reference inside a prefab instance is
+// its entry's).
+func ends(p *validate.Plan, f validate.Finding) (from, to int, ok bool) {
 	if f.Entity == nil || f.Target == nil {
 		return 0, 0, false
 	}
+	d, w := p.Doc, p.World()
 	i, ok1 := d.Lookup(*f.Entity)
 	j, ok2 := d.Lookup(*f.Target)
 	if !ok1 || !ok2 {
 		return 0, 0, false
 	}
-	return rootOf(d, i), rootOf(d, j), true
+	return int(w.Root(int32(i))), int(w.Root(int32(j))), true
 }
 
 // nextGroup is the first group (by its first root in the file) of the
@@ -351,7 +343,7 @@ func (s *state) nextGroup(tried map[int64]bool) *group {
 		return x
 	}
 	for _, f := range fs {
-		a, b, ok := ends(d, f)
+		a, b, ok := ends(s.plan, f)
 		if !ok {
 			continue
 		}
@@ -363,7 +355,7 @@ func (s *state) nextGroup(tried map[int64]bool) *group {
 	byRoot := map[int]*group{}
 	var first *group
 	for _, f := range fs {
-		a, _, ok := ends(d, f)
+		a, _, ok := ends(s.plan, f)
 		if !ok {
 			continue
 		}
@@ -393,13 +385,28 @@ func (s *state) nextGroup(tried map[int64]bool) *group {
 	return first
 }
 
-// who names an entity for people.
-func who(d *scene.Document, i int) string {
-	e := &d.Entities[i]
-	if e.Name == "" {
-		return "entity " + strconv.FormatInt(e.ID, 10)
+// who names entity i for people: its name (a prefab instance's, else
+// its root's in the prefab) and id.
+func who(w *world.World, i int) string {
+	id := strconv.FormatInt(w.Doc().Entities[i].ID, 10)
+	name := w.Name(world.Ent{I: int32(i)})
+	if name == "" {
+		return "entity " + id
 	}
-	return strconv.Quote(e.Name) + " (" + strconv.FormatInt(e.ID, 10) + ")"
+	return strconv.Quote(name) + " (" + id + ")"
+}
+
+// rootAddresses are the addresses by which the overrides of each
+// expanded prefab instance entry name its root, by the entry's id: what
+// a repair of an instance writes its overrides on.
+func rootAddresses(w *world.World) map[int64]string {
+	out := map[int64]string{}
+	for _, i := range w.Instances() {
+		if in := w.Instance(i); in != nil && in.Expanded() {
+			out[w.Doc().Entities[i].ID] = in.Tpl.Addr(in.Tpl.Root)
+		}
+	}
+	return out
 }
 
 // cellOf names where the plan puts entity i.
@@ -419,8 +426,6 @@ func transformOf(t scene.TRS) Transform {
 		Scale:    [3]float64{t.Scale.X, t.Scale.Y, t.Scale.Z},
 	}
 }
-
-var _ = reparent.Under
 
 // residentBytes are the bytes the persistent world of a cooked scene
 // keeps resident: its document and its assets.

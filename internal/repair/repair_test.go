@@ -15,6 +15,7 @@ import (
 	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/reparent"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/simulate"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -158,7 +159,7 @@ func TestChoosesTheCheapest(t *testing.T) {
 		if len(r.Left) == 0 && p.Errors(false) != 0 {
 			t.Errorf("scene %d: the repaired scene has %d errors: %v", k, p.Errors(false), p.Findings)
 		}
-		sameWorld(t, src, after)
+		sameWorld(t, file, o, src, after)
 	}
 	if offered < 2*fixes || fixes < 10 {
 		t.Fatalf("only %d candidates over %d groups: the generated scenes test too little", offered, fixes)
@@ -261,8 +262,10 @@ func independent(t *testing.T, file string, src []byte, so initworld.Repair, c *
 }
 
 // sameWorld checks that every entity of before has the same world matrix
-// in after, composing each one's parents' transforms.
-func sameWorld(t *testing.T, before, after []byte) {
+// in after: a scene entity outside prefab instances by composing its
+// parents' Transforms here, and every entity the engine spawns (prefab
+// instances expanded) as the model of each scene's world composes it.
+func sameWorld(t *testing.T, file string, o Options, before, after []byte) {
 	t.Helper()
 	db, err := scene.Parse("before", before)
 	if err != nil {
@@ -272,9 +275,24 @@ func sameWorld(t *testing.T, before, after []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	world := func(d *scene.Document, i int) scene.Affine {
+	near := func(a, b scene.Affine) bool {
+		for r := range a {
+			for c := range a[r] {
+				if math.Abs(a[r][c]-b[r][c]) > 10*reparent.Tolerance*math.Max(1, math.Abs(a[r][c])) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// composed is entity i's world matrix by its parents' Transforms; ok
+	// is false when a prefab instance is on the way.
+	composed := func(d *scene.Document, i int) (scene.Affine, bool) {
 		m := scene.IdentityAffine
 		for n := 0; n < len(d.Entities); n++ {
+			if d.Entities[i].IsPrefab() {
+				return m, false
+			}
 			tr, _, err := d.Transform(i)
 			if err != nil {
 				t.Fatal(err)
@@ -287,22 +305,46 @@ func sameWorld(t *testing.T, before, after []byte) {
 			}
 			i = p
 		}
-		return m
+		return m, true
 	}
 	for i, e := range db.Entities {
 		j, ok := da.Lookup(e.ID)
 		if !ok {
 			t.Fatalf("entity %d is gone after the repair", e.ID)
 		}
-		a, b := world(db, i), world(da, j)
-		for r := range a {
-			for c := range a[r] {
-				if math.Abs(a[r][c]-b[r][c]) > 10*reparent.Tolerance*math.Max(1, math.Abs(a[r][c])) {
-					t.Fatalf("entity %d moved: %v, was %v", e.ID, b, a)
-				}
-			}
+		a, ok1 := composed(db, i)
+		b, ok2 := composed(da, j)
+		if ok1 && ok2 && !near(a, b) {
+			t.Fatalf("entity %d moved: %v, was %v", e.ID, b, a)
 		}
 	}
+	pb, _, _, err := cook.OpenSource(context.Background(), file, before, o.Open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, _, _, err := cook.OpenSource(context.Background(), file, after, o.Open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, wa := pb.World(), pa.World()
+	wb.Spawned(func(e world.Ent) bool {
+		a, hasA, err := wb.WorldOf(e, nil)
+		if err != nil || !hasA {
+			return true
+		}
+		j, _ := da.Lookup(db.Entities[e.I].ID)
+		e2 := world.Ent{I: int32(j), Sub: e.Sub}
+		if e.Sub > 0 {
+			if in := wa.Instance(e2.I); in == nil || !in.Expanded() || int(e.Sub) > in.Tpl.Len() || in.Tpl.Paths[e.Sub-1] != wb.Instance(e.I).Tpl.Paths[e.Sub-1] {
+				t.Fatalf("%s is not spawned after the repair", wb.Path(e))
+			}
+		}
+		b, hasB, err := wa.WorldOf(e2, nil)
+		if err != nil || !hasB || !near(a, b) {
+			t.Fatalf("%s moved in the expanded world: %v, was %v (%v)", wb.Path(e), b, a, err)
+		}
+		return true
+	})
 	if !bytes.Equal(before, after) && len(after) < len(before)/2 {
 		t.Fatalf("the repair lost most of the scene")
 	}

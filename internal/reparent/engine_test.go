@@ -87,7 +87,7 @@ func TestAgainstTheEngine(t *testing.T) {
 		// Go's matrices, as the engine's transform system multiplies them.
 		mb, ma := matrices(c.before), matrices(c.after)
 		for id, m := range mb {
-			if dev := deviation(m, ma[id]); dev > Tolerance {
+			if dev := Deviation(m, ma[id]); dev > Tolerance {
 				t.Errorf("case %d: entity %d moved under matrix composition by %.3g", k, id, dev)
 			}
 		}

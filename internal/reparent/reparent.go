@@ -68,7 +68,7 @@ func Check(parent, local, want scene.TRS) error {
 	if ps.X != ps.Y || ps.Y != ps.Z {
 		why = fmt.Sprintf("its scale (%g, %g, %g) is not uniform, so", ps.X, ps.Y, ps.Z)
 	}
-	if dev := deviation(parent.Matrix().Mul(local.Matrix()), want.Matrix()); dev > Tolerance {
+	if dev := Deviation(parent.Matrix().Mul(local.Matrix()), want.Matrix()); dev > Tolerance {
 		return fmt.Errorf("%s the child would be sheared at run time (off by %.3g)", why, dev)
 	}
 	if dev := trsDeviation(Compose(parent, local), want); dev > Tolerance {
@@ -112,9 +112,9 @@ func Mul(a, b scene.Quat) scene.Quat {
 	}
 }
 
-// deviation is the largest difference between a and b, relative to
-// their largest entry (at least 1).
-func deviation(a, b scene.Affine) float64 {
+// Deviation is the largest difference between a and b, relative to
+// their largest entry (at least 1): what Tolerance bounds.
+func Deviation(a, b scene.Affine) float64 {
 	dev, size := 0.0, 1.0
 	for i := range a {
 		for j := range a[i] {
