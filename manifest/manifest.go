@@ -275,8 +275,12 @@ const (
 // found for the source: "own" (a Camera on the source's entity),
 // "ancestor" or "main" (the scene's main camera). For a rectangle, Aspect
 // is the width ÷ height it was drawn with and AspectFrom where that came
-// from ("aspectRatio", "designResolution", "16:9"); Fit is "canvas" when
-// the scene's Canvas design resolution, not orthoSize, set its height.
+// from ("aspectRatio", "designResolution", "16:9"); Fit is "screenFit"
+// when the project's camera fit (features.rendering.cameraScaleMode) and
+// "canvas" when the scene's Canvas design resolution, not orthoSize, set
+// its height; Rotation is how far the camera's image is turned about the
+// plane's normal, in degrees counter-clockwise from x towards the plane's
+// second axis (the engine's rotation of a 2D camera about z).
 type View struct {
 	Camera     int64   `json:"camera"`
 	CameraName string  `json:"cameraName"`
@@ -288,6 +292,7 @@ type View struct {
 	Aspect     float64 `json:"aspect,omitempty"`
 	AspectFrom string  `json:"aspectFrom,omitempty"`
 	Fit        string  `json:"fit,omitempty"`
+	Rotation   float64 `json:"rotation,omitempty"`
 }
 
 // Check reports the first way v is not a view a cook writes.
@@ -297,6 +302,9 @@ func (v *View) Check() error {
 	case Orthographic:
 		if bad(v.Width) || bad(v.Height) || bad(v.Aspect) {
 			return fmt.Errorf("orthographic view %v × %v must have finite sides of 0 or more", v.Width, v.Height)
+		}
+		if math.IsNaN(v.Rotation) || math.Abs(v.Rotation) > 180 {
+			return fmt.Errorf("orthographic view rotation %v must be an angle from -180 to 180 degrees", v.Rotation)
 		}
 	case Perspective:
 		if bad(v.Distance) {

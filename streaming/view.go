@@ -13,10 +13,12 @@ import (
 // View is what a source's camera shows on the world's plane, centred on
 // the source (docs/simulate.md, "The view"): a rectangle HalfWidth on
 // either side along x and HalfHeight along the plane's second axis (an
-// orthographic camera), or, with Disc, every point within Radius (a
-// perspective camera, which may turn every way).
+// orthographic camera), turned about its centre by Angle radians
+// counter-clockwise (the camera's rotation), or, with Disc, every point
+// within Radius (a perspective camera, which may turn every way).
 type View struct {
 	HalfWidth, HalfHeight float64
+	Angle                 float64
 	Disc                  bool
 	Radius                float64
 }
@@ -30,7 +32,7 @@ func ViewOf(v *manifest.View) *View {
 	switch v.Projection {
 	case manifest.Orthographic:
 		if v.Width > 0 && v.Height > 0 {
-			return &View{HalfWidth: v.Width / 2, HalfHeight: v.Height / 2}
+			return &View{HalfWidth: v.Width / 2, HalfHeight: v.Height / 2, Angle: v.Rotation * math.Pi / 180}
 		}
 	case manifest.Perspective:
 		if v.Distance > 0 {
@@ -55,19 +57,45 @@ func (v View) box() float64 {
 	if v.Disc {
 		return v.Radius
 	}
-	return math.Max(v.HalfWidth, v.HalfHeight)
+	ex, ez := v.extent()
+	return math.Max(ex, ez)
+}
+
+// extent is the half-extent on x and on the plane's second axis of the
+// box the (turned) rectangle fits in.
+func (v View) extent() (ex, ez float64) {
+	if v.Angle == 0 {
+		return v.HalfWidth, v.HalfHeight
+	}
+	c, s := math.Abs(math.Cos(v.Angle)), math.Abs(math.Sin(v.Angle))
+	return v.HalfWidth*c + v.HalfHeight*s, v.HalfWidth*s + v.HalfHeight*c
 }
 
 // shows reports whether the view, centred on (x, z), shares area with
 // the cell's grown bounds: a rectangle that overlaps them, a disc whose
 // open interior reaches them. A cell that only touches the view's edge
-// shows nothing.
+// shows nothing. A turned rectangle and the bounds share area when they
+// overlap along each of the four axes their sides lie on (separating
+// axes).
 func (v View) shows(g *geom, x, z float64) bool {
 	if v.Disc {
 		return g.dist2(x, z, false) < v.Radius*v.Radius
 	}
-	return g.minX < x+v.HalfWidth && g.maxX > x-v.HalfWidth &&
-		g.minZ < z+v.HalfHeight && g.maxZ > z-v.HalfHeight
+	ex, ez := v.extent()
+	if !(g.minX < x+ex && g.maxX > x-ex && g.minZ < z+ez && g.maxZ > z-ez) {
+		return false
+	}
+	if v.Angle == 0 {
+		return true
+	}
+	// The bounds' centre from the view's, and their half-sides, seen
+	// along the rectangle's own axes.
+	dx, dz := (g.minX+g.maxX)/2-x, (g.minZ+g.maxZ)/2-z
+	hx, hz := (g.maxX-g.minX)/2, (g.maxZ-g.minZ)/2
+	c, s := math.Cos(v.Angle), math.Sin(v.Angle)
+	ac, as := math.Abs(c), math.Abs(s)
+	return math.Abs(dx*c+dz*s) < v.HalfWidth+hx*ac+hz*as &&
+		math.Abs(-dx*s+dz*c) < v.HalfHeight+hx*as+hz*ac
 }
 
 // viewer is an enabled source with a view, where it stands this frame.

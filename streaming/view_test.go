@@ -2,6 +2,7 @@ package streaming
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 
@@ -24,6 +25,15 @@ func TestViewShows(t *testing.T) {
 		{"a disc short of it", View{Disc: true, Radius: 5}, 5, 5, false},
 		{"a disc from a corner diagonal", View{Disc: true, Radius: 1.5}, 9, -1, true},
 		{"a square view misses what a disc of its half-side would not", View{HalfWidth: 1, HalfHeight: 1}, 9, -1, false},
+		// Turned by 45°, a 2 × 2 square reaches √2 along x and z: the
+		// corner (9, -1) is √2 from the cell's corner (10, 0) along the
+		// diagonal, which its point does not pass.
+		{"a square turned by 45° reaches a corner its box would", View{HalfWidth: 1, HalfHeight: 1, Angle: math.Pi / 4}, 8.7, -1.3, false},
+		{"a square turned by 45° reaches along its diagonal", View{HalfWidth: 1, HalfHeight: 1, Angle: math.Pi / 4}, 9.5, 5, true},
+		{"a long view turned a quarter reaches up, not across", View{HalfWidth: 50, HalfHeight: 1, Angle: math.Pi / 2}, 5, 5, false},
+		{"a long view turned a quarter reaches up", View{HalfWidth: 50, HalfHeight: 1, Angle: math.Pi / 2}, 10.5, 40, true},
+		{"a long view turned by 30° reaches the cell along its length", View{HalfWidth: 50, HalfHeight: 1, Angle: math.Pi / 6}, 15 - 20*math.Cos(math.Pi/6), 5 - 20*math.Sin(math.Pi/6), true},
+		{"and by -30° passes below it", View{HalfWidth: 50, HalfHeight: 1, Angle: -math.Pi / 6}, 15 - 20*math.Cos(math.Pi/6), 5 - 20*math.Sin(math.Pi/6), false},
 	} {
 		if got := tc.v.shows(&g, tc.x, tc.z); got != tc.want {
 			t.Errorf("%s: shows = %v, want %v", tc.name, got, tc.want)
@@ -39,6 +49,7 @@ func TestViewOfAndReach(t *testing.T) {
 	}{
 		{nil, nil, 0},
 		{&manifest.View{Projection: manifest.Orthographic, Width: 60, Height: 80}, &View{HalfWidth: 30, HalfHeight: 40}, 50},
+		{&manifest.View{Projection: manifest.Orthographic, Width: 60, Height: 80, Rotation: 90}, &View{HalfWidth: 30, HalfHeight: 40, Angle: math.Pi / 2}, 50},
 		{&manifest.View{Projection: manifest.Perspective, Distance: 7}, &View{Disc: true, Radius: 7}, 7},
 		{&manifest.View{Projection: manifest.Orthographic, Width: 0, Height: 80}, nil, 0},
 		{&manifest.View{Projection: manifest.Perspective}, nil, 0},

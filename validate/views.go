@@ -3,6 +3,9 @@ package validate
 import (
 	"github.com/worldcook/worldcook/internal/camera"
 	esproject "github.com/worldcook/worldcook/internal/project"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/geometry"
 	"github.com/worldcook/worldcook/manifest"
 )
 
@@ -12,18 +15,41 @@ import (
 // its nearest ancestor, else the scene's main camera.
 
 // collectViews gives each authored source its view and the plan the main
-// camera's. A scene without a camera gets neither.
+// camera's. A scene without a camera gets neither. The cameras are those
+// the engine spawns, in spawn order: a Camera inside a prefab instance
+// counts where its expansion puts it, and each is turned on the plane as
+// its world rotation turns it.
 func (c *checker) collectViews() {
-	d := c.d
+	w := c.w
 	var cams []camera.Camera
-	at := map[int32]int{} // entity index → index in cams
-	for i, fl := range c.flags {
-		if fl&fCamera == 0 || d.Entities[i].Hidden {
-			continue // an entity with "visible": false is not spawned
+	at := map[int32]int{} // scene entity index → index in cams
+	w.Spawned(func(e world.Ent) bool {
+		if w.Hidden(e) {
+			return true // an entity with "visible": false is not spawned
 		}
-		at[int32(i)] = len(cams)
-		cams = append(cams, camera.Read(d.Entities[i].ID, d.Entities[i].Name, c.componentField(int32(i), "Camera")))
-	}
+		var get camera.Fields
+		if e.Sub == 0 {
+			if c.flags[e.I]&fCamera == 0 {
+				return true
+			}
+			get = c.componentField(e.I, "Camera")
+			at[e.I] = len(cams)
+		} else {
+			data, ok := w.Component(e, "Camera")
+			if !ok {
+				return true
+			}
+			get = func(key string) ([]byte, bool) { return scene.Field(data, key) }
+		}
+		cam := camera.Read(w.ID(e), w.Name(e), get)
+		if m, ok, err := w.WorldOf(e, nil); ok && err == nil {
+			if r, ok := geometry.RotationOf(&m); ok {
+				cam.Angle = camera.Turn(r, c.xy)
+			}
+		}
+		cams = append(cams, cam)
+		return true
+	})
 	c.cams = cams
 	if len(cams) == 0 {
 		return
@@ -34,9 +60,9 @@ func (c *checker) collectViews() {
 		v := camera.View(cams[main], screen, "main")
 		c.plan.View = &v
 	}
-	for k, i := range c.w.Sources() {
+	for k, i := range w.Sources() {
 		j, via := i, "own"
-		for steps := 0; j >= 0 && steps <= len(d.Entities); steps++ {
+		for steps := 0; j >= 0 && steps <= w.Len(); steps++ {
 			if _, ok := at[j]; ok {
 				break
 			}
@@ -64,15 +90,16 @@ func (c *checker) componentField(i int32, typ string) camera.Fields {
 	return c.w.Field(i, typ)
 }
 
-// screen is what the scene's cameras draw on: the design resolution of
-// the project that holds the scene (none when its project file cannot be
-// read: the view then assumes 16:9 and says so) and the scene's first
-// Canvas.
+// screen is what the scene's cameras draw on: the design resolution and
+// camera fit of the project that holds the scene (none when its project
+// file cannot be read: the view then assumes 16:9 and says so) and the
+// scene's first Canvas.
 func (c *checker) screen() camera.Screen {
 	var s camera.Screen
 	if dir, ok := esproject.Find(c.d.Path); ok {
 		if p, err := esproject.Load(dir); err == nil {
 			s.DesignWidth, s.DesignHeight = p.DesignWidth, p.DesignHeight
+			s.ScreenFit = camera.ScreenFit(p.DesignWidth, p.DesignHeight, p.CameraFit, p.CameraMatch)
 		}
 	}
 	if c.w.Canvas() >= 0 && !c.d.Entities[c.w.Canvas()].Hidden {

@@ -54,6 +54,29 @@ type Camera struct {
 	// default {0, 0, 1, 1}): only such a camera can be the main one, the
 	// others render overlays (minimaps).
 	FullFrame bool
+	// Angle is how far the camera's image is turned about the world
+	// plane's normal, in radians counter-clockwise from x towards the
+	// plane's second axis: what the caller reads from the camera's world
+	// rotation (Turn), 0 for a camera that is not turned.
+	Angle float64
+}
+
+// Turn is the angle a camera whose world rotation is r (columns: its
+// right, up and back axes) turns its image by on the world's plane: the
+// angle of its right axis from x towards the plane's second axis (y on
+// an xy world, z on an xz one). On an xy world it is the engine's 2D
+// camera rotation, the angle about z of the camera's world rotation; a
+// camera tilted off the plane is taken by that turn alone.
+func Turn(r [3][3]float64, xy bool) float64 {
+	second := 2
+	if xy {
+		second = 1
+	}
+	x, v := r[0][0], r[second][0]
+	if x == 0 && v == 0 {
+		return 0 // the right axis stands on the plane's normal
+	}
+	return math.Atan2(v, x)
 }
 
 // Read reads a Camera component through get, as the engine fills it in:
@@ -204,11 +227,28 @@ func (c Canvas) usable() bool {
 }
 
 // Screen is what a view's rectangle is drawn for: the project's design
-// resolution (0 × 0 when the project gives none) and the scene's Canvas
-// (nil when it has none).
+// resolution (0 × 0 when the project gives none), the project's camera
+// fit (nil when it sets none) and the scene's Canvas (nil when it has
+// none).
 type Screen struct {
 	DesignWidth, DesignHeight float64
+	ScreenFit                 *Canvas
 	Canvas                    *Canvas
+}
+
+// ScreenFit is the project's camera fit as the engine's runtime builds
+// it (resolveScreenFit): the design resolution, 1920 × 1080 when the
+// project gives none, fitted by mode (a Canvas scale mode) with the match
+// blend; nil for mode -1, no fit.
+func ScreenFit(designWidth, designHeight float64, mode int, match float64) *Canvas {
+	if mode < FixedWidth || mode > Match {
+		return nil
+	}
+	c := &Canvas{Entity: -1, Width: designWidth, Height: designHeight, ScaleMode: mode, Match: match}
+	if !(designWidth > 0 && designHeight > 0) {
+		c.Width, c.Height = 1920, 1080
+	}
+	return c
 }
 
 // DefaultAspect is the aspect assumed when neither the camera nor the
@@ -229,10 +269,12 @@ func (s Screen) aspect(c Camera) (float64, string) {
 }
 
 // View is what camera c shows on screen s, centred on whatever carries
-// it: an orthographic rectangle of height 2·orthoSize (or the Canvas fit)
-// and width height × aspect, or a perspective disc of radius farPlane.
-// via says how the camera was found for the source ("own", "ancestor",
-// "main").
+// it: an orthographic rectangle of height 2·orthoSize (or the fit of the
+// design resolution: the project's camera fit when it sets one, which the
+// engine then prefers to the Canvas, else the scene's Canvas) and width
+// height × aspect, turned by the camera's Angle; or a perspective disc
+// of radius farPlane. via says how the camera was found for the source
+// ("own", "ancestor", "main").
 func View(c Camera, s Screen, via string) manifest.View {
 	v := manifest.View{Camera: c.Entity, CameraName: c.Name, Via: via}
 	if !c.Orthographic {
@@ -241,13 +283,35 @@ func View(c Camera, s Screen, via string) manifest.View {
 	}
 	aspect, from := s.aspect(c)
 	half := c.OrthoSize
-	if s.Canvas != nil && s.Canvas.usable() {
-		if h := s.Canvas.halfHeight(aspect); h > 0 && !math.IsInf(h, 0) && !math.IsNaN(h) {
-			half, v.Fit = h, "canvas"
+	fit, name := s.Canvas, "canvas"
+	if s.ScreenFit != nil {
+		fit, name = s.ScreenFit, "screenFit"
+	}
+	if fit != nil && fit.usable() {
+		if h := fit.halfHeight(aspect); h > 0 && !math.IsInf(h, 0) && !math.IsNaN(h) {
+			half, v.Fit = h, name
 		}
 	}
 	v.Projection, v.Aspect, v.AspectFrom = manifest.Orthographic, aspect, from
 	v.Height = 2 * half
 	v.Width = v.Height * aspect
+	v.Rotation = degrees(c.Angle)
 	return v
+}
+
+// degrees is angle a (radians) in degrees from -180 to 180, rounded to a
+// billionth of a degree so that the noise of a rotation's arithmetic does
+// not turn an unturned camera.
+func degrees(a float64) float64 {
+	if math.IsNaN(a) || math.IsInf(a, 0) {
+		return 0
+	}
+	d := math.Round(math.Remainder(a*180/math.Pi, 360)*1e9) / 1e9
+	if d == -180 {
+		d = 180
+	}
+	if d == 0 {
+		return 0 // not -0
+	}
+	return d
 }

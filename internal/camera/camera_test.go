@@ -91,6 +91,14 @@ func TestView(t *testing.T) {
 			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 800, Height: 600, Aspect: 800.0 / 600, AspectFrom: "designResolution", Fit: "canvas"}},
 		{"Expand on a narrower screen shows more height", ortho(350, 1), Screen{Canvas: expand},
 			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 800, Height: 800, Aspect: 1, AspectFrom: "aspectRatio", Fit: "canvas"}},
+		{"the project's screen fit wins over the Canvas", ortho(350, 1), Screen{Canvas: expand, ScreenFit: ScreenFit(1280, 720, FixedWidth, 0.5)},
+			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 1280, Height: 1280, Aspect: 1, AspectFrom: "aspectRatio", Fit: "screenFit"}},
+		{"a screen fit without a design resolution fits 1920 × 1080", ortho(350, 0), Screen{ScreenFit: ScreenFit(0, 0, FixedHeight, 0.5)},
+			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 1920, Height: 1080, Aspect: 16.0 / 9, AspectFrom: "16:9", Fit: "screenFit"}},
+		{"a turned camera turns its rectangle", func() Camera { c := ortho(360, 0); c.Angle = -math.Pi / 2; return c }(), Screen{},
+			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 1280, Height: 720, Aspect: 16.0 / 9, AspectFrom: "16:9", Rotation: -90}},
+		{"a half turn is 180°", func() Camera { c := ortho(360, 0); c.Angle = -math.Pi; return c }(), Screen{},
+			manifest.View{Camera: 3, CameraName: "Cam", Via: "own", Projection: "orthographic", Width: 1280, Height: 720, Aspect: 16.0 / 9, AspectFrom: "16:9", Rotation: 180}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := View(tc.cam, tc.screen, "own")
@@ -144,5 +152,37 @@ func TestReadCanvas(t *testing.T) {
 	}
 	if got, want := ReadCanvas(1, fields(`{}`)), (Canvas{Entity: 1, Width: 1920, Height: 1080, ScaleMode: FixedHeight, Match: 0.5}); got != want {
 		t.Errorf("ReadCanvas of defaults = %+v, want %+v", got, want)
+	}
+}
+
+// TestTurn: the turn of a camera's image on the plane, from its world
+// rotation: about z on an xy world (the engine's 2D camera rotation),
+// about y on an xz world; none for a tilt alone.
+func TestTurn(t *testing.T) {
+	rot := func(q scene.Quat) [3][3]float64 {
+		m := scene.TRS{Rotation: q, Scale: scene.Vec3{X: 1, Y: 1, Z: 1}}.Matrix()
+		return [3][3]float64{{m[0][0], m[0][1], m[0][2]}, {m[1][0], m[1][1], m[1][2]}, {m[2][0], m[2][1], m[2][2]}}
+	}
+	about := func(ax, ay, az, deg float64) scene.Quat {
+		h := deg * math.Pi / 360
+		return scene.Quat{X: ax * math.Sin(h), Y: ay * math.Sin(h), Z: az * math.Sin(h), W: math.Cos(h)}
+	}
+	for _, tc := range []struct {
+		name string
+		q    scene.Quat
+		xy   bool
+		want float64
+	}{
+		{"none", scene.Quat{W: 1}, true, 0},
+		{"30° about z on xy", about(0, 0, 1, 30), true, 30},
+		{"-120° about z on xy", about(0, 0, 1, -120), true, -120},
+		{"a tilt about x on xy does not turn it", about(1, 0, 0, 40), true, 0},
+		{"about z on xz does not turn it", about(0, 0, 1, 30), false, 0},
+		{"45° about y on xz: right goes towards -z", about(0, 1, 0, 45), false, -45},
+	} {
+		got := Turn(rot(tc.q), tc.xy) * 180 / math.Pi
+		if math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: turn %v°, want %v°", tc.name, got, tc.want)
+		}
 	}
 }

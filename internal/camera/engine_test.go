@@ -42,6 +42,7 @@ func TestAgainstTheEngine(t *testing.T) {
 		cams   []Camera
 		main   int
 		screen Screen
+		fitted Screen // screen with the project's screen fit: Expand of its design resolution
 		aspect float64
 	}
 	var in []map[string]any
@@ -84,19 +85,27 @@ func TestAgainstTheEngine(t *testing.T) {
 		// The screen the engine draws on: the aspect worldcook assumed for
 		// the main camera, 1000 pixels high.
 		m.aspect, _ = m.screen.aspect(m.cams[max(m.main, 0)])
+		// A project screen fit (features.rendering.cameraScaleMode
+		// "expand"), handed to the engine as its resolveFitSource does.
+		m.fitted = m.screen
+		m.fitted.ScreenFit = ScreenFit(m.screen.DesignWidth, m.screen.DesignHeight, Expand, 0.5)
+		fit := map[string]any{"designResolution": map[string]float64{"x": m.fitted.ScreenFit.Width, "y": m.fitted.ScreenFit.Height}, "scaleMode": Expand, "matchWidthOrHeight": 0.5}
 		ours = append(ours, m)
-		in = append(in, map[string]any{"file": f, "cameras": cams, "canvas": canvas, "width": 1000 * m.aspect, "height": 1000})
+		in = append(in, map[string]any{"file": f, "cameras": cams, "canvas": canvas, "fit": fit, "width": 1000 * m.aspect, "height": 1000})
 	}
 	bundle := enginejs.Bundle(t, sdk, "testdata/engine.ts")
 	payload, _ := json.Marshal(map[string]any{"full": full, "scenes": in})
 	var got []struct {
 		Main    int64 `json:"main"`
 		Cameras []struct {
-			Orthographic bool    `json:"orthographic"`
-			Far          float64 `json:"far"`
-			OrthoSize    float64 `json:"orthoSize"`
-			HalfW        float64 `json:"halfW"`
-			HalfH        float64 `json:"halfH"`
+			Orthographic bool       `json:"orthographic"`
+			Far          float64    `json:"far"`
+			OrthoSize    float64    `json:"orthoSize"`
+			HalfW        float64    `json:"halfW"`
+			HalfH        float64    `json:"halfH"`
+			FitHalfW     float64    `json:"fitHalfW"`
+			FitHalfH     float64    `json:"fitHalfH"`
+			Corner       [2]float64 `json:"corner"`
 		} `json:"cameras"`
 	}
 	if err := json.Unmarshal(enginejs.Run(t, bundle, payload), &got); err != nil {
@@ -128,6 +137,15 @@ func TestAgainstTheEngine(t *testing.T) {
 			near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 			if !near(v.Width, 2*ec.HalfW) || !near(v.Height, 2*ec.HalfH) {
 				t.Errorf("%s: camera %d: the engine shows %v × %v, worldcook %v × %v", file, cam.Entity, 2*ec.HalfW, 2*ec.HalfH, v.Width, v.Height)
+			}
+			if f := View(cam, m.fitted, "own"); !near(f.Width, 2*ec.FitHalfW) || !near(f.Height, 2*ec.FitHalfH) || f.Fit != "screenFit" {
+				t.Errorf("%s: camera %d with the project's screen fit: the engine shows %v × %v, worldcook %v × %v (fit %q)", file, cam.Entity, 2*ec.FitHalfW, 2*ec.FitHalfH, f.Width, f.Height, f.Fit)
+			}
+			// The corner of the view turned by 30° (counter-clockwise,
+			// as worldcook turns it) is the corner of the engine's
+			// screen.
+			if math.Abs(ec.Corner[0]-1) > 1e-4 || math.Abs(ec.Corner[1]-1) > 1e-4 {
+				t.Errorf("%s: camera %d turned by 30°: the corner worldcook turns lands at %v on the engine's screen, want (1, 1)", file, cam.Entity, ec.Corner)
 			}
 			compared++
 		}

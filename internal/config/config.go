@@ -152,7 +152,7 @@ type Simulate struct {
 	Compare       bool   `flag:"compare" help:"run both policies and print them side by side"`
 	PublishFrames int    `flag:"publish-frames" unit:"frames" max:"streaming.MaxFrameSetting" help:"--policy estella: frames a publish (loadAdditive) takes"`
 	UnloadFrames  int    `flag:"unload-frames" unit:"frames" max:"streaming.MaxFrameSetting" help:"--policy estella: frames an unload takes"`
-	Plot          string `flag:"plot" unit:"path" help:"draw memory, requests and holes over time to this SVG"`
+	Plot          string `flag:"plot" unit:"path" help:"draw memory, requests, holes and pop-in over time to this SVG"`
 	Map           string `flag:"map" unit:"path" help:"draw cells, the route and each cell's loads to this SVG"`
 	HTML          string `flag:"html" unit:"path" help:"write the run over time to this HTML page: map, chart, holes"`
 	// SceneInput reads a WORLD that is a scene (cooked in memory); the

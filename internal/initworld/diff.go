@@ -16,10 +16,12 @@ import (
 // context is how many unchanged lines a hunk shows around a change.
 const context = 3
 
-// block is a run of old lines [from, to) replaced by new lines.
+// block is a run of old lines [from, to) replaced by new lines; fromAt
+// and toAt are where lines from and to start in the old text.
 type block struct {
-	from, to int
-	add      [][]byte
+	from, to     int
+	fromAt, toAt int
+	add          [][]byte
 	// replaces says an edit of the block replaces text.
 	replaces bool
 }
@@ -40,6 +42,44 @@ func splitLines(b []byte) [][]byte {
 	return out
 }
 
+// lineCursor finds the line holding an offset of src, for offsets met in
+// increasing order: it counts the line breaks from the last offset asked
+// on, so the whole file is read once and no line is indexed but those
+// near an edit (a scene of a million lines, edited in three places,
+// never has its million lines listed).
+type lineCursor struct {
+	src []byte
+	// off is the last offset asked for, line its line (0-based), start
+	// where that line starts.
+	off, line, start int
+}
+
+// at returns the line holding off (len(src) is on a line after the last
+// when the text ends in a line break, else on the last) and where it
+// starts. off must not be below the last offset asked for.
+func (c *lineCursor) at(off int) (line, start int) {
+	if n := bytes.Count(c.src[c.off:off], []byte{'\n'}); n > 0 {
+		c.line += n
+		c.start = bytes.LastIndexByte(c.src[:off], '\n') + 1
+	}
+	c.off = off
+	return c.line, c.start
+}
+
+// lineEnd is where the line starting at start ends, its line break
+// included.
+func lineEnd(src []byte, start int) int {
+	if k := bytes.IndexByte(src[start:], '\n'); k >= 0 {
+		return start + k + 1
+	}
+	return len(src)
+}
+
+// lineBefore is where the line before the one starting at start starts.
+func lineBefore(src []byte, start int) int {
+	return bytes.LastIndexByte(src[:start-1], '\n') + 1
+}
+
 // unifiedDiff renders the insertions into src as a unified diff of the
 // file called name, with a/ and b/ prefixes so that `patch -p1` and
 // `git apply` apply it from the file's folder. No insertions, no diff.
@@ -49,33 +89,31 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 	}
 	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
 	crlf := usesCRLF(src)
-	old := splitLines(src)
-	starts := make([]int, len(old)+1)
-	for k, l := range old {
-		starts[k+1] = starts[k] + len(l)
+	// lines is how many lines src has, the last without a line break too.
+	lines := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
 	}
-	// lineOf is the old line an insertion at off edits: the one holding
-	// the byte at off, or a line after the last when off is the end of
-	// a text ending in a line break.
-	lineOf := func(off int) int {
-		if off == len(src) && len(old) > 0 && !bytes.HasSuffix(src, []byte{'\n'}) {
-			return len(old) - 1
-		}
-		return sort.Search(len(old), func(k int) bool { return starts[k+1] > off })
-	}
+	cur := &lineCursor{src: src}
 	var blocks []block
 	for k := 0; k < len(ins); {
 		// The lines from the first edit's to the last byte any edit
 		// on them cuts.
-		from := lineOf(ins[k].At)
-		end := lineOf(ins[k].At + ins[k].Cut)
+		from, lo := cur.at(ins[k].At)
+		end, endAt := cur.at(ins[k].At + ins[k].Cut)
 		j := k + 1
-		for j < len(ins) && lineOf(ins[j].At) <= end {
-			end = max(end, lineOf(ins[j].At+ins[j].Cut))
+		for j < len(ins) {
+			l, _ := cur.at(ins[j].At)
+			if l > end {
+				break
+			}
+			end, endAt = cur.at(ins[j].At + ins[j].Cut)
 			j++
 		}
-		to := min(end+1, len(old))
-		lo, hi := starts[from], starts[to]
+		to, hi := end+1, lineEnd(src, endAt)
+		if end >= lines {
+			to, hi = lines, len(src)
+		}
 		var text []byte
 		prev := lo
 		for _, e := range ins[k:j] {
@@ -96,10 +134,10 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		if n := len(blocks); n > 0 && replaces && blocks[n-1].replaces && blocks[n-1].to == from {
 			// Values replaced on consecutive lines read as one change:
 			// the old lines, then the new.
-			blocks[n-1].to = to
+			blocks[n-1].to, blocks[n-1].toAt = to, hi
 			blocks[n-1].add = append(blocks[n-1].add, splitLines(text)...)
 		} else {
-			blocks = append(blocks, block{from: from, to: to, add: splitLines(text), replaces: replaces})
+			blocks = append(blocks, block{from: from, to: to, fromAt: lo, toAt: hi, add: splitLines(text), replaces: replaces})
 		}
 		k = j
 	}
@@ -113,7 +151,7 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 		}
 		first, last := blocks[k], blocks[j-1]
 		hFrom := max(0, first.from-context)
-		hTo := min(len(old), last.to+context)
+		hTo := min(lines, last.to+context)
 		var body bytes.Buffer
 		oldN, newN := 0, 0
 		line := func(prefix byte, l []byte) {
@@ -123,16 +161,24 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 				body.WriteString("\n\\ No newline at end of file\n")
 			}
 		}
-		at := hFrom
+		// at is the old line the hunk has reached, atOff where it starts.
+		at, atOff := first.from, first.fromAt
+		for at > hFrom {
+			at, atOff = at-1, lineBefore(src, atOff)
+		}
 		growth := 0
 		for _, bl := range blocks[k:j] {
 			for ; at < bl.from; at++ {
-				line(' ', old[at])
+				e := lineEnd(src, atOff)
+				line(' ', src[atOff:e])
+				atOff = e
 				oldN++
 				newN++
 			}
 			for ; at < bl.to; at++ {
-				line('-', old[at])
+				e := lineEnd(src, atOff)
+				line('-', src[atOff:e])
+				atOff = e
 				oldN++
 			}
 			for _, l := range bl.add {
@@ -142,7 +188,9 @@ func unifiedDiff(name string, src []byte, ins []insertion) []byte {
 			growth += len(bl.add) - (bl.to - bl.from)
 		}
 		for ; at < hTo; at++ {
-			line(' ', old[at])
+			e := lineEnd(src, atOff)
+			line(' ', src[atOff:e])
+			atOff = e
 			oldN++
 			newN++
 		}

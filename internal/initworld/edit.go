@@ -52,6 +52,22 @@ func apply(src []byte, ins []insertion) []byte {
 	return append(out, src[prev:]...)
 }
 
+// inserted is where ins put text into src, and how much, as apply makes
+// them (line breaks as the scene's), for scene.Document.Inserted. init's
+// edits only insert.
+func inserted(src []byte, ins []insertion) []scene.Insertion {
+	crlf := usesCRLF(src)
+	out := make([]scene.Insertion, len(ins))
+	for k, e := range ins {
+		n := len(e.Text)
+		if crlf {
+			n += strings.Count(e.Text, "\n")
+		}
+		out[k] = scene.Insertion{At: e.At, Len: n}
+	}
+	return out
+}
+
 // usesCRLF reports whether src's first line ends with CR LF.
 func usesCRLF(src []byte) bool {
 	i := bytes.IndexByte(src, '\n')

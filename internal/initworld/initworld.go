@@ -23,7 +23,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
 )
@@ -206,20 +209,34 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if r.CellSize == 0 {
 		r.CellSize = validate.DefaultCellSize
 	}
-	plan, err := m.settle(r.CellSize, false)
+	// A scene that cannot have a source (it writes none and has no
+	// prefab instance to hold one) gets one on its main camera, which the
+	// first check then reads: the view it shows, and the roles. Its
+	// marks are then not checked again at this size: the extent is
+	// measured with them (extent), and the references are checked with
+	// them at the cell size chosen.
+	early := !m.mayHaveSource() && m.camera(nil, false)
+	plan, news, err := m.round(r.CellSize, false)
 	if err != nil {
 		return nil, err
 	}
-	if len(plan.Sources) == 0 {
-		m.camera()
-		if plan, err = m.settle(r.CellSize, false); err != nil {
-			return nil, err
+	if early {
+		m.mark(m.cam, "carries the streaming source")
+	} else {
+		if len(plan.Sources) == 0 && m.camera(plan, true) {
+			// The roles marked so far are checked with the source.
+			news = true
+		}
+		if news {
+			if plan, err = m.settle(r.CellSize, false); err != nil {
+				return nil, err
+			}
 		}
 	}
 	m.view = sourceView(plan)
 	r.View = m.view
 	if opts.CellSize == 0 {
-		ext, ok, err := m.extent(plan)
+		ext, ok, err := m.extent(plan, early)
 		if err != nil {
 			return nil, err
 		}
@@ -267,8 +284,10 @@ type maker struct {
 	set   bool
 	// view is what the source's camera shows, once known (sourceView).
 	view *manifest.View
-	// last is the plan of the last edit checked (check).
-	last *validate.Plan
+	// last is the plan of the last edit checked (check), lastIns that
+	// edit.
+	last    *validate.Plan
+	lastIns []insertion
 }
 
 // root returns the top-level entity whose subtree holds entity i, as the
@@ -310,12 +329,12 @@ func (m *maker) index(id *int64) (int, bool) {
 	return m.d.Lookup(*id)
 }
 
-// build makes the edited scene for cell size s.
-func (m *maker) build(s float64) ([]insertion, []byte, error) {
+// build makes the edit of the scene for cell size s.
+func (m *maker) build(s float64) ([]insertion, error) {
 	size := formatNum(s)
 	world, err := addEntity(m.d, m.r.World, worldName, size)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ins := []insertion{world}
 	idx := make([]int, 0, len(m.marks)+1)
@@ -345,21 +364,30 @@ func (m *maker) build(s float64) ([]insertion, []byte, error) {
 		}
 		in, err := addComponents(m.d, i, comps)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ins = append(ins, in)
 	}
 	slices.SortStableFunc(ins, func(a, b insertion) int { return a.At - b.At })
-	return ins, apply(m.d.Src, slices.Clone(ins)), nil
+	return ins, nil
 }
 
 // check validates the scene edited for cell size s.
 func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, error) {
-	ins, out, err := m.build(s)
+	ins, err := m.build(s)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	doc, err := scene.Parse(m.d.Path, out)
+	if m.last != nil && slices.Equal(ins, m.lastIns) {
+		// The very edit checked last: its plan stands.
+		return m.last, ins, m.last.Doc, nil
+	}
+	// The last edit's scene and model are let go before this one's are
+	// made.
+	m.last, m.lastIns, m.r.After = nil, nil, nil
+	out := apply(m.d.Src, slices.Clone(ins))
+	// The scene is read again only where the edit changed it.
+	doc, err := m.d.Inserted(out, inserted(m.d.Src, ins))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
 	}
@@ -367,7 +395,7 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	m.last = plan
+	m.last, m.lastIns = plan, ins
 	return plan, ins, doc, nil
 }
 
@@ -377,89 +405,160 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 // the cut breaks. Each round marks at least one more root, so it ends.
 func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
 	for {
-		plan, ins, doc, err := m.check(s)
-		if err != nil {
-			return nil, err
-		}
-		m.r.ins, m.r.After = ins, doc.Src
-		news := false
-		for _, f := range plan.Findings {
-			i, ok := m.index(f.Entity)
-			if !ok {
-				continue
-			}
-			switch f.Code {
-			case validate.CodeCameraInCell:
-				news = m.mark(i, "camera") || news
-			case validate.CodeUIRootInCell:
-				news = m.mark(i, "UI root") || news
-			case validate.CodeSourceInCell:
-				news = m.mark(i, "streaming source") || news
-			case validate.CodeGlobalLightInCell:
-				news = m.mark(i, "scene-wide light") || news
-			}
-			if !refs {
-				continue
-			}
-			j, hasTarget := m.index(f.Target)
-			why := fmt.Sprintf("%s of %s holds %s", f.Field, who(f.Entity, f.EntityName), who(f.Target, f.TargetName))
-			switch f.Code {
-			case validate.CodeCrossCellRef:
-				news = m.mark(i, why) || news
-				if hasTarget {
-					news = m.mark(j, why) || news
-				}
-			case validate.CodePersistentToCellRef:
-				if hasTarget {
-					news = m.mark(j, why) || news
-				}
-			case validate.CodeGeneratedIDConflict:
-				news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
-			}
-		}
-		if !news {
-			return plan, nil
+		plan, news, err := m.round(s, refs)
+		if err != nil || !news {
+			return plan, err
 		}
 	}
 }
 
-// camera picks the main camera to carry a streaming source: the active
-// camera of highest priority, the first in authored order on a tie (an
-// inactive one only when no camera is active). Cameras inside prefab
-// instances are not seen: the instance entry has no components to edit.
-func (m *maker) camera() {
-	best, bestActive, bestPri := -1, false, math.Inf(-1)
-	for i := range m.d.Entities {
-		data, ok := m.d.Component(i, "Camera")
-		if !ok || m.d.Entities[i].IsPrefab() {
+// round checks the scene edited for cell size s and marks the roots its
+// findings name (settle); news says it marked one.
+func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
+	plan, ins, doc, err := m.check(s)
+	if err != nil {
+		return nil, false, err
+	}
+	m.r.ins, m.r.After = ins, doc.Src
+	news := false
+	for _, f := range plan.Findings {
+		i, ok := m.index(f.Entity)
+		if !ok {
 			continue
 		}
-		active := true
-		if v, ok := scene.Field(data, "isActive"); ok && scene.KindOf(v) == scene.Bool {
-			active = v[0] == 't'
-		}
-		pri := 0.0
-		if v, ok := scene.Field(data, "priority"); ok {
-			if f, err := scene.Float(v); err == nil {
-				pri = f
+		switch f.Code {
+		case validate.CodeCameraInCell:
+			news = m.mark(i, "camera") || news
+		case validate.CodeUIRootInCell:
+			news = m.mark(i, "UI root") || news
+		case validate.CodeSourceInCell:
+			if m.set && i == m.cam {
+				// The source init adds: its root is marked for
+				// carrying it (Make).
+				continue
 			}
+			news = m.mark(i, "streaming source") || news
+		case validate.CodeGlobalLightInCell:
+			news = m.mark(i, "scene-wide light") || news
 		}
-		if best < 0 || active && !bestActive || active == bestActive && pri > bestPri {
-			best, bestActive, bestPri = i, active, pri
+		if !refs {
+			continue
+		}
+		j, hasTarget := m.index(f.Target)
+		why := fmt.Sprintf("%s of %s holds %s", f.Field, who(f.Entity, f.EntityName), who(f.Target, f.TargetName))
+		switch f.Code {
+		case validate.CodeCrossCellRef:
+			news = m.mark(i, why) || news
+			if hasTarget {
+				news = m.mark(j, why) || news
+			}
+		case validate.CodePersistentToCellRef:
+			if hasTarget {
+				news = m.mark(j, why) || news
+			}
+		case validate.CodeGeneratedIDConflict:
+			news = m.mark(i, "its cell would generate the id of "+who(f.Target, f.TargetName)) || news
 		}
 	}
+	return plan, news, nil
+}
+
+// mayHaveSource reports whether the scene may hold a streaming source:
+// an entity writes one, or a prefab instance may bring one.
+func (m *maker) mayHaveSource() bool {
+	for i := range m.d.Entities {
+		if m.d.Entities[i].IsPrefab() || m.d.Has(i, "WorldStreamingSource") {
+			return true
+		}
+	}
+	return false
+}
+
+// camera picks the camera to carry a streaming source: the scene's main
+// camera, as the engine picks it and validate and simulate read it
+// (mainCamera), from the model of plan when given (an instance's camera
+// with its overrides), else from the scene as written. A main camera
+// inside a prefab instance gets none: the instance entry has no
+// components list to add it to, and the notes say how to add it. With
+// mark, the camera's root is marked WorldPersistent at once. It reports
+// whether a camera was given the source.
+func (m *maker) camera(plan *validate.Plan, mark bool) bool {
+	var w *world.World
+	if plan != nil {
+		w = plan.World()
+	}
+	best := mainCamera(m.d, w)
 	if best < 0 {
-		return
+		return false
+	}
+	if e := &m.d.Entities[best]; e.IsPrefab() {
+		line, col := m.d.RecordPosition(best)
+		m.r.Notes = append(m.r.Notes, fmt.Sprintf("%s:%d:%d: the main camera is prefab instance %s, which has no components list to add a WorldStreamingSource to; add a component_added WorldStreamingSource override on its root, or unpack it", m.d.Path, line, col, who(&e.ID, e.Name)))
+		return false
 	}
 	m.cam, m.set = best, true
-	m.mark(best, "carries the streaming source")
+	if mark {
+		m.mark(best, "carries the streaming source")
+	}
+	return true
+}
+
+// mainCamera is the index of the scene's main camera, -1 for none: of
+// the cameras the scene spawns (not those with "visible": false), in
+// authored order, the one the engine's camera director makes the main
+// one (camera.Main), each read as validate reads it: through the model w
+// when given (an instance's camera with its overrides applied), else as
+// written in d.
+func mainCamera(d *scene.Document, w *world.World) int {
+	var cams []camera.Camera
+	var at []int
+	for i := range d.Entities {
+		e := &d.Entities[i]
+		if e.Hidden {
+			continue
+		}
+		var get camera.Fields
+		if w != nil {
+			if w.Flags(int32(i))&world.Camera == 0 {
+				continue
+			}
+			get = w.Field(int32(i), "Camera")
+		} else {
+			data, ok := d.Component(i, "Camera")
+			if !ok {
+				continue
+			}
+			get = func(key string) ([]byte, bool) { return scene.Field(data, key) }
+		}
+		cams = append(cams, camera.Read(e.ID, e.Name, get))
+		at = append(at, i)
+	}
+	if k := camera.Main(cams); k >= 0 {
+		return at[k]
+	}
+	return -1
 }
 
 // extent measures what streams of the scene edited so far: the union of
 // the bounds validate grows over the cells' content, with the scene cut
 // so finely that the grid squares the bounds start from add little.
-func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
+//
+// The coarse plan was checked before the roots marked since were: with
+// unmarked set, the cells are cut again at its size with them persistent.
+func (m *maker) extent(coarse *validate.Plan, unmarked bool) (validate.Rect, bool, error) {
+	var keep []bool
 	u, ok := union(coarse)
+	if unmarked {
+		keep = make([]bool, len(m.d.Entities))
+		for i := range m.marks {
+			keep[i] = !m.d.Entities[i].IsPrefab() // as build writes them
+		}
+		pl, err := m.place(coarse, m.r.CellSize, keep)
+		if err != nil {
+			return u, false, err
+		}
+		u, ok = unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds })
+	}
 	if !ok {
 		return u, false, nil
 	}
@@ -468,11 +567,15 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 	// far from the origin the cell indices must still fit in int32.
 	far := max(math.Abs(u.MinX), math.Abs(u.MaxX), math.Abs(u.MinZ), math.Abs(u.MaxZ))
 	fine := max(span/1000, far/1e8, 1e-6)
-	plan, _, _, err := m.check(fine)
+	// The scene edited at the fine size is the one edited at the coarse
+	// size but for the cell size it is cut by, so its model is the coarse
+	// plan's: only the placement is made again, as validate makes it
+	// for a StreamedWorld of that cellSize.
+	pl, err := m.place(coarse, fine, keep)
 	if err != nil {
 		return u, false, err
 	}
-	if f, ok := union(plan); ok {
+	if f, ok := unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds }); ok {
 		u = f
 	}
 	// What fits in one fine square or two is a point: it has no extent to
@@ -483,14 +586,29 @@ func (m *maker) extent(coarse *validate.Plan) (validate.Rect, bool, error) {
 	return u, true, nil
 }
 
+// place cuts the model of plan p at cell size s as validate cuts a scene
+// whose StreamedWorld says s, with the roots keep names persistent.
+func (m *maker) place(p *validate.Plan, s float64, keep []bool) (*place.Placement, error) {
+	if m.opts.Check.CellSize > 0 {
+		s = m.opts.Check.CellSize // validate cuts by it, whatever the scene says
+	}
+	return place.Place(p.World(), place.Options{SceneName: p.SceneName, CellSize: s, CellsOK: s <= math.MaxFloat32,
+		XY: m.opts.Plane == manifest.PlaneXY, Levels: m.opts.Check.Levels, Persistent: keep})
+}
+
 // union is the union of a plan's cell bounds.
 func union(p *validate.Plan) (validate.Rect, bool) {
-	if len(p.Cells) == 0 {
+	return unionOf(len(p.Cells), func(k int) validate.Rect { return p.Cells[k].Bounds })
+}
+
+// unionOf is the union of n rectangles.
+func unionOf(n int, rect func(k int) validate.Rect) (validate.Rect, bool) {
+	if n == 0 {
 		return validate.Rect{}, false
 	}
-	u := p.Cells[0].Bounds
-	for _, c := range p.Cells[1:] {
-		b := c.Bounds
+	u := rect(0)
+	for k := 1; k < n; k++ {
+		b := rect(k)
 		u.MinX, u.MinZ = min(u.MinX, b.MinX), min(u.MinZ, b.MinZ)
 		u.MaxX, u.MaxZ = max(u.MaxX, b.MaxX), max(u.MaxZ, b.MaxZ)
 	}
@@ -692,8 +810,15 @@ func ViewText(v *manifest.View) string {
 		from = v.AspectFrom
 	}
 	height := fmt.Sprintf("orthoSize %s", g(v.Height/2))
-	if v.Fit == "canvas" {
+	switch v.Fit {
+	case "canvas":
 		height = "the height the Canvas design resolution fits"
+	case "screenFit":
+		height = "the height the project's cameraScaleMode fits its design resolution to"
 	}
-	return fmt.Sprintf("orthographic, %s × %s (%s, aspect %s from %s)", g(v.Width), g(v.Height), height, g(v.Aspect), from)
+	turned := ""
+	if v.Rotation != 0 {
+		turned = fmt.Sprintf(", turned %s° as the camera is", g(v.Rotation))
+	}
+	return fmt.Sprintf("orthographic, %s × %s%s (%s, aspect %s from %s)", g(v.Width), g(v.Height), turned, height, g(v.Aspect), from)
 }

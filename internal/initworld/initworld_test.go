@@ -347,9 +347,13 @@ func TestPersistentCameraGetsNoSecondMark(t *testing.T) {
 	}
 }
 
-// TestFirstOfEquallyRankedCameras: of two active cameras of one priority
-// the first in authored order carries the source, as the engine's
-// camera pick takes the first.
+// TestFirstOfEquallyRankedCameras: the source goes on the scene's main
+// camera as the engine's camera director picks it (camera.Main, as
+// validate and simulate read it): the first active full-frame camera in
+// authored order whatever the priorities, else the full-frame one of
+// highest priority (the first on a tie); a hidden camera is never
+// spawned, and an overlay's viewport leaves it out while a full-frame
+// camera exists.
 func TestFirstOfEquallyRankedCameras(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -360,10 +364,19 @@ func TestFirstOfEquallyRankedCameras(t *testing.T) {
 		{"no priority", []string{
 			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`,
 			`{"type": "Transform", "data": {}}, {"type": "Camera", "data": {}}`}, 1},
-		{"a higher priority later", []string{cameraComps, strings.Replace(cameraComps, `"priority": 0`, `"priority": 1`, 1)}, 2},
+		{"a higher priority later", []string{cameraComps, strings.Replace(cameraComps, `"priority": 0`, `"priority": 1`, 1)}, 1},
 		{"an inactive first", []string{strings.Replace(cameraComps, "true", "false", 1), cameraComps}, 2},
+		{"none active, a higher priority later", []string{strings.Replace(cameraComps, "true", "false", 1),
+			strings.Replace(strings.Replace(cameraComps, "true", "false", 1), `"priority": 0`, `"priority": 1`, 1)}, 2},
+		{"none active, one priority", []string{strings.Replace(cameraComps, "true", "false", 1), strings.Replace(cameraComps, "true", "false", 1)}, 1},
+		{"an overlay first", []string{strings.Replace(cameraComps, `"priority": 0`, `"priority": 0, "viewport": {"x": 0.75, "w": 0.25}`, 1), cameraComps}, 2},
+		{"a hidden one first", []string{cameraComps, cameraComps}, 2},
 	} {
-		r, err := Make("cams.esscene", cameraScene(tc.cameras...), Options{})
+		src := cameraScene(tc.cameras...)
+		if strings.HasPrefix(tc.name, "a hidden") {
+			src = bytes.Replace(src, []byte(`], "visible": true},{"id": 2`), []byte(`], "visible": false},{"id": 2`), 1)
+		}
+		r, err := Make("cams.esscene", src, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -414,5 +427,50 @@ func TestDiffNamesApply(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 			t.Errorf("%q: git apply left %d files", name, len(ents))
 		}
+	}
+}
+
+// TestMainCameraInInstance: when the scene's main camera is a prefab
+// instance (the first active camera in authored order is the instance's
+// root), init gives no other camera the source, and a note says how to
+// add it to the instance.
+func TestMainCameraInInstance(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("project.esproject", `{}`)
+	write("assets/prefabs/Rig.esprefab", `{"version": "2", "name": "Rig", "rootEntityId": "0", "entities": [
+  {"prefabEntityId": "0", "name": "Rig", "parent": null, "children": [], "visible": true,
+   "components": [{"type": "Transform", "data": {"position": {"x": 5, "y": 2, "z": 5}}}, {"type": "Camera", "data": {"isActive": true}}]}]}`)
+	write("assets/prefabs/Rig.esprefab.meta", `{"uuid": "0b7c7d7e-1111-4222-8333-944455556666", "version": "2.0", "type": "prefab"}`)
+	src := []byte(`{"version": 1, "name": "Rigged", "entities": [
+  {"id": 1, "name": "Rig", "parent": null, "prefab": "assets/prefabs/Rig.esprefab", "overrides": [], "added": [], "removed": []},
+  {"id": 2, "name": "Spare", "parent": null, "children": [], "components": [` + cameraComps + `], "visible": true}
+]}`)
+	file := filepath.Join(root, "assets", "scenes", "main.esscene")
+	write("assets/scenes/main.esscene", string(src))
+	r, err := Make(file, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != nil {
+		t.Errorf("source on %+v, want none: the main camera is the instance", r.Source)
+	}
+	if r.View == nil || r.View.Camera != 1 {
+		t.Errorf("view %+v, want the instance's camera", r.View)
+	}
+	found := false
+	for _, n := range r.Notes {
+		found = found || strings.Contains(n, "the main camera is prefab instance entity 1") && strings.Contains(n, "component_added WorldStreamingSource")
+	}
+	if !found {
+		t.Errorf("no note names the instance: %q", r.Notes)
 	}
 }

@@ -60,7 +60,18 @@ type Project struct {
 	// made for, the screen its cameras' views are drawn on (0 × 0 when
 	// the project gives none of positive finite sides).
 	DesignWidth, DesignHeight float64
+	// CameraFit is how the main camera fits the design resolution
+	// whatever the scene's Canvas says (features.rendering.cameraScaleMode:
+	// 0 fixed-width, 1 fixed-height, 2 expand, 3 shrink, 4 match; -1, the
+	// default, for none), and CameraMatch the blend of match (0 width, 1
+	// height; default 0.5), as the engine's screen fit reads them.
+	CameraFit   int
+	CameraMatch float64
 }
+
+// cameraFits are the project's cameraScaleMode names, as the engine maps
+// them to its scale modes; any other value is the default, no fit.
+var cameraFits = map[string]int{"fixed-width": 0, "fixed-height": 1, "expand": 2, "shrink": 3, "match": 4}
 
 // The engine's conventions when a project says nothing: the entry scenes
 // `estella export` looks for, and the editor's scenes folder.
@@ -100,7 +111,20 @@ func parse(root, file string, data []byte) (*Project, error) {
 	}
 	var doc map[string]json.RawMessage
 	_ = json.Unmarshal(data, &doc) // a document that is no object names nothing
-	p := &Project{Root: root}
+	p := &Project{Root: root, CameraFit: -1, CameraMatch: 0.5}
+	// Members are matched exactly, as the engine's parser reads them.
+	var features, rendering map[string]json.RawMessage
+	if json.Unmarshal(doc["features"], &features) == nil && json.Unmarshal(features["rendering"], &rendering) == nil {
+		if s, ok := str(rendering["cameraScaleMode"]); ok {
+			if m, ok := cameraFits[s]; ok {
+				p.CameraFit = m
+			}
+		}
+		var match float64
+		if raw := rendering["cameraMatch"]; len(raw) > 0 && raw[0] != 'n' && json.Unmarshal(raw, &match) == nil {
+			p.CameraMatch = math.Min(1, math.Max(0, match))
+		}
+	}
 	var dr struct{ Width, Height float64 }
 	if json.Unmarshal(doc["designResolution"], &dr) == nil && dr.Width > 0 && dr.Height > 0 && !math.IsInf(dr.Width, 0) && !math.IsInf(dr.Height, 0) {
 		p.DesignWidth, p.DesignHeight = dr.Width, dr.Height

@@ -154,3 +154,34 @@ func TestDesignResolution(t *testing.T) {
 		}
 	}
 }
+
+// TestCameraFit: the project's camera fit is read as the engine's
+// resolveScreenFit maps it: the five mode names, anything else none; the
+// match blend clamped to 0..1, 0.5 when absent.
+func TestCameraFit(t *testing.T) {
+	for _, tc := range []struct {
+		doc   string
+		fit   int
+		match float64
+	}{
+		{`{"name": "P"}`, -1, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "fixed-width"}}}`, 0, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "fixed-height"}}}`, 1, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "expand"}}}`, 2, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "shrink"}}}`, 3, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "match", "cameraMatch": 0.25}}}`, 4, 0.25},
+		{`{"features": {"rendering": {"cameraScaleMode": "match", "cameraMatch": 7}}}`, 4, 1},
+		{`{"features": {"rendering": {"cameraScaleMode": "match", "cameraMatch": -1}}}`, 4, 0},
+		{`{"features": {"rendering": {"cameraScaleMode": "none"}}}`, -1, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "Fixed-Width"}}}`, -1, 0.5},
+		{`{"features": {"rendering": {"CameraScaleMode": "expand"}}}`, -1, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": 2}}}`, -1, 0.5},
+		{`{"features": {"rendering": "expand"}}`, -1, 0.5},
+		{`{"features": {"rendering": {"cameraScaleMode": "match", "cameraMatch": "1"}}}`, 4, 0.5},
+	} {
+		p, err := parse(t.TempDir(), "project.esproject", []byte(tc.doc))
+		if err != nil || p.CameraFit != tc.fit || p.CameraMatch != tc.match {
+			t.Errorf("%s: fit %d match %v, %v; want %d, %v", tc.doc, p.CameraFit, p.CameraMatch, err, tc.fit, tc.match)
+		}
+	}
+}

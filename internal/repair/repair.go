@@ -6,7 +6,12 @@
 //
 // A repair is either marking roots WorldPersistent, or moving the group's
 // other roots under one of them with their transforms recomputed
-// (internal/reparent) so that nothing moves in the world. Each candidate
+// (internal/reparent) so that nothing moves in the world; on a prefab
+// instance, either is written as the instance's overrides on its
+// prefab's root, as the engine applies them (internal/initworld). What
+// it reads of the world (roots, subtrees, transforms, components,
+// instances expanded) is the model validate.Check built
+// (validate.Plan.World), never recomputed here. Each candidate
 // is applied to the scene and the result checked and cooked in memory as
 // cook would: a candidate that leaves a reference of the group broken, or
 // brings a finding the scene did not have (a source or a camera moved

@@ -18,10 +18,11 @@ func PlotRun(p *simulate.PolicyRun, o simulate.Options) *drawing.Chart {
 }
 
 // MapRun draws a policy's run on the world (--map), its hole episodes
-// marked.
+// marked and its pop-in cells outlined.
 func MapRun(p *simulate.PolicyRun, o simulate.Options) *drawing.Map {
 	m := Map(title(p, o), subtitle(p, o), p.World, p.Loads, p.Sources, p.Route, p.Summary.FirstFrame)
 	MarkHoles(m, p.Summary.HoleEpisodes, p.Route, p.Summary.FirstFrame, p.Sources)
+	MarkPopIn(m, p.Summary.PopInEpisodes)
 	return m
 }
 

@@ -168,7 +168,8 @@ type timelineSource struct {
 	Prefetch float64   `json:"prefetch"`
 	Keys     []float64 `json:"keys"`
 	// View is what the source's camera shows around it: [half-width,
-	// half-height] of a rectangle, [radius] of a disc, [] for none.
+	// half-height] of a rectangle (and its turn in degrees, counter-
+	// clockwise, when it is turned), [radius] of a disc, [] for none.
 	View []float64 `json:"view"`
 	// Sampled, as Keys, are where the runtime samples the source when
 	// that is not where it stands (Estella's runtime on a world cut on x
@@ -549,6 +550,10 @@ func timelineOf(p *simulate.PolicyRun, o simulate.Options, index map[string]int3
 		default:
 			src.View = []float64{v.HalfWidth, v.HalfHeight}
 			reach = max(reach, v.HalfWidth, v.HalfHeight)
+			if v.Angle != 0 {
+				src.View = append(src.View, v.Angle*180/math.Pi) // degrees, counter-clockwise
+				reach = max(reach, math.Hypot(v.HalfWidth, v.HalfHeight))
+			}
 		}
 		for k := 0; k < len(src.Keys); k += 3 {
 			x, z := src.Keys[k+1], src.Keys[k+2]

@@ -14,7 +14,7 @@ import (
 
 // Chart draws a run over time: resident bytes against the cap, bytes
 // requested per frame against the budget, in-flight depth, evictions and
-// unloads, and holes.
+// unloads, holes, and pop-in when a source has a view.
 func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streaming.Summary, set streaming.Settings) *drawing.Chart {
 	n := len(frames)
 	col := func(f func(r *streaming.FrameReport) float64) []float64 {
@@ -82,7 +82,23 @@ func Chart(title, subtitle string, frames []streaming.FrameReport, sum *streamin
 			Values: col(func(r *streaming.FrameReport) float64 { return float64(len(r.Holes)) })}},
 		Note: fmt.Sprintf("%d of %d frames with holes", sum.HoleFrames, sum.Frames),
 	}
-	return &drawing.Chart{Title: title, Subtitle: subtitle, Panels: []drawing.Panel{resident, requested, inflight, churn, holes}, FrameOffset: sum.FirstFrame - 1}
+	panels := []drawing.Panel{resident, requested, inflight, churn, holes}
+	if sum.View {
+		note := fmt.Sprintf("%d of %d frames with pop-in", sum.PopInFrames, sum.Frames)
+		if sum.PopInFrames > 0 {
+			note += fmt.Sprintf(", the first at frame %d, at most %d %s", sum.FirstPopInFrame, sum.MaxPopIn, english.Plural(sum.MaxPopIn, "cell"))
+		}
+		panels = append(panels, drawing.Panel{
+			Title: "Pop-in (cells the camera shows, not resident)", Counts: true,
+			Series: []drawing.Series{{Name: "pop-in", Kind: drawing.Bars, Color: "#e65100",
+				Values: col(func(r *streaming.FrameReport) float64 { return float64(r.PopIn) })}},
+			Note: note,
+		})
+	} else {
+		holes.Note += "; pop-in not counted: no source has a view (no camera, no --view-size or --view-distance)"
+		panels[4] = holes
+	}
+	return &drawing.Chart{Title: title, Subtitle: subtitle, Panels: panels, FrameOffset: sum.FirstFrame - 1}
 }
 
 // jumps finds the steps of a path that are teleports rather than motion:
@@ -171,6 +187,29 @@ func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming
 		if n, ok := notes[m.Cells[i].Name]; ok {
 			m.Cells[i].Alert = true
 			note := "missing in frames " + streaming.NameList(n, 3)
+			if m.Cells[i].Note != "" {
+				note = m.Cells[i].Note + "; " + note
+			}
+			m.Cells[i].Note = note
+		}
+	}
+}
+
+// MarkPopIn outlines on a run's map the cells of its pop-in episodes
+// (cells the camera showed that were not resident), each noted with the
+// frames it was shown missing and the likely cause; the hole episodes'
+// bands along the routes (MarkHoles) stay the only marks on the routes.
+func MarkPopIn(m *drawing.Map, eps []streaming.HoleEpisode) {
+	notes := map[string][]string{}
+	for _, e := range eps {
+		for _, c := range e.Cells {
+			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", streaming.FrameRange{First: e.First, Last: e.Last}, c.Cause))
+		}
+	}
+	for i := range m.Cells {
+		if n, ok := notes[m.Cells[i].Name]; ok {
+			m.Cells[i].Alert = true
+			note := "shown by the camera, not resident, in frames " + streaming.NameList(n, 3)
 			if m.Cells[i].Note != "" {
 				note = m.Cells[i].Note + "; " + note
 			}

@@ -50,3 +50,49 @@ func TestChartDrawsTheAssetShare(t *testing.T) {
 		}
 	}
 }
+
+// TestChartAndMapDrawPopIn: with a view, the plot has a pop-in panel
+// counting each frame's pop-in and the map outlines the cells shown
+// unloaded; without one, the holes panel says pop-in was not counted.
+func TestChartAndMapDrawPopIn(t *testing.T) {
+	w := rowWorld(6)
+	s := src("cam", 5, 12, 12, 14)
+	s.View = &streaming.View{HalfWidth: 25, HalfHeight: 5}
+	p := budgetedRow(t, w, s, streaming.Settings{}, streaming.ModelIO{LatencyFrames: 1}, []float64{5, 5, 25, 45})
+	p.Summary.View = true
+	streaming.Conclude(&p.Summary, p.Frames, streaming.Gate{})
+	if p.Summary.PopInFrames == 0 {
+		t.Fatal("the run has no pop-in to draw")
+	}
+	ch := Chart("t", "s", p.Frames, &p.Summary, streaming.Settings{})
+	last := ch.Panels[len(ch.Panels)-1]
+	if !strings.HasPrefix(last.Title, "Pop-in") || len(last.Series) != 1 {
+		t.Fatalf("last panel %q with %d series, want the pop-in panel", last.Title, len(last.Series))
+	}
+	for f, v := range last.Series[0].Values {
+		if v != float64(p.Frames[f].PopIn) {
+			t.Errorf("frame %d: pop-in bar %v, want %d", f, v, p.Frames[f].PopIn)
+		}
+	}
+	if !strings.Contains(last.Note, "frames with pop-in") {
+		t.Errorf("pop-in note %q", last.Note)
+	}
+	m := Map("t", "s", w, p.Loads, []streaming.Source{s}, [][]streaming.Point{at(5), at(5), at(25), at(45)}, 1)
+	MarkPopIn(m, p.Summary.PopInEpisodes)
+	shown := 0
+	for _, c := range m.Cells {
+		if c.Alert && strings.Contains(c.Note, "shown by the camera, not resident") {
+			shown++
+		}
+	}
+	if shown == 0 {
+		t.Error("the map outlines no cell shown unloaded")
+	}
+
+	s.View = nil
+	p = budgetedRow(t, w, s, streaming.Settings{}, streaming.ModelIO{LatencyFrames: 1}, []float64{5, 5, 25, 45})
+	ch = Chart("t", "s", p.Frames, &p.Summary, streaming.Settings{})
+	if last := ch.Panels[len(ch.Panels)-1]; !strings.HasPrefix(last.Title, "Holes") || !strings.Contains(last.Note, "pop-in not counted") {
+		t.Errorf("without a view: last panel %q, note %q", last.Title, last.Note)
+	}
+}

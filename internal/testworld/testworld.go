@@ -74,6 +74,11 @@ type Options struct {
 	// with segments as children, among the ordinary props. Default 0:
 	// none, and the world is exactly as without the field.
 	LargeFraction float64
+	// Authored writes the scene as it is authored before worldcook init
+	// makes it a streamed world: the settings entity keeps its place but
+	// carries no StreamedWorld, and the player and the camera carry no
+	// WorldPersistent or WorldStreamingSource (the init benchmarks).
+	Authored bool
 }
 
 // Defaults used for zero-valued Options fields.
@@ -313,11 +318,14 @@ func (g *generator) writeFixed() {
 
 	if id, ok := g.take(); ok {
 		g.e.beginEntity(id, "World Settings", 0, nil)
-		e.component("StreamedWorld")
-		// The cell size is written as the generator rounded it, so that the
-		// cells it plans references with are the cells worldcook computes.
-		e.keyCenti("cellSize", g.cell)
-		e.endComponent()
+		if !g.o.Authored {
+			e.component("StreamedWorld")
+			// The cell size is written as the generator rounded it, so
+			// that the cells it plans references with are the cells
+			// worldcook computes.
+			e.keyCenti("cellSize", g.cell)
+			e.endComponent()
+		}
 		g.e.endEntity()
 	}
 	for i := 0; i < g.o.Sources; i++ {
@@ -385,6 +393,9 @@ func (g *generator) writeFixed() {
 }
 
 func (g *generator) persistentSource(prefetch, load, unload int64) {
+	if g.o.Authored {
+		return
+	}
 	e := g.e
 	e.component("WorldPersistent")
 	e.endComponent()

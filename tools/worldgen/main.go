@@ -53,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.PrefabFraction, "prefab-fraction", 0, "share of props written as prefab instances (0.3 for a prefab-heavy world); the prefab library goes to -prefab-dir")
 	fs.IntVar(&o.Prefabs, "prefabs", testworld.DefaultPrefabs, "number of prefabs in the library of a prefab-heavy world")
 	fs.Float64Var(&o.LargeFraction, "large-fraction", 0, "share of props written as large content (roads, bridges, terrain tiles of 2 to 16 cells)")
+	fs.BoolVar(&o.Authored, "authored", false, "write the scene as authored before worldcook init: no StreamedWorld, WorldPersistent or WorldStreamingSource")
 	var prefabDir string
 	fs.StringVar(&prefabDir, "prefab-dir", "", "folder the prefab library is written under (default: the output file's folder)")
 	fs.StringVar(&out, "o", "-", "output file (- for standard output)")

@@ -4,7 +4,10 @@
 // among the full-frame cameras) and each camera's projection and extents
 // as buildCameraInfo computes them for a screen of width × height (with
 // full; without CameraPlugin.ts among the sources only the defaults and
-// the main camera are the engine's).
+// the main camera are the engine's): with the scene's Canvas, with the
+// scene's fit (the project's screen fit the test gives, which the engine
+// prefers to the Canvas), and where the view of the camera turned by 30°
+// about z puts the world point its turned corner (halfW, halfH) names.
 import { mergeIntoDefaults } from '@engine/ecs/component';
 import { COMPONENT_META } from '@engine/ecs/component.generated';
 import { createDirectorState, resolveMainPOV } from '@engine/camera/CameraDirector';
@@ -37,6 +40,17 @@ for (const s of input.scenes) {
                 const info: any = buildCameraInfo(p, s.width, s.height, canvas, [], 0);
                 r.halfW = info.halfW;
                 r.halfH = info.halfH;
+                if (s.fit) {
+                    const fitted: any = buildCameraInfo(p, s.width, s.height, s.fit, [], 0);
+                    r.fitHalfW = fitted.halfW;
+                    r.fitHalfH = fitted.halfH;
+                }
+                const a = Math.PI / 6;
+                const turned: any = buildCameraInfo({ ...p, rotation: a }, s.width, s.height, canvas, [], 0);
+                const x = Math.cos(a) * turned.halfW - Math.sin(a) * turned.halfH;
+                const y = Math.sin(a) * turned.halfW + Math.cos(a) * turned.halfH;
+                const m = turned.viewProjection;
+                r.corner = [m[0] * x + m[4] * y + m[12], m[1] * x + m[5] * y + m[13]];
             }
             return r;
         }),

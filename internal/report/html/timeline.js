@@ -268,8 +268,11 @@
       routes.appendChild(all); routes.appendChild(so);
       var g = document.createElementNS(NS, 'g');
       var view = '';
-      if (s.view.length === 2) {
-        view = '<rect class="view" x="' + (-s.view[0]) + '" y="' + (-s.view[1]) + '" width="' + 2 * s.view[0] + '" height="' + 2 * s.view[1] + '"><title>what ' + esc(s.name) + "'s camera shows</title></rect>";
+      if (s.view.length >= 2) {
+        // A turned camera's rectangle: counter-clockwise on the world's
+        // plane is clockwise on the page, whose y points down.
+        var turn = s.view.length === 3 ? ' transform="rotate(' + (-s.view[2]) + ')"' : '';
+        view = '<rect class="view"' + turn + ' x="' + (-s.view[0]) + '" y="' + (-s.view[1]) + '" width="' + 2 * s.view[0] + '" height="' + 2 * s.view[1] + '"><title>what ' + esc(s.name) + "'s camera shows</title></rect>";
       } else if (s.view.length === 1) {
         view = '<circle class="view" r="' + s.view[0] + '"><title>how far ' + esc(s.name) + "'s camera sees</title></circle>";
       }

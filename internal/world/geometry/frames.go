@@ -52,6 +52,9 @@ func FrameMatrix(m *scene.Affine, f Frame) scene.Affine {
 	return out
 }
 
+// RotationOf is rotationOf, for a reader of a camera's facing.
+func RotationOf(m *scene.Affine) ([3][3]float64, bool) { return rotationOf(m) }
+
 // rotationOf returns the rotation of world matrix m as the engine's
 // Transform decomposes it (worldRotation): its columns' scale taken out,
 // any shear removed by orthogonalising, a mirroring scale folded into the

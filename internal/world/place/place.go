@@ -34,6 +34,11 @@ type Options struct {
 	// Levels is the coarsest level a large root may be promoted to (0:
 	// every root stays in the level-0 grid).
 	Levels int
+	// Persistent, when set, keeps the top-level entities it marks (by
+	// index) in the persistent world as if they carried WorldPersistent:
+	// worldcook init measures the world it is about to mark so without
+	// writing and reading the marked scene first.
+	Persistent []bool
 }
 
 // FaultKind is what kept an entity from being placed as it is.
@@ -399,7 +404,7 @@ func (w *placer) run(run []int32) {
 // for the persistent world.
 func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
 	pl := w.pl
-	if !pl.opts.CellsOK || fl&(world.Persistent|world.StreamedWorld) != 0 {
+	if !pl.opts.CellsOK || fl&(world.Persistent|world.StreamedWorld) != 0 || int(i) < len(pl.opts.Persistent) && pl.opts.Persistent[i] {
 		return -1
 	}
 	if in != nil && in.Failed {
