@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -792,5 +793,65 @@ func TestSideOutputsKeepOffOtherScenesNames(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "cook", "-q", town, "--out", out); code != 0 {
 		t.Errorf("the other scene's cook: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSimulateAndTuneKeepOffCookedNames: simulate's --html, --plot and
+// --map and tune's --plot may take no name a cook keeps in a cooked
+// output folder, of the scene cooked there or of another (its journal,
+// record, staging folder, cells, manifest, persistent world), in any
+// case, whether the run reads that world or the scene: a plot over the
+// journal made every later simulate and cook report an interrupted
+// commit. Nothing is written, and a plot beside them is.
+func TestSimulateAndTuneKeepOffCookedNames(t *testing.T) {
+	dir := copyDemo(t)
+	os.MkdirAll(filepath.Join(dir, "levels"), 0o755)
+	demo, err := os.ReadFile(filepath.Join(dir, "main.esscene"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, out := filepath.Join(dir, "levels", "main.esscene"), filepath.Join(dir, "out")
+	os.WriteFile(main, demo, 0o644)
+	route := filepath.Join(dir, "route.csv")
+	if code, _, stderr := run(t, "cook", "-q", main, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := filesUnder(t, out)
+	names := []string{".levels_main.worldcook-journal", ".levels_town.worldcook-journal.tmp", ".LEVELS_MAIN.worldcook-record",
+		".worldcook-staging-levels_main", "world/levels_main.cell_0_0.json", "world/levels_main.cell_7_7.json",
+		"world/Levels_Town.World.json", "world/levels_main.cell_L1_0_0.json", "levels/MAIN.esscene"}
+	type cmdCase struct {
+		name  string
+		args  func(flag, file string) []string
+		flags []string
+	}
+	for _, c := range []cmdCase{
+		{"simulate the world", func(flag, file string) []string {
+			return []string{"simulate", "-q", "--path", route, out, flag, file}
+		}, []string{"--html", "--plot", "--map"}},
+		{"simulate the scene", func(flag, file string) []string {
+			return []string{"simulate", "-q", "--path", route, main, flag, file}
+		}, []string{"--plot"}},
+		{"tune the world", func(flag, file string) []string {
+			return []string{"tune", "-q", "--path", route, out, flag, file}
+		}, []string{"--plot"}},
+		{"tune the scene", func(flag, file string) []string {
+			return []string{"tune", "-q", "--path", route, main, flag, file}
+		}, []string{"--plot"}},
+	} {
+		for _, name := range names {
+			for _, flag := range c.flags {
+				code, _, stderr := run(t, c.args(flag, filepath.Join(out, filepath.FromSlash(name)))...)
+				if code != ExitInput || !strings.Contains(stderr, "cook") || !strings.Contains(stderr, "write it somewhere else") {
+					t.Errorf("%s %s %s: exit %d, %q", c.name, flag, name, code, stderr)
+				}
+			}
+		}
+	}
+	if after := filesUnder(t, out); !slices.Equal(after, before) {
+		t.Errorf("the refused runs changed the cooked folder: %v, was %v", after, before)
+	}
+	if code, _, stderr := run(t, "simulate", "-q", "--path", route, out, "--plot", filepath.Join(out, "plot.svg")); code != 0 {
+		t.Errorf("a plot named as no cook's file: exit %d: %s", code, stderr)
 	}
 }

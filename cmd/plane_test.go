@@ -125,7 +125,7 @@ func TestWorldWarnings(t *testing.T) {
 		want  []string
 		not   []string
 	}{
-		{"one cell: validate", scene2DAt(100000, true, 1000), []string{"validate", "SCENE"}, []string{"warning[nothing-streams]", "a cellSize near 140"}, []string{"no-streaming-source"}},
+		{"one cell: validate", scene2DAt(100000, true, 1000), []string{"validate", "SCENE"}, []string{"warning[nothing-streams]", "its top-level entities span 1300 × 740 (x × y) and cellSize is 100000: a cellSize near 160"}, []string{"no-streaming-source"}},
 		{"one cell: cook", scene2DAt(100000, true, 1000), []string{"cook", "SCENE", "--out", "OUT"}, []string{"warning[nothing-streams]"}, nil},
 		{"one cell: simulate", scene2DAt(100000, true, 1000), []string{"simulate", "--path", route, "SCENE"}, []string{"warning[nothing-streams]: main: all of the world's content is in one cell"}, nil},
 		{"one cell: tune", scene2DAt(100000, true, 1000), []string{"tune", "--path", route, "SCENE"}, []string{"warning[nothing-streams]"}, nil},
@@ -134,7 +134,7 @@ func TestWorldWarnings(t *testing.T) {
 		{"route elsewhere: simulate", scene2D(200, true), []string{"simulate", "--path", away, "SCENE"}, []string{"warning[route-outside-world]", "it spans x 99999..99999, y 0..10"}, nil},
 		// The plane left unset (XZ marks the case): every command finds
 		// the 2D scene out, naming the evidence and the key.
-		{"XZ validate", scene2D(200, true), []string{"validate", "SCENE"}, []string{"warning[plane-mismatch]", "its camera is orthographic (a 2D view) and its top-level entities span y -310 to 310 but z 0 to 0", "set plane: xy at the top of worldcook.yaml"}, nil},
+		{"XZ validate", scene2D(200, true), []string{"validate", "SCENE"}, []string{"warning[plane-mismatch]", "its camera is orthographic (a 2D view) and its top-level entities span y -372 to 372 but z 0 to 0", "set plane: xy at the top of worldcook.yaml"}, nil},
 		{"XZ cook", scene2D(200, true), []string{"cook", "SCENE", "--out", "OUT"}, []string{"warning[plane-mismatch]"}, nil},
 		{"XZ simulate", scene2D(200, true), []string{"simulate", "--path", zroute, "SCENE"}, []string{"warning[plane-mismatch]: main is cut on xz, but it is laid out on x and y"}, nil},
 		{"XZ simulate with a 2D route", scene2D(200, true), []string{"simulate", "--path", route, "SCENE"}, []string{"the route is drawn on x and y, and main is cut on xz, but it is laid out on x and y", "set plane: xy"}, nil},

@@ -158,7 +158,7 @@ func runSimulateOne(ctx context.Context, opts *simulateOptions) error {
 	if err != nil {
 		return inputErr(fmt.Errorf("%s: %v", c.Name(&c.Format), err))
 	}
-	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	side := simulateSide(opts)
 	if opts.Set != nil {
 		side.Inputs(opts.Set.files...)
 	}
@@ -265,7 +265,7 @@ func writeTimeline(opts *simulateOptions, o simulate.Options, res *simulate.Resu
 func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
 	side := opts.side
 	if side == nil {
-		side = sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+		side = simulateSide(opts)
 		opts.side = side
 	}
 	manifests, _ := filepath.Glob(filepath.Join(opts.World, manifest.WorldDir, "*.world.json"))
@@ -273,6 +273,16 @@ func drawings(opts *simulateOptions, world *streaming.World) *sidefile.Guard {
 	for _, cell := range world.Cells {
 		side.InputsIn(world.Files, cell.Path)
 	}
+	return side
+}
+
+// simulateSide is the guard of simulate's side outputs: over the
+// configuration, the routes and the world, and the names any cook keeps
+// in the cooked world read and in the folders the outputs go to.
+func simulateSide(opts *simulateOptions) *sidefile.Guard {
+	side := sidefile.New(opts.ConfigFile, opts.Cfg.Path, opts.World)
+	c := opts.Cfg
+	cook.ReserveAround(side, opts.World, c.HTML, c.Plot, c.Map)
 	return side
 }
 

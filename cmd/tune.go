@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/internal/config"
 	"github.com/worldcook/worldcook/internal/english"
 	"github.com/worldcook/worldcook/internal/initworld"
@@ -212,6 +213,7 @@ func tuneEdit(streams IO, cfg *config.Config, res *tune.Result) error {
 // a route or any file the world is read from.
 func tuneDrawings(cfg *config.Config, world string) *sidefile.Guard {
 	side := sidefile.New(append([]string{cfg.File, world}, cfg.Tune.Path...)...)
+	cook.ReserveAround(side, world, cfg.Tune.Plot)
 	return side
 }
 

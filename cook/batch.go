@@ -373,24 +373,8 @@ func (b Batch) guardSide(scenes []Scene, claimed *claims) error {
 		return "", false
 	})
 	// Names every cook into OUT keeps for its scene, whichever the
-	// scene: a side output taking another scene's journal or staging
-	// folder would wedge that scene's next cook, one taking its cell or
-	// manifest name be removed or overwritten by it.
-	b.Side.ReservedIn(b.Out, "a name cooks into "+b.Out+" keep for a scene's journal, record or staging folder", func(base string) (string, bool) {
-		folded := strings.ToLower(base)
-		folded = strings.TrimSuffix(folded, tmpSuffix)
-		ok := strings.HasPrefix(folded, stagingPrefix) ||
-			strings.HasPrefix(folded, ".") && (strings.HasSuffix(folded, journalSuffix) || strings.HasSuffix(folded, recordSuffix))
-		return base, ok
-	})
-	b.Side.ReservedIn(filepath.Join(b.Out, worldDir), "a name cooks into "+b.Out+" keep for a scene's cells and manifest", func(base string) (string, bool) {
-		folded := strings.ToLower(base)
-		if i := strings.LastIndex(folded, ".cell_l"); i >= 0 {
-			folded = folded[:i] + ".cell_L" + folded[i+len(".cell_l"):]
-		}
-		_, _, cell := grid.ParseFile(folded)
-		return base, cell || strings.HasSuffix(folded, ".world.json")
-	})
+	// scene.
+	Reserve(b.Side, b.Out)
 	if claimed != nil {
 		for _, c := range claimed.have {
 			b.Side.Owned(claimed.c.abs(c.rel))

@@ -15,8 +15,9 @@ type Layout struct {
 	Orthographic int `json:"orthographic"`
 	// Roots counts the top-level entities measured (cameras and UI roots
 	// left out; at most LayoutSample of them, evenly spaced), Min and Max
-	// the extent on x, y and z of their positions and of the painted
-	// tiles of their tilemaps (a one-tilemap 2D scene spreads by them).
+	// the extent on x, y and z of their positions and of what they draw
+	// flat (tilemaps' tiles, sprites, shapes: a 2D scene of one tilemap
+	// spreads by them).
 	Roots int        `json:"roots"`
 	Min   [3]float64 `json:"min"`
 	Max   [3]float64 `json:"max"`
@@ -57,7 +58,7 @@ const farMore = 8
 // roots spread on z far more than on y, on x and z (3D). Without a camera
 // to say which, the spread axis must also cover two cells and a quarter
 // of the x extent, over eight roots at least: a few layers apart is not a
-// layout. One root can be laid out, by the tiles of its tilemap.
+// layout. One root can be laid out, by what it draws (a tilemap's tiles).
 func (l *Layout) LaidOut(cut string, cellSize float64) (plane, evidence string) {
 	if l == nil || l.Roots < 1 {
 		return "", ""

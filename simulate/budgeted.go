@@ -67,31 +67,59 @@ func newBudgeted(world *streaming.World, route *streaming.Route, o Options) (*bu
 	return b, nil
 }
 
-// runBudgeted replays the route through the budgeted scheduler and
-// concludes the gate on its frames.
-func runBudgeted(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error) {
+// startBudgeted sets up the run of the route through the budgeted
+// scheduler; its gate is concluded on its frames.
+func startBudgeted(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*Stepping, error) {
 	b, err := newBudgeted(world, route, o)
 	if err != nil {
 		return nil, err
 	}
-	defer b.sched.Close()
 	run := b.run
 	stepping, err := o.begin(run, start)
 	if err != nil {
+		b.sched.Close()
 		return nil, err
 	}
-	var each func(*streaming.FrameReport) error
-	if f := o.Watch.Frame; f != nil {
-		each = func(r *streaming.FrameReport) error { return f(run, r, nil) }
+	frames := run.Route
+	s := &Stepping{ctx: ctx, o: o, run: run, frames: len(frames), stepping: stepping,
+		concl: streaming.NewConcluder(o.Gate, run.Settings.Budget, run.Settings.MaxResidentBytes),
+		close: func() { b.sched.Close() }}
+	if !o.Frameless {
+		run.Frames = o.Frames[:0]
+		if cap(run.Frames) < len(frames) {
+			run.Frames = make([]streaming.FrameReport, 0, len(frames))
+		}
 	}
-	if run.Frames, err = streaming.RunInto(ctx, o.Frames, b.sched, run.Route, b.pace, each); err != nil {
-		return nil, err
+	s.step = func(k int) (*streaming.FrameReport, *streaming.RuntimeFrame) {
+		t0 := time.Now()
+		rep, _ := s.keep(k)
+		*rep = b.sched.Step(frames[k])
+		rep.Cost = time.Since(t0)
+		return rep, nil
 	}
-	run.Stepping = time.Since(stepping)
-	run.Summary = b.sched.Summary()
-	run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()
-	run.Fed = b.sched.FedFrames()
-	run.Summary.View = streaming.HasView(run.Sources)
-	streaming.Conclude(&run.Summary, run.Frames, o.Gate)
-	return run, nil
+	if b.pace > 0 {
+		// Real IO runs in real time: each frame lasts at least pace, or
+		// no read could finish in time to matter.
+		next := time.Now()
+		s.pace = func() error {
+			next = next.Add(b.pace)
+			if d := time.Until(next); d > 0 {
+				select {
+				case <-time.After(d):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			} else {
+				next = time.Now() // a slow frame does not make the next ones short
+			}
+			return nil
+		}
+	}
+	s.finish = func(run *PolicyRun) {
+		run.Summary = b.sched.Summary()
+		run.Sources, run.Loads = b.sched.Sources(), b.sched.Loads()
+		run.Fed = b.sched.FedFrames()
+		run.Summary.View = streaming.HasView(run.Sources)
+	}
+	return s, nil
 }

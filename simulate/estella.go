@@ -44,10 +44,10 @@ func estellaRefusals(set streaming.Settings) error {
 	return fmt.Errorf("--policy estella: Estella's runtime scheduler has no byte budget, resident cap, pinning, LOD, in-flight limit, eviction, centre distance or retry policy; drop %s (flag, WORLDCOOK_SIMULATE_* or simulate: in worldcook.yaml), or pass --compare to see what they would do under --policy budgeted", strings.Join(given, ", "))
 }
 
-// runEstella binds the route as the runtime samples it, replays it
-// through a model of Estella's runtime and concludes the gate on its
+// startEstella binds the route as the runtime samples it and sets up its
+// run through a model of Estella's runtime; its gate is concluded on its
 // frames as on the budgeted scheduler's.
-func runEstella(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error) {
+func startEstella(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*Stepping, error) {
 	sources := world.RuntimeSources
 	if sources == nil {
 		sources = world.Sources
@@ -89,25 +89,28 @@ func runEstella(ctx context.Context, world *streaming.World, route *streaming.Ro
 	if err != nil {
 		return nil, err
 	}
-	var each func(*streaming.EstellaFrame) error
-	if f := o.Watch.Frame; f != nil {
-		each = func(r *streaming.EstellaFrame) error { return f(run, &r.FrameReport, &r.RuntimeFrame) }
+	s := &Stepping{ctx: ctx, o: o, run: run, frames: len(sampled), stepping: stepping,
+		concl: streaming.NewConcluder(o.Gate, nil, nil)}
+	if !o.Frameless {
+		run.Frames = make([]streaming.FrameReport, 0, len(sampled))
+		run.Runtime = make([]streaming.RuntimeFrame, 0, len(sampled))
 	}
-	frames, err := streaming.RunEstella(ctx, sched, sampled, actual, each)
-	if err != nil {
-		return nil, err
+	s.step = func(k int) (*streaming.FrameReport, *streaming.RuntimeFrame) {
+		var at []streaming.Point
+		if actual != nil && k < len(actual) {
+			at = actual[k]
+		}
+		f := sched.StepSeen(sampled[k], at)
+		rep, rt := s.keep(k)
+		*rep, *rt = f.FrameReport, f.RuntimeFrame
+		return rep, rt
 	}
-	run.Stepping = time.Since(stepping)
-	run.Frames = make([]streaming.FrameReport, len(frames))
-	run.Runtime = make([]streaming.RuntimeFrame, len(frames))
-	for i := range frames {
-		run.Frames[i], run.Runtime[i] = frames[i].FrameReport, frames[i].RuntimeFrame
+	s.finish = func(run *PolicyRun) {
+		sum := sched.Summary()
+		sum.Summary.View = streaming.HasView(bound)
+		run.Summary, run.RuntimeReport = sum.Summary, &sum.Runtime
+		run.Sources, run.Loads = sched.Sources(), sched.Loads()
+		run.Fed = sched.FedFrames()
 	}
-	sum := sched.Summary()
-	sum.Summary.View = streaming.HasView(bound)
-	streaming.Conclude(&sum.Summary, run.Frames, o.Gate)
-	run.Summary, run.RuntimeReport = sum.Summary, &sum.Runtime
-	run.Sources, run.Loads = sched.Sources(), sched.Loads()
-	run.Fed = sched.FedFrames()
-	return run, nil
+	return s, nil
 }

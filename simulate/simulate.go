@@ -39,9 +39,9 @@ const (
 // the --policy enum of internal/config/config.go).
 type policyDef struct {
 	name Policy
-	// run replays route through world; start is when the run began, for
-	// PolicyRun.Setup.
-	run func(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*PolicyRun, error)
+	// start sets up the run of route through world; start is when the
+	// run began, for PolicyRun.Setup.
+	start func(ctx context.Context, world *streaming.World, route *streaming.Route, o Options, start time.Time) (*Stepping, error)
 	// refuse says why o cannot run under the policy alone (nil when it
 	// can). A comparison is refused apart: it runs Budgeted and Estella.
 	refuse func(o Options) error
@@ -49,8 +49,8 @@ type policyDef struct {
 
 // policies are the scheduling policies, in the order messages name them.
 var policies = []policyDef{
-	{Budgeted, runBudgeted, func(Options) error { return nil }},
-	{Estella, runEstella, func(o Options) error {
+	{Budgeted, startBudgeted, func(Options) error { return nil }},
+	{Estella, startEstella, func(o Options) error {
 		if o.Disk != nil {
 			return errDiskPolicy
 		}
@@ -127,11 +127,18 @@ type Options struct {
 	// (PolicyRun.Frames shares it): a caller running many short routes
 	// and done with each run's frames before the next reuses one.
 	Frames []streaming.FrameReport
-	// Stream, when set, is the route's shared stream (NewStream, for this
-	// world, route and policy): the scheduler reads its distances from it
-	// instead of measuring them, with the same figures. Runs of many
-	// settings over one route share one.
+	// Stream, when set, is the route's shared stream (NewStream, or a
+	// window of it, NewWindow, for this world, route and policy): the
+	// scheduler reads its distances from it instead of measuring them,
+	// with the same figures. Runs of many settings over one route share
+	// one.
 	Stream *streaming.Stream
+	// Frameless makes the run keep no frame reports (PolicyRun.Frames and
+	// Runtime nil), its summary and gate concluded as the frames go: for
+	// a caller that reads each frame through Watch.Frame and runs many at
+	// once (tune), whose memory would otherwise grow with every run's
+	// route.
+	Frameless bool
 }
 
 // begin marks the end of a policy's setup and calls the Watch's Begin.
@@ -275,6 +282,31 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 		policies = []Policy{Budgeted, Estella}
 	}
 	start := time.Now()
+	route, err := o.route(world)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Compare: o.Compare}
+	for _, p := range policies {
+		def, _ := policyOf(p) // Check knows it
+		s, err := def.start(ctx, world, route, o, start)
+		if err != nil {
+			return nil, err
+		}
+		run, err := s.stepAll()
+		if err != nil {
+			return nil, err
+		}
+		res.Runs = append(res.Runs, run)
+		start = time.Now()
+	}
+	res.Verdict = verdict(res)
+	return res, nil
+}
+
+// route is o's route, read unless given, and refused when drawn on a
+// plane world is not cut on.
+func (o Options) route(world *streaming.World) (*streaming.Route, error) {
 	route := o.Parsed
 	if route == nil {
 		var err error
@@ -285,22 +317,7 @@ func Run(ctx context.Context, world *streaming.World, o Options) (*Result, error
 	if err := drawnOnOtherPlane(world, route); err != nil {
 		return nil, err
 	}
-	res := &Result{Compare: o.Compare}
-	for _, p := range policies {
-		var (
-			run *PolicyRun
-			err error
-		)
-		def, _ := policyOf(p) // Check knows it
-		run, err = def.run(ctx, world, route, o, start)
-		if err != nil {
-			return nil, err
-		}
-		res.Runs = append(res.Runs, run)
-		start = time.Now()
-	}
-	res.Verdict = verdict(res)
-	return res, nil
+	return route, nil
 }
 
 // drawnOnOtherPlane refuses a route drawn on the plane a world is laid

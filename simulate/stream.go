@@ -18,20 +18,24 @@ func NewStream(world *streaming.World, o Options, radius float64, limit int) (*s
 			return nil, err
 		}
 	}
+	bound, frames, p, err := o.shared(world, route)
+	if err != nil {
+		return nil, err
+	}
+	return streaming.NewStream(world, bound, frames, radius, p, limit)
+}
+
+// shared binds route as o's policy binds it for a shared stream: the
+// sources, the frames its scheduler steps and the stream's policy.
+func (o Options) shared(world *streaming.World, route *streaming.Route) ([]streaming.Source, [][]streaming.Point, streaming.StreamPolicy, error) {
 	if o.policy() == Estella {
 		sources := world.RuntimeSources
 		if sources == nil {
 			sources = world.Sources
 		}
 		bound, sampled, err := o.bind(route, sources, world.View, world.Plane, true)
-		if err != nil {
-			return nil, err
-		}
-		return streaming.NewStream(world, bound, sampled, radius, streaming.StreamPolicy{Runtime: true}, limit)
+		return bound, sampled, streaming.StreamPolicy{Runtime: true}, err
 	}
 	bound, frames, err := o.bind(route, world.Sources, world.View, world.Plane, false)
-	if err != nil {
-		return nil, err
-	}
-	return streaming.NewStream(world, bound, frames, radius, streaming.StreamPolicy{Distance: o.Settings.Distance}, limit)
+	return bound, frames, streaming.StreamPolicy{Distance: o.Settings.Distance}, err
 }

@@ -157,16 +157,6 @@ func holeEpisodes(frames []FrameReport) []HoleEpisode {
 	return e.list()
 }
 
-// popInEpisodes finds the pop-in episodes of a run from its frame
-// reports: runs of frames with pop-in, in the shape of hole episodes.
-func popInEpisodes(frames []FrameReport) []HoleEpisode {
-	e := episodes{missing: func(r *FrameReport) ([]string, []HoleCause) { return r.PopInCells, r.PopInCauses }}
-	for i := range frames {
-		e.add(&frames[i])
-	}
-	return e.list()
-}
-
 // episodes builds hole (or pop-in) episodes one frame at a time.
 type episodes struct {
 	// missing are the cells a frame misses, and their causes.

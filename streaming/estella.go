@@ -278,16 +278,21 @@ type Estella struct {
 	// assets or when the host ignores them.
 	book *assetBook
 
-	rep   *EstellaFrame
-	stats stats
+	rep    *EstellaFrame
+	repBuf EstellaFrame
+	stats  stats
 	// cellStates makes every report carry its cell states.
 	cellStates bool
 	first      []int32
 	// scratch
 	cand, near []int32
-	viewers    []viewer
-	viewed     []int32
-	pendDue    []op
+	// merged, decisions and toLoad are update's scratch.
+	merged    []int32
+	decisions []decision
+	toLoad    []decision
+	viewers   []viewer
+	viewed    []int32
+	pendDue   []op
 	// feed, when set, gives the frames' distances from a shared stream.
 	feed *streamFeed
 }
@@ -436,14 +441,16 @@ func (e *Estella) StepSeen(sampled, actual []Point) EstellaFrame {
 		e.feed.begin(e.frame, func(k int) float64 { x, _ := e.enabledAt(k); return x },
 			func(k int) float64 { _, z := e.enabledAt(k); return z }, n)
 	}
-	rep := EstellaFrame{FrameReport: FrameReport{Frame: e.stats.label(e.frame)}}
-	e.rep = &rep
+	// The frame is built in the scheduler's own report, not one that
+	// escapes to the heap every frame.
+	e.repBuf = EstellaFrame{FrameReport: FrameReport{Frame: e.stats.label(e.frame)}}
+	e.rep = &e.repBuf
 	e.deliverDue()
 	e.update()
 	e.drain()
 	e.finishReport()
 	e.rep = nil
-	return rep
+	return e.repBuf
 }
 
 // start begins a host operation for cell i. A zero-delay operation waits in
@@ -711,16 +718,27 @@ func (e *Estella) update() {
 	for _, i := range e.live {
 		mark(i)
 	}
+	live := len(cand)
+	// A single query the stream answers visits its cells in manifest
+	// order, and the live list is in it (finishReport): the two runs are
+	// merged rather than sorted. Anything else is sorted.
+	fed := len(srcs) == 1
 	for _, s := range srcs {
 		if r := math.Max(s.keep, s.spec); e.feed == nil || !e.feed.query(s.x, s.z, r, mark) {
 			e.index.query(s.x, s.z, r, mark)
+			fed = false
 		}
 	}
-	slices.Sort(cand)
+	if fed && slices.IsSorted(cand[:live]) {
+		e.merged = mergeRuns(e.merged[:0], cand[:live], cand[live:])
+		cand, e.merged = e.merged, cand
+	} else {
+		slices.Sort(cand)
+	}
 	e.cand = cand
 
-	decisions := make([]decision, 0, len(cand))
-	var pending []decision // toLoad before sorting
+	decisions := e.decisions[:0]
+	pending := e.toLoad[:0] // toLoad before sorting
 	for _, i := range cand {
 		g := &e.geo[i]
 		d := decision{cell: i, nearest: math.Inf(1)}
@@ -789,6 +807,20 @@ func (e *Estella) update() {
 			e.step(d.cell)
 		}
 	}
+	e.decisions, e.toLoad = decisions[:0], pending[:0]
+}
+
+// mergeRuns appends to dst the merge of a and b, each in increasing order
+// without repeats and with none in common.
+func mergeRuns(dst, a, b []int32) []int32 {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
 }
 
 // runtimeDistance is the runtime's distanceToCell: the ground-plane

@@ -140,58 +140,11 @@ func (r FrameRange) String() string {
 // the budget, the cap and the cells given up), so that it works for any
 // policy that fills them.
 func evaluateGate(frames []FrameReport, sum *Summary, g Gate) GateResult {
-	res := GateResult{FailOn: slices.Clone(g.FailOn), Breaches: []Breach{}}
-	if res.FailOn == nil {
-		res.FailOn = []string{}
+	w := newGateWatch(g, sum.Budget, sum.MaxResidentBytes)
+	for i := range frames {
+		w.add(&frames[i])
 	}
-	res.Warmup, res.WarmupEnded = len(frames), false
-	if g.Warmup != nil {
-		res.Warmup, res.WarmupEnded = min(*g.Warmup, len(frames)), true
-	} else {
-		res.WarmupAuto = true
-		for i := range frames {
-			if len(frames[i].Holes) == 0 {
-				res.Warmup, res.WarmupEnded = i+1, true
-				break
-			}
-		}
-	}
-	if slices.Contains(res.FailOn, FailPopIn) {
-		res.PopInWarmup, res.PopInWarmupEnded = len(frames), false
-		if g.Warmup != nil {
-			res.PopInWarmup, res.PopInWarmupEnded = min(*g.Warmup, len(frames)), true
-		} else {
-			for i := range frames {
-				if frames[i].PopIn == 0 {
-					res.PopInWarmup, res.PopInWarmupEnded = i+1, true
-					break
-				}
-			}
-		}
-	}
-	for _, cond := range res.FailOn {
-		var b Breach
-		switch cond {
-		case FailHoles:
-			b = holeBreach(frames, &res, sum.FirstFrame)
-		case FailPopIn:
-			b = popInBreach(frames, &res, sum.FirstFrame)
-		case FailOverBudget:
-			b = overBreach(frames, sum.Budget, "dispatched more than the budget of",
-				func(r *FrameReport) (int64, []string) { return r.RequestedBytes, r.Requested })
-		case FailOverCap:
-			b = overBreach(frames, sum.MaxResidentBytes, "ended with more resident than the cap of",
-				func(r *FrameReport) (int64, []string) { return r.ResidentBytes, r.Published })
-		case FailFailures:
-			b = failureBreach(sum)
-		}
-		if b.FrameCount > 0 {
-			b.Condition = cond
-			res.Breaches = append(res.Breaches, b)
-		}
-	}
-	res.Failed = len(res.Breaches) > 0
-	return res
+	return w.verdict(sum)
 }
 
 // cellSet collects names in first-seen order without repeats.
@@ -248,101 +201,10 @@ func warmupSpan(n, first int) string {
 	return fmt.Sprintf("frames %s", FrameRange{first, first + n - 1})
 }
 
-func holeBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
-	var b Breach
-	var cells cellSet
-	warm := res.Warmup
-	if !res.WarmupEnded {
-		warm = 0 // never fully resident: every hole counts
-	}
-	for i := range frames {
-		r := &frames[i]
-		if i < warm || len(r.Holes) == 0 {
-			continue
-		}
-		b.Frames = ranges(b.Frames, r.Frame)
-		b.FrameCount++
-		cells.add(r.Holes...)
-	}
-	b.Cells = cells.list()
-	switch {
-	case b.FrameCount == 0:
-	case !res.WarmupEnded:
-		b.Detail = fmt.Sprintf("no frame of %d was free of holes: the warm-up never ended", len(frames))
-	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d %s with holes after the warm-up, which lasted %s (until the first frame without holes)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.Warmup, firstFrame))
-	default:
-		b.Detail = fmt.Sprintf("%d %s with holes after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.Warmup)
-	}
-	return b
-}
-
 // shortRoute is the length under which a route whose every frame fails
 // is called too short: a load takes a frame at least, so a route of a
 // frame or two is its cold start alone.
 const shortRoute = 2
-
-func popInBreach(frames []FrameReport, res *GateResult, firstFrame int) Breach {
-	var b Breach
-	var cells cellSet
-	warm := res.PopInWarmup
-	if !res.PopInWarmupEnded {
-		warm = 0 // never free of pop-in: every frame counts
-	}
-	for i := range frames {
-		r := &frames[i]
-		if i < warm || r.PopIn == 0 {
-			continue
-		}
-		b.Frames = ranges(b.Frames, r.Frame)
-		b.FrameCount++
-		cells.add(r.PopInCells...)
-	}
-	b.Cells = cells.list()
-	switch {
-	case b.FrameCount == 0:
-	case !res.PopInWarmupEnded:
-		b.Detail = fmt.Sprintf("no frame of %d was free of pop-in: the view never showed its cells all resident", len(frames))
-		if len(frames) <= shortRoute {
-			// A load takes a frame at least: such a route is its cold
-			// start alone, and no setting would pass it.
-			b.Detail += "; the route ends before the first load is resident: give a longer route"
-		}
-	case res.WarmupAuto:
-		b.Detail = fmt.Sprintf("%d %s with pop-in after the warm-up, which lasted %s (until the first frame without pop-in)", b.FrameCount, frameWord(b.FrameCount), warmupSpan(res.PopInWarmup, firstFrame))
-	default:
-		b.Detail = fmt.Sprintf("%d %s with pop-in after the %d-frame warm-up", b.FrameCount, frameWord(b.FrameCount), res.PopInWarmup)
-	}
-	return b
-}
-
-func overBreach(frames []FrameReport, limit *int64, what string, get func(*FrameReport) (int64, []string)) Breach {
-	var b Breach
-	if limit == nil {
-		return b
-	}
-	var cells cellSet
-	var peak int64
-	peakFrame := 0
-	for i := range frames {
-		r := &frames[i]
-		v, names := get(r)
-		if v <= *limit {
-			continue
-		}
-		b.Frames = ranges(b.Frames, r.Frame)
-		b.FrameCount++
-		cells.add(names...)
-		if v > peak {
-			peak, peakFrame = v, r.Frame
-		}
-	}
-	b.Cells = cells.list()
-	if b.FrameCount > 0 {
-		b.Detail = fmt.Sprintf("%d frames %s %s (at most %s, in frame %d)", b.FrameCount, what, ByteSize(*limit), ByteSize(peak), peakFrame)
-	}
-	return b
-}
 
 func failureBreach(sum *Summary) Breach {
 	var b Breach

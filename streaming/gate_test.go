@@ -1,6 +1,9 @@
 package streaming
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -222,4 +225,71 @@ func FuzzParseFailOn(f *testing.F) {
 			last = i
 		}
 	})
+}
+
+// TestBreachedIsSure: on random runs, a Concluder says Breached only of
+// runs the gate fails (with every condition Held names among the
+// breaches, its frames so far a prefix of the breach's), and, once the
+// run is over, of every run that fails past its warm-up.
+func TestBreachedIsSure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 29))
+	failed, early := 0, 0
+	for trial := range 2000 {
+		n := 1 + rng.IntN(12)
+		frames := make([]FrameReport, n)
+		for i := range frames {
+			r := &frames[i]
+			r.Frame = i + 1
+			if rng.IntN(3) == 0 {
+				r.Holes = []string{fmt.Sprintf("c%d", rng.IntN(4))}
+			}
+			if rng.IntN(3) == 0 {
+				r.PopIn, r.PopInCells = 1, []string{"v"}
+			}
+			r.RequestedBytes, r.ResidentBytes = int64(rng.IntN(100)), int64(rng.IntN(100))
+		}
+		g := Gate{FailOn: []string{FailConditions[rng.IntN(4)]}}
+		if rng.IntN(2) == 0 {
+			w := rng.IntN(4)
+			g.Warmup = &w
+		}
+		limit := int64(90)
+		sum := Summary{FirstFrame: 1, Budget: &limit, MaxResidentBytes: &limit}
+		c := NewConcluder(g, sum.Budget, sum.MaxResidentBytes)
+		var held []Breach
+		at := -1
+		for i := range frames {
+			c.Add(&frames[i])
+			if c.Breached() && at < 0 {
+				at, held = i, c.Held()
+			}
+		}
+		c.Conclude(&sum)
+		want := evaluateGate(frames, &sum, g)
+		if !reflect.DeepEqual(*sum.Gate, want) {
+			t.Fatalf("trial %d: concluded %+v, evaluated %+v", trial, *sum.Gate, want)
+		}
+		if want.Failed {
+			failed++
+		}
+		if at < 0 {
+			if want.Failed && want.WarmupEnded && want.PopInWarmupEnded == slices.Contains(g.FailOn, FailPopIn) {
+				t.Fatalf("trial %d: failed past the warm-up (%+v) but never breached", trial, want)
+			}
+			continue
+		}
+		early++
+		if !want.Failed || len(held) == 0 {
+			t.Fatalf("trial %d: breached at frame %d of a run the gate passes (%+v)", trial, at+1, want)
+		}
+		for _, h := range held {
+			k := slices.IndexFunc(want.Breaches, func(b Breach) bool { return b.Condition == h.Condition })
+			if k < 0 || h.FrameCount > want.Breaches[k].FrameCount || h.Frames[0].First != want.Breaches[k].Frames[0].First {
+				t.Fatalf("trial %d: held %+v, breaches %+v", trial, h, want.Breaches)
+			}
+		}
+	}
+	if failed == 0 || early == 0 {
+		t.Fatalf("%d runs failed, %d breached early: the test proves nothing", failed, early)
+	}
 }

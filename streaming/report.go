@@ -204,23 +204,11 @@ type Summary struct {
 // Conclude completes a run's summary from its frame reports: the hole
 // episodes, and the gate's verdict when it has conditions.
 func Conclude(sum *Summary, frames []FrameReport, gate Gate) {
-	sum.HoleEpisodes = holeEpisodes(frames)
-	sum.PopInEpisodes = popInEpisodes(frames)
-	sum.PopInFrames, sum.MaxPopIn, sum.FirstPopInFrame = 0, 0, 0
+	c := NewConcluder(gate, sum.Budget, sum.MaxResidentBytes)
 	for i := range frames {
-		if n := frames[i].PopIn; n > 0 {
-			if sum.PopInFrames == 0 {
-				sum.FirstPopInFrame = frames[i].Frame
-			}
-			sum.PopInFrames++
-			sum.MaxPopIn = max(sum.MaxPopIn, n)
-		}
+		c.Add(&frames[i])
 	}
-	sum.Gate = nil
-	if len(gate.FailOn) > 0 {
-		verdict := evaluateGate(frames, sum, gate)
-		sum.Gate = &verdict
-	}
+	c.Conclude(sum)
 }
 
 // GaveUp is a cell given up after its retries.

@@ -39,6 +39,13 @@ type Stream struct {
 	// span is the bucket rectangle each cell is filed under, to tell
 	// which of a frame's cells a query of a smaller radius visits.
 	span [][4]int64
+	// first is the route's frame (0-based) the stream's first frame is,
+	// next the one after its last; pos are where the sources stand after
+	// it. stamp and near are Fill's scratch.
+	first, next int
+	pos         []Source
+	stamp       []uint32
+	near        []int32
 }
 
 type streamKind uint8
@@ -71,6 +78,21 @@ var ErrStreamTooLarge = errors.New("the shared stream would be larger than allow
 // 12 bytes each) is declined with ErrStreamTooLarge: the runs then
 // measure on their own.
 func NewStream(w *World, sources []Source, frames [][]Point, radius float64, p StreamPolicy, limit int) (*Stream, error) {
+	st, err := NewWindow(w, sources, radius, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.fill(frames, len(frames), limit); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// NewWindow returns a stream of the route over w (see NewStream) that
+// holds a window of its frames at a time, none yet: Fill moves it along
+// the route. Runs stepped together, frame by frame, share one window,
+// and the memory it takes is the window's, not the route's.
+func NewWindow(w *World, sources []Source, radius float64, p StreamPolicy) (*Stream, error) {
 	f, err := w.checked()
 	if err != nil {
 		return nil, err
@@ -96,38 +118,57 @@ func NewStream(w *World, sources []Source, frames [][]Point, radius float64, p S
 	}
 	st.geo, st.index = lay.geo, lay.index
 	st.span, st.wide = st.index.spans(len(st.geo))
-	pos := slices.Clone(sources)
-	for _, s := range pos {
+	st.pos = slices.Clone(sources)
+	for _, s := range st.pos {
 		if s.Enabled {
 			st.nsrc++
 		}
 	}
-	st.off = make([]int32, 1, len(frames)+1)
-	stamp := make([]uint32, len(st.geo))
-	var near []int32
-	for k, fr := range frames {
-		for i := range pos {
+	st.stamp = make([]uint32, len(st.geo))
+	st.off = []int32{0}
+	return st, nil
+}
+
+// Fill moves the window on to the route's next n frames (fewer at its
+// end): the window then holds them, and no earlier frame. frames are the
+// whole route's, as NewStream takes them; the window starts at its first
+// frame and moves only forward.
+func (st *Stream) Fill(frames [][]Point, n int) {
+	st.fill(frames, min(st.next+n, len(frames)), math.MaxInt)
+}
+
+// fill computes frames [st.next, to) into the stream, replacing the
+// frames it held, or declines with ErrStreamTooLarge once it would hold
+// more than limit distances.
+func (st *Stream) fill(frames [][]Point, to, limit int) error {
+	st.first = st.next
+	st.x, st.z, st.cells, st.d = st.x[:0], st.z[:0], st.cells[:0], st.d[:0]
+	st.off = st.off[:1]
+	near := st.near[:0]
+	for k := st.next; k < to; k++ {
+		fr := frames[k]
+		for i := range st.pos {
 			if i < len(fr) && finite(fr[i].X, fr[i].Z) {
-				pos[i].X, pos[i].Z = fr[i].X, fr[i].Z
+				st.pos[i].X, st.pos[i].Z = fr[i].X, fr[i].Z
 			}
 		}
 		near = near[:0]
 		mark := uint32(k + 1)
-		for _, s := range pos {
+		for _, s := range st.pos {
 			if !s.Enabled {
 				continue
 			}
 			st.x, st.z = append(st.x, s.X), append(st.z, s.Z)
-			st.index.query(s.X, s.Z, radius, func(i int32) {
-				if stamp[i] != mark {
-					stamp[i] = mark
+			st.index.query(s.X, s.Z, st.radius, func(i int32) {
+				if st.stamp[i] != mark {
+					st.stamp[i] = mark
 					near = append(near, i)
 				}
 			})
 		}
 		slices.Sort(near)
 		if (len(st.cells)+len(near))*max(st.nsrc, 1) > limit {
-			return nil, ErrStreamTooLarge
+			return ErrStreamTooLarge
 		}
 		base := len(st.x) - st.nsrc
 		for _, i := range near {
@@ -139,7 +180,9 @@ func NewStream(w *World, sources []Source, frames [][]Point, radius float64, p S
 		st.cells = append(st.cells, near...)
 		st.off = append(st.off, int32(len(st.cells)))
 	}
-	return st, nil
+	st.near = near
+	st.next = to
+	return nil
 }
 
 // measure is the distance the stream's scheduler measures from (x, z) to
@@ -190,7 +233,7 @@ func attach(st *Stream, kind streamKind, geo []geom, index *gridIndex, maxRadius
 // are those.
 func (fd *streamFeed) begin(frame int, xs, zs func(k int) float64, n int) {
 	st := fd.st
-	k := frame - 1
+	k := frame - 1 - st.first
 	fd.ok = false
 	if k < 0 || k >= st.Frames() || n != st.nsrc {
 		return

@@ -37,6 +37,10 @@ func streamWorld(n int, rng *rand.Rand) *World {
 // then (where the inclusive radius tests are decided by the last bit),
 // with a position left out or not finite now and then: the source then
 // keeps its last one.
+// windowSize is the frames a window of the stream tests holds: not a
+// divisor of their routes' length, so that the last window is short.
+const windowSize = 7
+
 func streamRoute(frames, sources, n int, rng *rand.Rand) [][]Point {
 	out := make([][]Point, frames)
 	pos := make([]Point, sources)
@@ -128,7 +132,8 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 			}
 			io := ModelIO{LatencyFrames: 1 + c%3, Fail: FailureModel{Rate: 0.05, Seed: seed}}
 			t.Run(name+" budgeted", func(t *testing.T) {
-				run := func(st *Stream) ([]FrameReport, Summary, int) {
+				// window, when set, is filled every windowSize frames.
+				run := func(st *Stream, window bool) ([]FrameReport, Summary, int) {
 					s, err := NewScheduler(w, sources, set, NewModelLoader(io))
 					if err != nil {
 						t.Fatal(err)
@@ -140,19 +145,31 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 						}
 					}
 					var reps []FrameReport
-					for _, pos := range route {
+					for k, pos := range route {
+						if window && k%windowSize == 0 {
+							st.Fill(route, windowSize)
+						}
 						reps = append(reps, s.Step(pos))
 					}
 					return reps, s.Summary(), s.FedFrames()
 				}
-				want, wantSum, _ := run(nil)
-				got, gotSum, fed := run(bud)
-				if fed != frames {
-					t.Fatalf("%d of %d frames read from the stream", fed, frames)
+				want, wantSum, _ := run(nil, false)
+				win, err := NewWindow(w, base, radius, StreamPolicy{Distance: mode})
+				if err != nil {
+					t.Fatal(err)
 				}
-				same(t, got, want)
-				if !reflect.DeepEqual(gotSum, wantSum) {
-					t.Errorf("summary\n%+v\nwant\n%+v", gotSum, wantSum)
+				for _, fedBy := range []struct {
+					st     *Stream
+					window bool
+				}{{bud, false}, {win, true}} {
+					got, gotSum, fed := run(fedBy.st, fedBy.window)
+					if fed != frames {
+						t.Fatalf("window %v: %d of %d frames read from the stream", fedBy.window, fed, frames)
+					}
+					same(t, got, want)
+					if !reflect.DeepEqual(gotSum, wantSum) {
+						t.Errorf("window %v: summary\n%+v\nwant\n%+v", fedBy.window, gotSum, wantSum)
+					}
 				}
 			})
 			if center {
@@ -172,6 +189,9 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 					}
 					var reps []EstellaFrame
 					for k, pos := range route {
+						if st != nil && st != rt && k%windowSize == 0 {
+							st.Fill(route, windowSize)
+						}
 						var at []Point
 						if actual != nil {
 							at = actual[k]
@@ -182,19 +202,25 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 				}
 				for _, actual := range [][][]Point{nil, streamRoute(frames, nsrc, n, rand.New(rand.NewPCG(seed, 12)))} {
 					want, wantSum, _ := run(nil, actual)
-					got, gotSum, fed := run(rt, actual)
-					if fed != frames {
-						t.Fatalf("%d of %d frames read from the stream", fed, frames)
+					win, err := NewWindow(w, base, radius, StreamPolicy{Runtime: true})
+					if err != nil {
+						t.Fatal(err)
 					}
-					if !reflect.DeepEqual(got, want) {
-						for k := range want {
-							if !reflect.DeepEqual(got[k], want[k]) {
-								t.Fatalf("frame %d (apart %v):\n%+v\nwant\n%+v", k+1, actual != nil, got[k], want[k])
+					for _, st := range []*Stream{rt, win} {
+						got, gotSum, fed := run(st, actual)
+						if fed != frames {
+							t.Fatalf("%d of %d frames read from the stream", fed, frames)
+						}
+						if !reflect.DeepEqual(got, want) {
+							for k := range want {
+								if !reflect.DeepEqual(got[k], want[k]) {
+									t.Fatalf("frame %d (apart %v):\n%+v\nwant\n%+v", k+1, actual != nil, got[k], want[k])
+								}
 							}
 						}
-					}
-					if !reflect.DeepEqual(gotSum, wantSum) {
-						t.Errorf("summary\n%+v\nwant\n%+v", gotSum, wantSum)
+						if !reflect.DeepEqual(gotSum, wantSum) {
+							t.Errorf("summary\n%+v\nwant\n%+v", gotSum, wantSum)
+						}
 					}
 				}
 			})

@@ -170,9 +170,11 @@ func BenchmarkTuneLarge(b *testing.B) {
 // in-process runs, without the processes' start and the world's opening
 // that `worldcook simulate` adds, so the loop measured is the cheaper
 // one). The two are interleaved in each round. It reports `ratio`, the
-// search's wall time (the shared streams computed, as tune does) over
-// the loop's (docs/benchmarks.md: at most 0.5), and each one's wall and
-// CPU time.
+// search's wall time (its candidates stepped together over the route's
+// shared window, as tune runs them) over the loop's, `cpu-ratio` the
+// same of CPU times (docs/benchmarks.md: at most 0.5), each one's wall
+// and CPU time, and the allocations and bytes allocated of each, which
+// a busy machine does not change.
 func BenchmarkTuneShared(b *testing.B) {
 	const side, frames = 64, 20000
 	w := gridWorld(side, 1)
@@ -212,8 +214,12 @@ func BenchmarkTuneShared(b *testing.B) {
 			base := simulate.Options{Policy: policy, Model: streaming.ModelIO{LatencyFrames: 2}}
 			ctx := context.Background()
 			var loop, loopCPU, tune, tuneCPU time.Duration
+			var loopAllocs, loopBytes, tuneAllocs, tuneBytes uint64
+			var ms runtime.MemStats
+			allocs := func() (uint64, uint64) { runtime.ReadMemStats(&ms); return ms.Mallocs, ms.TotalAlloc }
 			for b.Loop() {
 				// The user's loop: every candidate on its own, two at a time.
+				a0, y0 := allocs()
 				c0, t0 := cpuTime(), time.Now()
 				alone := &evaluator{base: base, routes: []string{file}, parsed: []*streaming.Route{rt}, gate: holes,
 					worlds: map[float64]*streaming.World{1: w}}
@@ -225,19 +231,20 @@ func BenchmarkTuneShared(b *testing.B) {
 				}
 				loop += time.Since(t0)
 				loopCPU += cpuTime() - c0
-				// tune: the shared streams, then the search as the command runs it.
+				a1, y1 := allocs()
+				loopAllocs, loopBytes = loopAllocs+a1-a0, loopBytes+y1-y0
+				// tune: the search as the command runs it.
 				c0, t0 = cpuTime(), time.Now()
 				e := &evaluator{base: base, routes: []string{file}, parsed: []*streaming.Route{rt}, gate: holes,
 					worlds: map[float64]*streaming.World{1: w}}
-				if err := e.share(ctx, plan.Candidates, 2); err != nil {
-					b.Fatal(err)
-				}
-				res, err := search(ctx, plan, oneByOne(e.eval), Options{Routes: []string{file}, Require: holes, Workers: 2})
+				res, err := search(ctx, plan, e.lockstep, Options{Routes: []string{file}, Require: holes, Workers: 2})
 				if err != nil {
 					b.Fatal(err)
 				}
 				tune += time.Since(t0)
 				tuneCPU += cpuTime() - c0
+				a2, y2 := allocs()
+				tuneAllocs, tuneBytes = tuneAllocs+a2-a1, tuneBytes+y2-y1
 				b.ReportMetric(float64(res.Pruned), "pruned")
 				b.ReportMetric(float64(res.Feasible), "feasible")
 			}
@@ -247,6 +254,11 @@ func BenchmarkTuneShared(b *testing.B) {
 			b.ReportMetric(tune.Seconds()/n, "s-wall-tune")
 			b.ReportMetric(tuneCPU.Seconds()/n, "s-cpu-tune")
 			b.ReportMetric(tune.Seconds()/loop.Seconds(), "ratio")
+			b.ReportMetric(tuneCPU.Seconds()/loopCPU.Seconds(), "cpu-ratio")
+			b.ReportMetric(float64(loopAllocs)/n, "allocs-loop")
+			b.ReportMetric(float64(tuneAllocs)/n, "allocs-tune")
+			b.ReportMetric(float64(loopBytes)/n, "B-loop")
+			b.ReportMetric(float64(tuneBytes)/n, "B-tune")
 		})
 	}
 }

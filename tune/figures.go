@@ -50,8 +50,13 @@ type Figures struct {
 	// (streaming.FailConditions).
 	Held []Held `json:"held"`
 	// Stopped says the run was stopped early because it could no longer
-	// win (Stop): the figures are of the frames run, lower bounds.
+	// win (Stop), or, with Failed, because it could no longer be
+	// feasible: the figures are of the frames run, lower bounds.
 	Stopped bool `json:"stopped,omitempty"`
+	// Failed says the run was stopped as soon as a --require condition
+	// surely held (Held, with its frames so far): whatever its frames to
+	// come, the candidate is not feasible.
+	Failed bool `json:"failed,omitempty"`
 }
 
 // Held is a condition that held on a route: in how many frames, from
@@ -119,6 +124,21 @@ func oneByOne(run func(ctx context.Context, c Candidate, route int, stop stopFun
 // bytes, which the summary does not keep, is the mean of the frames'
 // ResidentBytes.
 func figuresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
+	var total float64
+	for i := range frames {
+		total += float64(frames[i].ResidentBytes)
+	}
+	mean := 0.0
+	if len(frames) > 0 {
+		mean = total / float64(len(frames))
+	}
+	return figuresFrom(sum, mean)
+}
+
+// figuresFrom are the figures of a complete run from its summary and its
+// mean resident bytes (summed frame by frame in order, then divided by
+// the frames: figuresOf, or a meter that saw every frame).
+func figuresFrom(sum *streaming.Summary, mean float64) Figures {
 	f := Figures{
 		Frames:            sum.Frames,
 		PeakResidentBytes: sum.PeakResidentBytes,
@@ -127,13 +147,7 @@ func figuresOf(sum *streaming.Summary, frames []streaming.FrameReport) Figures {
 		HoleFrames:        sum.HoleFrames,
 		PopInFrames:       sum.PopInFrames,
 		Held:              []Held{},
-	}
-	var total float64
-	for i := range frames {
-		total += float64(frames[i].ResidentBytes)
-	}
-	if len(frames) > 0 {
-		f.MeanResidentBytes = total / float64(len(frames))
+		MeanResidentBytes: mean,
 	}
 	if g := sum.Gate; g != nil {
 		for _, b := range g.Breaches {
@@ -184,15 +198,21 @@ func (m *meter) Frame(r *streaming.FrameReport) error {
 	return nil
 }
 
+// mean is the mean resident bytes of the frames seen.
+func (m *meter) mean() float64 {
+	if m.frames == 0 {
+		return 0
+	}
+	return m.resident / float64(m.frames)
+}
+
 // Partial returns the figures of the frames seen, Stopped set: the
 // figures of a run the meter stopped. The conditions are not known for a
 // run cut short (Held is empty).
 func (m *meter) Partial() Figures {
 	f := Figures{Frames: m.frames, PeakResidentBytes: m.progress.PeakResidentBytes, Loads: m.progress.Loads,
 		MaxRequestedBytes: m.progress.MaxRequestedBytes, HoleFrames: m.holes, Held: []Held{}, Stopped: true}
-	if m.frames > 0 {
-		f.MeanResidentBytes = m.resident / float64(m.frames)
-	}
+	f.MeanResidentBytes = m.mean()
 	return f
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/worldcook/worldcook/cook"
 	"github.com/worldcook/worldcook/manifest"
@@ -118,10 +119,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
-	if err := e.share(ctx, append([]Candidate{authored}, plan.Candidates...), o.Workers); err != nil {
-		return nil, err
-	}
-	res, err := search(ctx, plan, oneByOne(e.eval), o)
+	res, err := search(ctx, plan, e.lockstep, o)
 	if res != nil {
 		res.Warnings, res.Uncovered, res.EstellaXY = warnings, plan.Uncovered, estellaXY(s.Base, authoredWorld)
 		res.ViewReach = reach
@@ -230,102 +228,9 @@ type evaluator struct {
 	// run is most of what a run allocates (and so of the collector's
 	// work).
 	frames sync.Pool
-	// streams are the routes' shared streams by cell size (nil: the runs
-	// measure on their own).
-	streams map[float64][]*streaming.Stream
-}
-
-// streamLimit bounds the distances all the shared streams hold together
-// (12 bytes each): 256 MB.
-const streamLimit = 256 << 20 / 12
-
-// share computes, for every cell size the candidates cs have and every
-// route, the route's shared stream: the sources' positions, the cells
-// near them and their distances, once for every candidate of that cell
-// size (simulate.NewStream). A stream too large to hold is left out: its
-// runs measure on their own. Up to workers streams are computed at once;
-// only a cancelled ctx is an error.
-//
-// Only Estella's runtime shares: its distances (distanceToCell, a square
-// root each) are most of what a run costs, and a stream read for them
-// costs a fraction. The budgeted scheduler's squared distances cost
-// about what reading them from a stream costs (docs/benchmarks.md), so
-// its runs measure on their own.
-func (e *evaluator) share(ctx context.Context, cs []Candidate, workers int) error {
-	if e.base.Policy != simulate.Estella {
-		return nil
-	}
-	radius := map[float64]float64{}
-	var sizes []float64
-	for _, c := range cs {
-		if _, ok := radius[c.CellSize]; !ok {
-			sizes = append(sizes, c.CellSize)
-		}
-		r := max(radius[c.CellSize], c.Load, c.Unload, c.Prefetch)
-		if c.Authored {
-			// The authored settings keep each source's own radii.
-			for _, w := range []*streaming.World{e.worlds[c.CellSize]} {
-				if w == nil {
-					continue
-				}
-				for _, src := range append(slices.Clone(w.Sources), w.RuntimeSources...) {
-					r = max(r, src.Load, src.Unload, src.Prefetch)
-				}
-			}
-			r = max(r, manifest.DefaultLoadRadius, manifest.DefaultUnloadRadius, manifest.DefaultPrefetchRadius)
-		}
-		radius[c.CellSize] = r
-	}
-	type job struct {
-		size  float64
-		route int
-	}
-	var jobs []job
-	for _, size := range sizes {
-		for r := range e.routes {
-			jobs = append(jobs, job{size, r})
-		}
-	}
-	limit := streamLimit / max(len(jobs), 1)
-	out := make([]*streaming.Stream, len(jobs))
-	next := make(chan int, len(jobs))
-	for k := range jobs {
-		next <- k
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range max(1, min(workers, len(jobs))) {
-		wg.Go(func() {
-			for k := range next {
-				if ctx.Err() != nil {
-					return
-				}
-				j := jobs[k]
-				w := e.worlds[j.size]
-				if w == nil {
-					continue
-				}
-				probe := Candidate{CellSize: j.size, Authored: true}
-				// A stream declined (too large) or that cannot be made
-				// (sources a run will refuse, and say why) is left out.
-				if st, err := simulate.NewStream(w, e.options(&probe, j.route), radius[j.size], limit); err == nil {
-					out[k] = st
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	e.streams = map[float64][]*streaming.Stream{}
-	for k, j := range jobs {
-		if e.streams[j.size] == nil {
-			e.streams[j.size] = make([]*streaming.Stream, len(e.routes))
-		}
-		e.streams[j.size][j.route] = out[k]
-	}
-	return nil
+	// fed, when set, counts the frames the runs stepped together read
+	// from their shared window (tests).
+	fed *atomic.Int64
 }
 
 // Options are the simulate options of candidate c on route r: the fixed
@@ -346,9 +251,6 @@ func (e *evaluator) eval(ctx context.Context, c Candidate, r int, stop stopFunc)
 		return Figures{}, fmt.Errorf("no world of cell size %s was opened", num(c.CellSize))
 	}
 	o := e.options(&c, r)
-	if sts := e.streams[c.CellSize]; sts != nil {
-		o.Stream = sts[r]
-	}
 	if buf, ok := e.frames.Get().(*[]streaming.FrameReport); ok {
 		o.Frames = *buf
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/worldcook/worldcook/cook"
@@ -148,10 +149,11 @@ func TestRunRefuses(t *testing.T) {
 }
 
 // TestSharedRunsMatchSimulate: under both policies, every candidate of a
-// search whose runs read the routes' shared streams has, on every route,
-// exactly the figures a simulate.Run of its settings measuring on its own
-// gives, and its runs read every frame from the stream (so that a wrong
-// stream fails this test rather than being passed over).
+// search whose runs are stepped together, fed from the route's shared
+// window, has, on every route, exactly the figures a simulate.Run of its
+// settings measuring on its own gives, and its runs read every frame
+// from the window (so that a wrong window fails this test rather than
+// being passed over).
 func TestSharedRunsMatchSimulate(t *testing.T) {
 	for _, policy := range []simulate.Policy{simulate.Budgeted, simulate.Estella} {
 		t.Run(string(policy), func(t *testing.T) {
@@ -165,7 +167,8 @@ func TestSharedRunsMatchSimulate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := &evaluator{base: s.Base, routes: s.Routes, parsed: []*streaming.Route{rt}, gate: holes, worlds: map[float64]*streaming.World{}}
+			e := &evaluator{base: s.Base, routes: s.Routes, parsed: []*streaming.Route{rt}, gate: holes, worlds: map[float64]*streaming.World{},
+				fed: &atomic.Int64{}}
 			for _, cs := range plan.CellSizes() {
 				if e.worlds[cs], err = simulate.Open(context.Background(), demoScene, cook.OpenOptions{Validate: validateCellSize(cs)}); err != nil {
 					t.Fatal(err)
@@ -174,52 +177,27 @@ func TestSharedRunsMatchSimulate(t *testing.T) {
 			if err := freeze(e.worlds); err != nil {
 				t.Fatal(err)
 			}
-			if err := e.share(context.Background(), plan.Candidates, 2); err != nil {
-				t.Fatal(err)
-			}
-			if policy == simulate.Budgeted {
-				// tune shares under Estella's runtime only (share); the
-				// budgeted scheduler reads a stream as exactly.
-				e.streams = map[float64][]*streaming.Stream{}
-				for cs, w := range e.worlds {
-					probe := Candidate{CellSize: cs, Authored: true}
-					st, err := simulate.NewStream(w, e.options(&probe, 0), 3000, 1<<30)
-					if err != nil {
-						t.Fatal(err)
-					}
-					e.streams[cs] = []*streaming.Stream{st}
-				}
-			}
-			res, err := search(context.Background(), plan, oneByOne(e.eval), Options{Routes: s.Routes, Require: holes, Exhaustive: true})
+			res, err := search(context.Background(), plan, e.lockstep, Options{Routes: s.Routes, Require: holes, Exhaustive: true})
 			if err != nil {
 				t.Fatal(err)
 			}
+			frames := 0
 			for i := range res.Outcomes {
 				out := &res.Outcomes[i]
 				c := out.Candidate
-				if e.streams[c.CellSize][0] == nil {
-					t.Fatalf("no stream for cell size %s", num(c.CellSize))
-				}
 				o := e.options(&c, 0)
 				alone, err := simulate.Run(context.Background(), e.worlds[c.CellSize], o)
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.Stream = e.streams[c.CellSize][0]
-				fed, err := simulate.Run(context.Background(), e.worlds[c.CellSize], o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n := len(alone.Runs[0].Frames); fed.Runs[0].Fed != n {
-					t.Fatalf("%s: %d of %d frames read from the stream", c.Describe(), fed.Runs[0].Fed, n)
-				}
+				frames += len(alone.Runs[0].Frames)
 				want := figuresOf(&alone.Runs[0].Summary, alone.Runs[0].Frames)
-				if got := figuresOf(&fed.Runs[0].Summary, fed.Runs[0].Frames); !reflect.DeepEqual(got, want) {
-					t.Errorf("%s: fed %+v, alone %+v", c.Describe(), got, want)
-				}
 				if !reflect.DeepEqual(out.Routes[0], want) {
 					t.Errorf("%s: tune %+v, simulate %+v", c.Describe(), out.Routes[0], want)
 				}
+			}
+			if got := e.fed.Load(); got != int64(frames) {
+				t.Fatalf("%d of %d frames read from the shared window", got, frames)
 			}
 		})
 	}
@@ -254,5 +232,63 @@ func TestCellOverBudget(t *testing.T) {
 		case tc.want > 0 && (len(got) != 1 || len(got[0].Cells) != tc.want || !strings.Contains(got[0].Hint, "the largest --budget tried")):
 			t.Errorf("--budget %s: %+v, want one cell-over-budget naming %d cells", tc.budget, got, tc.want)
 		}
+	}
+}
+
+// TestStopAtBreachEqualsExhaustive: the search that stops a candidate as
+// soon as a --require condition held gives the exhaustive search's best,
+// top, front and counts, and the same figures for every candidate it ran
+// to the end; a stopped one is infeasible there too. With no candidate
+// feasible, the stopped ones run again to the end and the explanation is
+// the exhaustive search's, word for word.
+func TestStopAtBreachEqualsExhaustive(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		none bool
+	}{
+		{"some feasible", Spec{CellSize: "700,1000"}, false},
+		// Loads 30 frames long leave holes whatever the radii.
+		{"none feasible", Spec{Load: "900,1200", Unload: "1800", Prefetch: "1200,1500"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := demoSetup(t, tc.spec)
+			if tc.none {
+				s.Base.Model.LatencyFrames = 30
+			}
+			want, err := Run(context.Background(), s, Options{Require: holes, Exhaustive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Run(context.Background(), s, Options{Require: holes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Best != want.Best || !reflect.DeepEqual(got.Top, want.Top) || !reflect.DeepEqual(got.Pareto, want.Pareto) ||
+				got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(got, want) != want.Feasible {
+				t.Fatalf("best %d top %v front %v %d/%d, exhaustive best %d top %v front %v %d/%d",
+					got.Best, got.Top, got.Pareto, got.Feasible, got.Evaluated, want.Best, want.Top, want.Pareto, want.Feasible, want.Evaluated)
+			}
+			if g, w := got.Infeasible(), want.Infeasible(); g != w || (w != "") != tc.none {
+				t.Fatalf("infeasible %q, exhaustive %q", g, w)
+			}
+			failed := 0
+			for i := range got.Outcomes {
+				g, w := &got.Outcomes[i], &want.Outcomes[i]
+				if g.failed {
+					failed++
+					if w.Feasible || g.Feasible || !g.Pruned || !g.Routes[len(g.Routes)-1].Failed || len(g.Routes[len(g.Routes)-1].Held) == 0 {
+						t.Fatalf("%s stopped at a breach: %+v, exhaustive %+v", g.Candidate.Describe(), g, w)
+					}
+					continue
+				}
+				if !g.Pruned && !reflect.DeepEqual(g.Routes, w.Routes) {
+					t.Fatalf("%s: %+v, exhaustive %+v", g.Candidate.Describe(), g.Routes, w.Routes)
+				}
+			}
+			if tc.none != (failed == 0) {
+				t.Fatalf("%d candidates left stopped at a breach", failed)
+			}
+		})
 	}
 }

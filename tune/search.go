@@ -74,6 +74,9 @@ type Outcome struct {
 	Pruned bool `json:"pruned,omitempty"`
 	// Run is false for a candidate a cancelled search never finished.
 	Run bool `json:"-"`
+	// failed says a run was stopped as soon as a --require condition
+	// held (Figures.Failed).
+	failed bool
 }
 
 // PeakResidentBytes is the largest peak over the routes.
@@ -351,8 +354,50 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 			}
 		}
 	}
+	if !res.Partial && !o.Exhaustive {
+		if err := s.rerunFailed(ctx); err != nil {
+			return nil, err
+		}
+	}
 	res.conclude(o.Top)
 	return res, nil
+}
+
+// rerunFailed runs again to the end, when no candidate is feasible, the
+// candidates stopped as soon as a condition held: what failed, and the
+// nearest candidate (Result.Infeasible), is then told from whole runs,
+// as the exhaustive search tells it. With a feasible candidate, they
+// stay stopped.
+func (s *searcher) rerunFailed(ctx context.Context) error {
+	res := s.res
+	var again []int
+	for i := range res.Outcomes {
+		out := &res.Outcomes[i]
+		if out.Run && out.Feasible {
+			return nil
+		}
+		if out.Run && out.failed {
+			again = append(again, i)
+		}
+	}
+	for start := 0; start < len(again); start += batchSize {
+		batch := again[start:min(start+batchSize, len(again))]
+		cands := make([]Candidate, len(batch))
+		for k, i := range batch {
+			cands[k] = res.Outcomes[i].Candidate
+		}
+		errs := s.runBatch(ctx, cands, len(cands), nil, func(k int, out *Outcome) { res.Outcomes[batch[k]] = *out })
+		if ctx.Err() != nil {
+			res.Partial = true
+			return nil
+		}
+		for k, err := range errs {
+			if err != nil {
+				return fmt.Errorf("candidate %d (%s): %v", cands[k].Index, cands[k].Describe(), err)
+			}
+		}
+	}
+	return nil
 }
 
 // runBatch runs one batch's candidates, those of one cell size together
@@ -418,6 +463,14 @@ func (s *searcher) runBatch(ctx context.Context, cands []Candidate, free int, b 
 				got := progress{f.PeakResidentBytes, f.Loads, f.MaxRequestedBytes}
 				prior[k] = prior[k].add(got)
 				outs[k].Routes = append(outs[k].Routes, f)
+				if f.Failed {
+					if stops[j] == nil {
+						errs[k] = fmt.Errorf("route %s: the evaluator stopped a run that was to run to the end", s.o.Routes[r])
+						continue
+					}
+					outs[k].Pruned, outs[k].failed = true, true
+					continue
+				}
 				if f.Stopped {
 					if stops[j] == nil || !stops[j](got) {
 						errs[k] = fmt.Errorf("route %s: the evaluator stopped a run that could still win", s.o.Routes[r])

@@ -14,7 +14,7 @@ import (
 // The plane a world is laid out on (plane-mismatch), and the layout it is
 // told from: the cameras (package camera read them, collectViews kept
 // them) and the extent of the top-level entities of the expanded world
-// (Plan.World()), their tilemaps' tiles included. The rule itself is the
+// (Plan.World()), what they draw flat on x and y included. The rule itself is the
 // manifest's (Layout.LaidOut), so that simulate and tune judge a cooked
 // world as validate judges the scene.
 
@@ -22,10 +22,12 @@ import (
 // up to manifest.LayoutSample top-level entities, evenly spaced, leaving
 // out the cameras and UI roots (a camera stands back from a 2D scene on
 // z, a canvas sits wherever the UI does). A top-level entity counts by
-// its world position and, when it carries a tilemap, by its painted tiles
-// as the engine lays them out (orthogonal, isometric, staggered or
-// hexagonal, through the entity's world transform): a 2D scene made of
-// one tilemap spreads on x and y by its tiles alone. The entities are
+// its world position and by what it draws flat on its x-y plane, through
+// its world transform: a tilemap's painted tiles as the engine lays them
+// out (orthogonal, isometric, staggered or hexagonal), a sprite's or a
+// shape's rectangle. A 2D scene of one tilemap, or of a background sprite
+// at the origin, spreads on x and y by them alone; none of them has depth
+// to spread a 2D scene on z (a light's reach would). The entities are
 // counted first so that nothing is allocated for a world of millions.
 func (c *checker) layout() *manifest.Layout {
 	if c.plan.Layout != nil {
@@ -78,27 +80,29 @@ func (c *checker) layout() *manifest.Layout {
 		l.Roots++
 		add(o)
 		if w.Flags(i)&fExtent != 0 {
-			c.tileExtent(i, &m, add)
+			c.flatExtent(i, &m, add)
 		}
 	}
 	c.plan.Layout = l
 	return l
 }
 
-// tileExtent sends the corners of the painted tiles of top-level entity
-// i's tilemaps (TilemapLayer, a Tiled map's Tilemap), placed by its world
+// flatExtent sends the corners of what top-level entity i draws flat on
+// its x-y plane (the painted tiles of a TilemapLayer or a Tiled map's
+// Tilemap, a Sprite's or ShapeRenderer's rectangle), placed by its world
 // matrix m as the renderer draws them, to add.
-func (c *checker) tileExtent(i int32, m *scene.Affine, add func(scene.Vec3)) {
-	var maps []scene.Component
+func (c *checker) flatExtent(i int32, m *scene.Affine, add func(scene.Vec3)) {
+	var flat []scene.Component
 	for _, comp := range c.w.Components(world.Ent{I: i}) {
-		if comp.Type == "TilemapLayer" || comp.Type == "Tilemap" {
-			maps = append(maps, comp)
+		switch comp.Type {
+		case "TilemapLayer", "Tilemap", "Sprite", "ShapeRenderer":
+			flat = append(flat, comp)
 		}
 	}
-	if len(maps) == 0 {
+	if len(flat) == 0 {
 		return
 	}
-	c.w.Extents().Local(maps, c.d.Path, geometry.FuncSink{OnBox: func(lo, hi scene.Vec3, fr geometry.Frame) {
+	c.w.Extents().Local(flat, c.d.Path, geometry.FuncSink{OnBox: func(lo, hi scene.Vec3, fr geometry.Frame) {
 		f := geometry.FrameMatrix(m, fr)
 		for corner := range 8 {
 			p := lo
@@ -145,7 +149,7 @@ const (
 var rulePlaneMismatch = rule{
 	Rule: Rule{ID: CodePlaneMismatch, Level: SeverityWarning,
 		Short: "The world is laid out on the other plane than it is cut on",
-		Full:  "A 2D scene cut on xz (its cameras all orthographic, its top-level entities, by their positions and their tilemaps' tiles, spread on y eight times as far as on z), or a 3D scene cut on xy (a perspective camera, the spread on z): the cells follow the wrong axis. Without a camera, the spread must also cover two cells and a quarter of the x extent. Up to 4096 top-level entities, evenly spaced, are measured, cameras and UI roots left out.",
+		Full:  "A 2D scene cut on xz (its cameras all orthographic, its top-level entities, by their positions and what they draw flat (tiles, sprites, shapes), spread on y eight times as far as on z), or a 3D scene cut on xy (a perspective camera, the spread on z): the cells follow the wrong axis. Without a camera, the spread must also cover two cells and a quarter of the x extent. Up to 4096 top-level entities, evenly spaced, are measured, cameras and UI roots left out.",
 		Help:  "Cut the world on the plane it is laid out on: plane: xy at the top of worldcook.yaml for a 2D world (worldcook init --plane xy --write writes it), plane: xz for a 3D one."},
 	phase: phaseWorld,
 	check: (*checker).checkPlane,

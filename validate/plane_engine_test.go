@@ -10,6 +10,34 @@ import (
 	"github.com/worldcook/worldcook/manifest"
 )
 
+// TestFewSpritesAreLaidOutOnXY: the engine's particle demo is a
+// background sprite and a texture holder at y 0 (z 0 and -5) under an
+// orthographic camera; the background's rectangle spreads it on y.
+func TestFewSpritesAreLaidOutOnXY(t *testing.T) {
+	engine := corpus.Estella(t)
+	proj := filepath.Join(t.TempDir(), "particle-demo")
+	corpus.CopyTree(t, filepath.Join(engine, "examples", "particle-demo"), proj)
+	file := filepath.Join(proj, "assets", "scenes", "main.esscene")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := scene.Parse(file, withStreamedWorld(t, src, "200"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Check(d, Options{SceneName: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range p.Findings {
+		if f.Code == CodePlaneMismatch {
+			return
+		}
+	}
+	t.Errorf("no plane-mismatch on x and z (layout %+v)", p.Layout)
+}
+
 // TestOneTilemapIsLaidOutOnXY: the engine's tilemap demo draws each of
 // its maps (orthogonal, isometric, staggered, hexagonal, a wang-tiled
 // one, a Tiled import) as one top-level tilemap under an orthographic

@@ -25,7 +25,6 @@ import (
 
 	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
-	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
@@ -220,7 +219,19 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if early {
+	if early && (plan.View == nil || plan.View.Camera != m.d.Entities[m.cam].ID) {
+		// validate reads another main camera: the source goes there,
+		// and the marks are checked with it.
+		early, m.set = false, false
+		if len(plan.Sources) == 0 && m.camera(plan, true) {
+			news = true
+		}
+		if news {
+			if plan, err = m.settle(r.CellSize, false); err != nil {
+				return nil, err
+			}
+		}
+	} else if early {
 		m.mark(m.cam, "carries the streaming source")
 	} else {
 		if len(plan.Sources) == 0 && m.camera(plan, true) {
@@ -475,25 +486,36 @@ func (m *maker) mayHaveSource() bool {
 }
 
 // camera picks the camera to carry a streaming source: the scene's main
-// camera, as the engine picks it and validate and simulate read it
-// (mainCamera), from the model of plan when given (an instance's camera
-// with its overrides), else from the scene as written. A main camera
-// inside a prefab instance gets none: the instance entry has no
-// components list to add it to, and the notes say how to add it. With
+// camera, the one validate reads the view of (Plan.View: the engine's
+// pick, camera.Main, of the cameras it spawns, those inside prefab
+// instances included). Without a plan, before the scene is checked, it
+// is read from the scene as written (mainCamera), for a scene without
+// prefab instances: Make then checks that validate read the same. A
+// main camera inside a prefab instance gets none: the instance entry has
+// no components list to add it to, and a note says how to add it. With
 // mark, the camera's root is marked WorldPersistent at once. It reports
 // whether a camera was given the source.
 func (m *maker) camera(plan *validate.Plan, mark bool) bool {
-	var w *world.World
-	if plan != nil {
-		w = plan.World()
+	best := -1
+	if plan == nil {
+		best = mainCamera(m.d)
+	} else if v := plan.View; v != nil {
+		const how = "which has no components list to add a WorldStreamingSource to; add a component_added WorldStreamingSource override on"
+		i, ok := m.d.Lookup(v.Camera)
+		switch {
+		case !ok:
+			// An entity of an instance's expansion, with an id the
+			// engine generates.
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("%s: the main camera, %s, is inside a prefab instance, %s its entity, or unpack the instance", m.d.Path, who(&v.Camera, v.CameraName), how))
+			return false
+		case m.d.Entities[i].IsPrefab():
+			line, col := m.d.RecordPosition(i)
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("%s:%d:%d: the main camera is prefab instance %s, %s its root, or unpack it", m.d.Path, line, col, who(&v.Camera, m.d.Entities[i].Name), how))
+			return false
+		}
+		best = i
 	}
-	best := mainCamera(m.d, w)
 	if best < 0 {
-		return false
-	}
-	if e := &m.d.Entities[best]; e.IsPrefab() {
-		line, col := m.d.RecordPosition(best)
-		m.r.Notes = append(m.r.Notes, fmt.Sprintf("%s:%d:%d: the main camera is prefab instance %s, which has no components list to add a WorldStreamingSource to; add a component_added WorldStreamingSource override on its root, or unpack it", m.d.Path, line, col, who(&e.ID, e.Name)))
 		return false
 	}
 	m.cam, m.set = best, true
@@ -503,34 +525,20 @@ func (m *maker) camera(plan *validate.Plan, mark bool) bool {
 	return true
 }
 
-// mainCamera is the index of the scene's main camera, -1 for none: of
-// the cameras the scene spawns (not those with "visible": false), in
-// authored order, the one the engine's camera director makes the main
-// one (camera.Main), each read as validate reads it: through the model w
-// when given (an instance's camera with its overrides applied), else as
-// written in d.
-func mainCamera(d *scene.Document, w *world.World) int {
+// mainCamera is the index of the main camera of a scene without prefab
+// instances, -1 for none: of the cameras the scene spawns (not those with
+// "visible": false), in authored order, the one the engine's camera
+// director makes the main one (camera.Main).
+func mainCamera(d *scene.Document) int {
 	var cams []camera.Camera
 	var at []int
 	for i := range d.Entities {
 		e := &d.Entities[i]
-		if e.Hidden {
+		data, ok := d.Component(i, "Camera")
+		if !ok || e.Hidden {
 			continue
 		}
-		var get camera.Fields
-		if w != nil {
-			if w.Flags(int32(i))&world.Camera == 0 {
-				continue
-			}
-			get = w.Field(int32(i), "Camera")
-		} else {
-			data, ok := d.Component(i, "Camera")
-			if !ok {
-				continue
-			}
-			get = func(key string) ([]byte, bool) { return scene.Field(data, key) }
-		}
-		cams = append(cams, camera.Read(e.ID, e.Name, get))
+		cams = append(cams, camera.Read(e.ID, e.Name, func(key string) ([]byte, bool) { return scene.Field(data, key) }))
 		at = append(at, i)
 	}
 	if k := camera.Main(cams); k >= 0 {

@@ -147,7 +147,7 @@ func (s *state) gather(g *group, y int) *Candidate {
 			c.Excluded = yErr.Error()
 			continue
 		case !yHas:
-			c.Excluded = who(w, y) + " has no Transform, so what moves under it would lose its place"
+			c.Excluded = who(w, y) + " has no " + place(w, y) + ", so what moves under it would lose its place"
 			continue
 		}
 		xt, xHas, err := w.Local(int32(x))
@@ -156,7 +156,7 @@ func (s *state) gather(g *group, y int) *Candidate {
 			c.Excluded = err.Error()
 			continue
 		case !xHas:
-			c.Excluded = who(w, x) + " has no Transform to recompute"
+			c.Excluded = who(w, x) + " has no " + place(w, x) + " to recompute"
 			continue
 		}
 		local, err := reparent.Under(yt, xt)
@@ -173,6 +173,16 @@ func (s *state) gather(g *group, y int) *Candidate {
 	c.edit = edit
 	c.Repair = "move " + strings.Join(moved, ", ") + " under " + who(w, y)
 	return c
+}
+
+// place names what gives entity i its place when it has none: a
+// Transform, or for a prefab instance whose Transform overrides cannot be
+// read, those overrides (why).
+func place(w *world.World, i int) string {
+	if in := w.Instance(int32(i)); in != nil && in.Why != "" {
+		return "place (" + in.Why + ")"
+	}
+	return "Transform"
 }
 
 // refuseMove says why root x may not move under root y ("" when it may).

@@ -186,17 +186,25 @@ func (g *Guard) Check(file, flag string) error {
 	g.mu.Lock()
 	owner, why := g.ownerOf(file)
 	g.mu.Unlock()
-	if owner != "" && why != "" {
-		return fmt.Errorf("%s %s is %s; write it somewhere else", flag, file, why)
+	// A name reserved for another run's file is refused as such, unless
+	// the file is an input of this one, which says more.
+	reserved := func() error {
+		if why != "" {
+			return fmt.Errorf("%s %s is %s; write it somewhere else", flag, file, why)
+		}
+		return nil
 	}
-	if owner != "" {
+	if owner != "" && why == "" {
 		return fmt.Errorf("%s %s is %s, a file this run writes itself; write it somewhere else", flag, file, owner)
 	}
 	st, err := os.Stat(file)
 	if err != nil {
-		return nil
+		return reserved()
 	}
 	if !st.Mode().IsRegular() {
+		if err := reserved(); err != nil {
+			return err
+		}
 		return fmt.Errorf("%s %s is not a regular file; pass a file name to write", flag, file)
 	}
 	g.mu.Lock()
@@ -219,7 +227,7 @@ func (g *Guard) Check(file, flag string) error {
 			return fmt.Errorf("%s %s is %s of the world being read, an input of this run; write it somewhere else", flag, file, ist.Name())
 		}
 	}
-	return nil
+	return reserved()
 }
 
 // ReadOnly refuses to replace file, named by what, when nobody may write
