@@ -191,3 +191,36 @@ func TestInsertedReadsOnlyTheEdit(t *testing.T) {
 		t.Errorf("the edited record was not read again: %q", got.Entities[0].Raw)
 	}
 }
+
+// FuzzInserted: for any scene and any text inserted at any offset (once
+// or twice), Inserted gives what a whole parse of the edited text gives,
+// the document or the error.
+func FuzzInserted(f *testing.F) {
+	f.Add([]byte(`{"version":1,"entities":[{"id":1,"components":[]},{"id":2,"parent":1}]}`), uint16(40), []byte(`,{"id":3}`), uint16(0), []byte(nil))
+	f.Add([]byte("{\"entities\": [\n  {\"id\": 1, \"components\": [{\"type\": \"A\"}]}\n]}"), uint16(42), []byte(`, {"type": "B", "data": {}}`), uint16(45), []byte(",\n  {\"id\": 2}"))
+	f.Add([]byte(`{"entities":[{"id":5,"prefab":"p","overrides":[]}],"name":"x"}`), uint16(47), []byte(`,"added":[]`), uint16(3), []byte(`x`))
+	f.Fuzz(func(t *testing.T, src []byte, at1 uint16, text1 []byte, at2 uint16, text2 []byte) {
+		d, err := Parse("s.esscene", src)
+		if err != nil {
+			return
+		}
+		a1, a2 := int(at1)%(len(src)+1), int(at2)%(len(src)+1)
+		at, text := []int{a1}, []string{string(text1)}
+		switch {
+		case len(text2) == 0:
+		case a2 > a1:
+			at, text = append(at, a2), append(text, string(text2))
+		case a2 < a1:
+			at, text = []int{a2, a1}, []string{string(text2), string(text1)}
+		}
+		out, ins := insert(src, at, text)
+		want, werr := Parse("s.esscene", out)
+		got, gerr := d.Inserted(out, ins)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("error %v, want %v", gerr, werr)
+		}
+		if werr == nil {
+			sameInserted(t, got, want)
+		}
+	})
+}
