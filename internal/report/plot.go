@@ -183,10 +183,16 @@ func MarkHoles(m *drawing.Map, eps []streaming.HoleEpisode, frames [][]streaming
 			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", streaming.FrameRange{First: e.First, Last: e.Last}, c.Cause))
 		}
 	}
+	alertCells(m, notes, "missing in frames ")
+}
+
+// alertCells marks each cell of m that notes names and adds to its note
+// what (the frame ranges and causes, three at most, after what) it was.
+func alertCells(m *drawing.Map, notes map[string][]string, what string) {
 	for i := range m.Cells {
 		if n, ok := notes[m.Cells[i].Name]; ok {
 			m.Cells[i].Alert = true
-			note := "missing in frames " + streaming.NameList(n, 3)
+			note := what + streaming.NameList(n, 3)
 			if m.Cells[i].Note != "" {
 				note = m.Cells[i].Note + "; " + note
 			}
@@ -206,16 +212,7 @@ func MarkPopIn(m *drawing.Map, eps []streaming.HoleEpisode) {
 			notes[c.Cell] = append(notes[c.Cell], fmt.Sprintf("%s (%s)", streaming.FrameRange{First: e.First, Last: e.Last}, c.Cause))
 		}
 	}
-	for i := range m.Cells {
-		if n, ok := notes[m.Cells[i].Name]; ok {
-			m.Cells[i].Alert = true
-			note := "shown by the camera, not resident, in frames " + streaming.NameList(n, 3)
-			if m.Cells[i].Note != "" {
-				note = m.Cells[i].Note + "; " + note
-			}
-			m.Cells[i].Note = note
-		}
-	}
+	alertCells(m, notes, "shown by the camera, not resident, in frames ")
 }
 
 // mapCellLimit is the world size above which the map shows only the region
