@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/cook"
-	"github.com/worldcook/worldcook/internal/corpus"
 	"github.com/worldcook/worldcook/internal/enginejs"
 	"github.com/worldcook/worldcook/internal/initworld"
 	"github.com/worldcook/worldcook/internal/scene"
@@ -36,18 +35,7 @@ type engineRoot struct {
 // places it, its Transform as the overrides the repair wrote leave it.
 func TestInstancesAgainstTheEngine(t *testing.T) {
 	sdk := enginejs.Engine(t)
-	dir := t.TempDir()
-	corpus.CopyTree(t, filepath.Join("testdata", "instances"), dir)
-	file := filepath.Join(dir, "assets", "scenes", "street.esscene")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := options()
-	r, err := Make(context.Background(), file, src, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, file, src, o, r := street(t)
 	prefabs := map[string]json.RawMessage{}
 	for _, name := range []string{"Lamp", "Pair"} {
 		b, err := os.ReadFile(filepath.Join(dir, "assets", "prefabs", name+".esprefab"))
@@ -104,6 +92,7 @@ func TestInstancesAgainstTheEngine(t *testing.T) {
 				case "Transform":
 					var ok bool
 					if at, ok = geometry.ReadTRS(c.Data); !ok {
+						var err error
 						at, err = scene.ParseTRS(c.Data)
 						if err != nil {
 							t.Fatalf("scene %d, %s: the engine's Transform %s: %v", k, name, c.Data, err)

@@ -25,18 +25,7 @@ import (
 // entity the engine spawns where it was and every record it does not
 // name byte for byte.
 func TestInstances(t *testing.T) {
-	dir := t.TempDir()
-	corpus.CopyTree(t, filepath.Join("testdata", "instances"), dir)
-	file := filepath.Join(dir, "assets", "scenes", "street.esscene")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := options()
-	r, err := Make(context.Background(), file, src, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, file, src, o, r := street(t)
 	var out bytes.Buffer
 	if err := WriteText(&out, r); err != nil {
 		t.Fatal(err)
@@ -128,4 +117,24 @@ func TestTidy(t *testing.T) {
 			t.Errorf("tidy(%v) = %v, want %v", tc.in, got.Position.X, tc.want)
 		}
 	}
+}
+
+// street copies the street of instances to a temporary project and
+// weighs its repairs: the project's folder, the scene's path and bytes,
+// the options and the result.
+func street(t *testing.T) (dir, file string, src []byte, o Options, r *Result) {
+	t.Helper()
+	dir = t.TempDir()
+	corpus.CopyTree(t, filepath.Join("testdata", "instances"), dir)
+	file = filepath.Join(dir, "assets", "scenes", "street.esscene")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = options()
+	r, err = Make(context.Background(), file, src, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, file, src, o, r
 }
