@@ -104,6 +104,9 @@ type cellRT struct {
 	// why is the strongest reason seen, in the current stretch of being
 	// wanted, that the cell was kept from becoming resident (see holeCause).
 	why HoleCause
+	// mark is the cell's place in an incremental run's sets (incNear,
+	// incReady, incHole).
+	mark uint8
 }
 
 // entry is a cell in one of the ordered lists, valid while the cell's seq
@@ -187,6 +190,10 @@ type Scheduler struct {
 	cellStates bool
 	// feed, when set, gives the frames' distances from a shared stream.
 	feed *streamFeed
+	// nState counts the cells in each state (Unloaded's only its changes).
+	nState [Failed + 1]int
+	// inc is the run stepping incrementally (incremental.go).
+	inc inc
 }
 
 // UseStream makes the scheduler read its distances, and the cells near
@@ -210,6 +217,7 @@ func (s *Scheduler) UseStream(st *Stream) error {
 		return err
 	}
 	s.feed = fd
+	s.register()
 	return nil
 }
 
@@ -292,7 +300,9 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.frame++
 	s.move(positions)
 	if s.feed != nil {
+		s.feed.lazy = s.inc.on || (s.frame == 1 && s.feed.inc)
 		s.feed.begin(s.frame, func(k int) float64 { return s.active[k].x }, func(k int) float64 { return s.active[k].z }, len(s.active))
+		s.changed()
 	}
 	rep := FrameReport{Frame: s.stats.label(s.frame), Positions: s.positions()}
 	s.finish(&rep)
@@ -304,6 +314,10 @@ func (s *Scheduler) Step(positions []Point) FrameReport {
 	s.holes(&rep)
 	s.popIn(&rep)
 	rep.Resident = len(s.resident)
+	if s.inc.on {
+		// Its lists keep stale entries (sweepChanged).
+		rep.Resident = s.nState[Resident]
+	}
 	rep.InFlight = s.nInflight
 	rep.ResidentBytes = s.residentTotal()
 	rep.PreparedBytes = s.preparedBytes
@@ -429,13 +443,19 @@ func (s *Scheduler) measure(i int32) *cellRT {
 	}
 	s.measured++
 	r.mstamp = s.stamp()
-	g := &s.geo[i]
-	best := math.Inf(1)
-	var fl uint8
 	var fed []float64
 	if s.feed != nil {
 		fed, _ = s.feed.dist(i, s.frame)
 	}
+	s.measureFrom(r, &s.geo[i], fed)
+	return r
+}
+
+// measureFrom sets r's distance and flags from the sources, or from
+// fed, the frame's distances of its cell to them.
+func (s *Scheduler) measureFrom(r *cellRT, g *geom, fed []float64) {
+	best := math.Inf(1)
+	var fl uint8
 	for k := range s.active {
 		a := &s.active[k]
 		var d2 float64
@@ -459,7 +479,6 @@ func (s *Scheduler) measure(i int32) *cellRT {
 		}
 	}
 	r.d2, r.flags = best, fl
-	return r
 }
 
 // setState moves a cell to a new state under a fresh seq, which makes the
@@ -471,7 +490,12 @@ func (s *Scheduler) setState(i int32, st CellState) *cellRT {
 	}
 	s.seq++
 	r := &s.rt[i]
+	s.nState[r.state]--
+	s.nState[st]++
 	r.state, r.seq = st, s.seq
+	if s.inc.on {
+		s.note(i)
+	}
 	return r
 }
 
@@ -615,7 +639,7 @@ func (s *Scheduler) evict(rep *FrameReport) {
 // cancel loads beyond every unload radius, and drop prepared cells and
 // prefetches beyond every max(prefetch, unload) radius.
 func (s *Scheduler) release(rep *FrameReport) {
-	s.resident = s.sweep(s.resident, Resident, func(i int32, m *cellRT) bool {
+	s.resident = s.sweep(s.resident, Resident, pendResident, func(i int32, m *cellRT) bool {
 		if m.flags&inUnload != 0 {
 			return true
 		}
@@ -624,7 +648,7 @@ func (s *Scheduler) release(rep *FrameReport) {
 		rep.Unloaded = append(rep.Unloaded, s.name(i))
 		return false
 	})
-	s.inflight = s.sweep(s.inflight, Loading, func(i int32, m *cellRT) bool {
+	s.inflight = s.sweep(s.inflight, Loading, pendInflight, func(i int32, m *cellRT) bool {
 		if s.wanted(m) {
 			return true
 		}
@@ -634,7 +658,7 @@ func (s *Scheduler) release(rep *FrameReport) {
 		rep.Cancelled = append(rep.Cancelled, s.name(i))
 		return false
 	})
-	s.waiting = s.sweep(s.waiting, Retrying, func(i int32, m *cellRT) bool {
+	s.waiting = s.sweep(s.waiting, Retrying, pendWaiting, func(i int32, m *cellRT) bool {
 		if s.wanted(m) {
 			return true
 		}
@@ -642,7 +666,7 @@ func (s *Scheduler) release(rep *FrameReport) {
 		rep.Cancelled = append(rep.Cancelled, s.name(i))
 		return false
 	})
-	s.prepared = s.sweep(s.prepared, Prepared, func(i int32, m *cellRT) bool {
+	s.prepared = s.sweep(s.prepared, Prepared, pendPrepared, func(i int32, m *cellRT) bool {
 		if m.flags&inKeep != 0 {
 			return true
 		}
@@ -652,7 +676,7 @@ func (s *Scheduler) release(rep *FrameReport) {
 		return false
 	})
 	// A given-up cell is tried afresh once every source has left it.
-	s.failed = s.sweep(s.failed, Failed, func(i int32, m *cellRT) bool {
+	s.failed = s.sweep(s.failed, Failed, pendFailed, func(i int32, m *cellRT) bool {
 		if m.flags&inKeep != 0 {
 			return true
 		}
@@ -672,7 +696,13 @@ func (s *Scheduler) wanted(m *cellRT) bool {
 
 // sweep walks a list in order, measuring each live cell, and keeps the
 // entries for which keep returns true. Stale entries are dropped.
-func (s *Scheduler) sweep(list []entry, st CellState, keep func(int32, *cellRT) bool) []entry {
+//
+// A run stepping incrementally walks only the cells of the list that
+// changed (pending p), in the list's order (sweepChanged).
+func (s *Scheduler) sweep(list []entry, st CellState, p pending, keep func(int32, *cellRT) bool) []entry {
+	if s.inc.on {
+		return s.sweepChanged(list, st, p, keep)
+	}
 	out := list[:0]
 	for _, e := range list {
 		if !s.valid(e, st) {
@@ -689,7 +719,7 @@ func (s *Scheduler) sweep(list []entry, st CellState, keep func(int32, *cellRT) 
 // publish is step 4: prepared cells a source now wants within its load
 // radius enter the world.
 func (s *Scheduler) publish(rep *FrameReport) {
-	s.prepared = s.sweep(s.prepared, Prepared, func(i int32, m *cellRT) bool {
+	s.prepared = s.sweep(s.prepared, Prepared, pendPublish, func(i int32, m *cellRT) bool {
 		if m.flags&inLoad == 0 {
 			return true
 		}
@@ -704,6 +734,10 @@ func (s *Scheduler) publish(rep *FrameReport) {
 // asking the spatial index, so the cost follows the cells near the
 // sources, not the size of the world.
 func (s *Scheduler) gatherNear() {
+	if s.inc.on {
+		s.gatherFresh()
+		return
+	}
 	s.near = s.near[:0]
 	st := s.stamp()
 	visit := func(i int32) {
@@ -744,7 +778,13 @@ func (s *Scheduler) byDistance(a, b int32) int {
 func (s *Scheduler) dispatch(rep *FrameReport) {
 	s.cand = s.cand[:0]
 	f := int32(min(s.frame, math.MaxInt32))
+	if s.inc.on {
+		s.readyCandidates(f)
+	}
 	for _, i := range s.near {
+		if s.inc.on {
+			break
+		}
 		r := &s.rt[i]
 		ready := r.state == Unloaded || (r.state == Retrying && r.due <= f)
 		if ready && r.cooldown <= f {
@@ -819,7 +859,13 @@ func (s *Scheduler) dispatch(rep *FrameReport) {
 // resident at the end of the frame: what a player would see missing.
 func (s *Scheduler) holes(rep *FrameReport) {
 	var holes []int32
+	if s.inc.on {
+		holes = s.incHoles()
+	}
 	for _, i := range s.near {
+		if s.inc.on {
+			break
+		}
 		r := &s.rt[i]
 		if r.flags&inLoad == 0 {
 			continue

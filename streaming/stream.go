@@ -46,6 +46,9 @@ type Stream struct {
 	pos         []Source
 	stamp       []uint32
 	near        []int32
+	// bands says which cells changed for the runs stepped together
+	// (bands.go): what they registered, and each frame's changes.
+	bands bands
 }
 
 type streamKind uint8
@@ -144,6 +147,7 @@ func (st *Stream) fill(frames [][]Point, to, limit int) error {
 	st.first = st.next
 	st.x, st.z, st.cells, st.d = st.x[:0], st.z[:0], st.cells[:0], st.d[:0]
 	st.off = st.off[:1]
+	st.bands.seal(len(st.geo), st.nsrc)
 	near := st.near[:0]
 	for k := st.next; k < to; k++ {
 		fr := frames[k]
@@ -159,7 +163,7 @@ func (st *Stream) fill(frames [][]Point, to, limit int) error {
 				continue
 			}
 			st.x, st.z = append(st.x, s.X), append(st.z, s.Z)
-			st.index.query(s.X, s.Z, st.radius, func(i int32) {
+			st.index.query(s.X, s.Z, st.bands.reach(st.radius, s.X, s.Z, st.index.size), func(i int32) {
 				if st.stamp[i] != mark {
 					st.stamp[i] = mark
 					near = append(near, i)
@@ -176,6 +180,9 @@ func (st *Stream) fill(frames [][]Point, to, limit int) error {
 			for s := range st.nsrc {
 				st.d = append(st.d, st.measure(g, st.x[base+s], st.z[base+s]))
 			}
+		}
+		if st.bands.on {
+			st.changes(k, base, near)
 		}
 		st.cells = append(st.cells, near...)
 		st.off = append(st.off, int32(len(st.cells)))
@@ -215,6 +222,14 @@ type streamFeed struct {
 	queries bool
 	// fed counts the frames read from the stream.
 	fed int
+	// inc says the run registered its radii with the stream (bands) and
+	// may step incrementally; pbit is the visit bit of each enabled
+	// source's prefetch radius. lazy makes begin leave the frame's
+	// entries unmarked: dist then looks a cell up in the frame's sorted
+	// cells, which is cheaper for a run that measures a few cells.
+	inc  bool
+	pbit []uint64
+	lazy bool
 }
 
 // attach checks that st is for a scheduler of kind over geo and index,
@@ -245,6 +260,9 @@ func (fd *streamFeed) begin(frame int, xs, zs func(k int) float64, n int) {
 	}
 	fd.ok, fd.frame = true, k
 	fd.fed++
+	if fd.lazy {
+		return
+	}
 	mark := uint32(frame)
 	for e := st.off[k]; e < st.off[k+1]; e++ {
 		i := st.cells[e]
@@ -255,12 +273,32 @@ func (fd *streamFeed) begin(frame int, xs, zs func(k int) float64, n int) {
 // dist returns the distances of cell i to the sources this frame, from
 // the stream (ok false: the stream does not hold them).
 func (fd *streamFeed) dist(i int32, frame int) ([]float64, bool) {
-	if !fd.ok || fd.at[i] != uint32(frame) {
+	if !fd.ok {
 		return nil, false
 	}
+	st := fd.st
+	var e int
+	if fd.lazy {
+		lo, hi := int(st.off[fd.frame]), int(st.off[fd.frame+1])
+		k, found := slices.BinarySearch(st.cells[lo:hi], i)
+		if !found {
+			return nil, false
+		}
+		e = lo + k
+	} else {
+		if fd.at[i] != uint32(frame) {
+			return nil, false
+		}
+		e = int(fd.ent[i])
+	}
+	n := st.nsrc
+	return st.d[e*n : e*n+n], true
+}
+
+// entry returns the distances of the frame's entry e (its cell's).
+func (fd *streamFeed) entry(e int32) []float64 {
 	n := fd.st.nsrc
-	e := int(fd.ent[i])
-	return fd.st.d[e*n : e*n+n], true
+	return fd.st.d[int(e)*n : int(e)*n+n]
 }
 
 // query visits the cells of this frame a gridIndex query of radius r

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -133,7 +134,7 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 			io := ModelIO{LatencyFrames: 1 + c%3, Fail: FailureModel{Rate: 0.05, Seed: seed}}
 			t.Run(name+" budgeted", func(t *testing.T) {
 				// window, when set, is filled every windowSize frames.
-				run := func(st *Stream, window bool) ([]FrameReport, Summary, int) {
+				run := func(st *Stream, window bool) ([]FrameReport, Summary, int, int) {
 					s, err := NewScheduler(w, sources, set, NewModelLoader(io))
 					if err != nil {
 						t.Fatal(err)
@@ -151,9 +152,9 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 						}
 						reps = append(reps, s.Step(pos))
 					}
-					return reps, s.Summary(), s.FedFrames()
+					return reps, s.Summary(), s.FedFrames(), s.inc.frames
 				}
-				want, wantSum, _ := run(nil, false)
+				want, wantSum, _, _ := run(nil, false)
 				win, err := NewWindow(w, base, radius, StreamPolicy{Distance: mode})
 				if err != nil {
 					t.Fatal(err)
@@ -162,9 +163,13 @@ func TestStreamFedRunsAreExact(t *testing.T) {
 					st     *Stream
 					window bool
 				}{{bud, false}, {win, true}} {
-					got, gotSum, fed := run(fedBy.st, fedBy.window)
+					got, gotSum, fed, incremental := run(fedBy.st, fedBy.window)
 					if fed != frames {
 						t.Fatalf("window %v: %d of %d frames read from the stream", fedBy.window, fed, frames)
+					}
+					if fedBy.window && incremental != frames {
+						// A window filled after the run registered steps it incrementally.
+						t.Fatalf("%d of %d frames stepped incrementally", incremental, frames)
 					}
 					same(t, got, want)
 					if !reflect.DeepEqual(gotSum, wantSum) {
@@ -298,5 +303,117 @@ func TestStreamNotReadWhereItDoesNotHold(t *testing.T) {
 	}
 	if _, err := NewStream(w, sources, route, 30, StreamPolicy{}, 10); err != ErrStreamTooLarge {
 		t.Errorf("error %v, want ErrStreamTooLarge", err)
+	}
+}
+
+// TestLockstepRunsMatchLoneRuns: budgeted runs of different radii,
+// budgets and caps stepped together, frame by frame, over one window
+// they registered with step incrementally and make every frame's report
+// and their summary exactly as each run alone, measuring itself; a run
+// whose route leaves the window's (its positions moved off it halfway)
+// goes back to measuring and stays exact.
+func TestLockstepRunsMatchLoneRuns(t *testing.T) {
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 29))
+		const n, frames, radius = 12, 240, 40
+		w := streamWorld(n, rng)
+		if err := w.Freeze(); err != nil {
+			t.Fatal(err)
+		}
+		nsrc := 1 + int(seed%2)
+		route := streamRoute(frames, nsrc, n, rng)
+		base := make([]Source, nsrc)
+		for s := range base {
+			base[s] = Source{Name: fmt.Sprintf("src%d", s), Enabled: true, View: &View{HalfWidth: 7, HalfHeight: 5}}
+		}
+		mode := DistanceBounds
+		if seed == 3 {
+			mode = DistanceCenter
+		}
+		type runSpec struct {
+			sources []Source
+			set     Settings
+			io      ModelIO
+			route   [][]Point
+		}
+		var specs []runSpec
+		for c := range 6 {
+			load := 5 + rng.Float64()*15
+			if c == 0 {
+				load = 10
+			}
+			unload, prefetch := load+rng.Float64()*15, load+rng.Float64()*(radius-load)
+			if c == 2 {
+				prefetch = radius // the window's own radius
+			}
+			sources := make([]Source, len(base))
+			copy(sources, base)
+			for s := range sources {
+				sources[s].Load, sources[s].Unload, sources[s].Prefetch = load, min(unload, radius), prefetch
+				if s == 1 {
+					sources[s].Prefetch = min(prefetch+3, radius)
+				}
+			}
+			set := Settings{Distance: mode, Retry: RetryPolicy{Retries: 1, BackoffFrames: 2, TimeoutFrames: 3 * (c % 2)}, EvictCooldown: c % 3}
+			if c%2 == 1 {
+				b, m := int64(500), int64(1200+rng.IntN(2000))
+				set.Budget, set.MaxResidentBytes = &b, &m
+			}
+			r := route
+			if c == 5 {
+				// Off the window's route from frame 100 on.
+				r = append(slices.Clone(route[:100]), streamRoute(frames-100, nsrc, n, rng)...)
+			}
+			specs = append(specs, runSpec{sources, set, ModelIO{LatencyFrames: 1 + c%3, Fail: FailureModel{Rate: 0.08, Seed: seed}}, r})
+		}
+		start := func(sp runSpec) *Scheduler {
+			s, err := NewScheduler(w, sp.sources, sp.set, NewModelLoader(sp.io))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		win, err := NewWindow(w, base, radius, StreamPolicy{Distance: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var together []*Scheduler
+		for _, sp := range specs {
+			s := start(sp)
+			defer s.Close()
+			if err := s.UseStream(win); err != nil {
+				t.Fatal(err)
+			}
+			together = append(together, s)
+		}
+		alone := make([]*Scheduler, len(specs))
+		for c, sp := range specs {
+			alone[c] = start(sp)
+			defer alone[c].Close()
+		}
+		for k := range frames {
+			if k%windowSize == 0 {
+				win.Fill(route, windowSize)
+			}
+			for c, sp := range specs {
+				got, want := together[c].Step(sp.route[k]), alone[c].Step(sp.route[k])
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("seed %d run %d frame %d:\n%+v\nwant\n%+v", seed, c, k+1, got, want)
+				}
+			}
+		}
+		for c := range specs {
+			if got, want := together[c].Summary(), alone[c].Summary(); !reflect.DeepEqual(got, want) {
+				t.Errorf("seed %d run %d: summary\n%+v\nwant\n%+v", seed, c, got, want)
+			}
+			inc := together[c].inc.frames
+			if c == 5 {
+				if inc != 100 {
+					t.Errorf("seed %d: the run off the route stepped %d frames incrementally, want 100", seed, inc)
+				}
+			} else if inc != frames {
+				t.Errorf("seed %d run %d: %d of %d frames stepped incrementally", seed, c, inc, frames)
+			}
+		}
 	}
 }
