@@ -107,14 +107,29 @@ perf-guard:
 # Run each fuzz target for FUZZTIME. A crasher is written under the
 # package's testdata/fuzz and becomes a regression test. The targets are
 # found in the sources, not by go test -list, which would build every
-# package's tests once more only to list them.
+# package's tests once more only to list them. Each package's test binary
+# is built once with the fuzzing instrumentation (go test -c -fuzz) and
+# runs every target of the package from the package's folder, as go test
+# -fuzz runs it; FUZZ_JOBS builds and runs go at once, and each run's
+# output is printed whole when it ends.
+FUZZ_JOBS ?= 2
+
 fuzz:
-	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	@set -e; bins=$$(mktemp -d); trap 'rm -rf "$$bins"' EXIT; \
+	module=$$($(GO) list -m); cache=$$($(GO) env GOCACHE)/fuzz; \
+	dirs=$$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); \
+	for dir in $$dirs; do \
 		for fn in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go | sort); do \
-			echo "fuzz $$dir $$fn ($(FUZZTIME))"; \
-			$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$dir; \
+			echo "$$dir $$fn"; \
 		done; \
-	done
+	done > "$$bins/targets"; \
+	printf '%s\n' $$dirs | xargs -P $(FUZZ_JOBS) -I{} sh -c \
+		'$(GO) test -c -fuzz=. -o "$$1/$$(echo "$$2" | tr ./ __).test" "$$2"' _ "$$bins" {}; \
+	xargs -P $(FUZZ_JOBS) -L1 sh -c \
+		'out=$$(cd "$$4" && "$$1/$$(echo "$$4" | tr ./ __).test" -test.paniconexit0 -test.run="^$$" -test.fuzz="^$$5$$" \
+			-test.fuzztime=$(FUZZTIME) -test.fuzzcachedir="$$2/$$3/$${4#./}" 2>&1) && rc=0 || rc=$$?; \
+		printf "fuzz %s %s ($(FUZZTIME))\n%s\n" "$$4" "$$5" "$$out"; exit $$rc' \
+		_ "$$bins" "$$cache" "$$module" < "$$bins/targets"
 
 # Benchmarks against floors measured in the same run (docs/benchmarks.md):
 # the Go benchmarks of every package, then whole commands on generated
