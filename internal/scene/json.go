@@ -299,9 +299,14 @@ type scan struct {
 }
 
 // space skips white space at b[i] and returns the offset after it. Most
-// calls find none, so that case is decided inline.
+// calls find none, so that case is decided inline. Compact text has no
+// white space outside strings, so in direct mode there is nothing to look
+// at: the flag is one compare where the byte test is a bounds check, a
+// load and a compare, at every token. (Should a byte of white space stand
+// there after all, the caller finds it where a token should be and fails,
+// and the record is read again from the file.)
 func (s *scan) space(i int) int {
-	if i < len(s.b) && s.b[i] > ' ' {
+	if s.direct || i < len(s.b) && s.b[i] > ' ' {
 		return i
 	}
 	return s.skip(i)
@@ -397,6 +402,9 @@ func (s *scan) compact(from, to int) []byte {
 // white space) and returns its start and end offsets. It walks iteratively
 // with an explicit stack, so depth costs no goroutine stack.
 func (s *scan) value(i int) (start, end int, err error) {
+	if s.direct {
+		return s.valueCompact(i)
+	}
 	b := s.b
 	var stackBuf [64]byte
 	stack := stackBuf[:0]
@@ -483,8 +491,175 @@ func (s *scan) value(i int) (start, end int, err error) {
 	}
 }
 
+// errCompact is any problem valueCompact finds: the record is read again
+// from the file, and the error found there is the one reported.
+var errCompact = errors.New("not valid compact JSON")
+
+// valueCompact is value over compact text (direct mode), which has no
+// white space outside strings: nothing is skipped between tokens, a
+// container closes or continues on the byte right after a value, and
+// numbers of the usual form (no exponent) are read inline. It accepts
+// what value accepts on such text and no more; any problem is errCompact,
+// since a record that fails here is read again from the file, where value
+// names the problem with its line and column.
+func (s *scan) valueCompact(i int) (start, end int, err error) {
+	b := s.b
+	var stackBuf [64]byte
+	stack := stackBuf[:0]
+	start = i
+	for {
+		// A value is expected at i.
+		if i >= len(b) {
+			return 0, 0, errCompact
+		}
+		switch c := b[i]; c {
+		case '{', '[':
+			if len(stack) >= MaxDepth {
+				return 0, 0, errCompact
+			}
+			close := c + 2 // '}' and ']' follow their openers by two
+			if i++; i < len(b) && b[i] == close {
+				i++
+				break
+			}
+			stack = append(stack, close)
+			if c == '{' {
+				if j := plainKey(b, i); j >= 0 {
+					i = j
+				} else if i, err = s.keySlow(i); err != nil {
+					return 0, 0, errCompact
+				}
+			}
+			continue
+		case '"':
+			if i, _, err = scanString(b, i); err != nil {
+				return 0, 0, errCompact
+			}
+		case 't':
+			if i, err = literal(b, i, "true"); err != nil {
+				return 0, 0, errCompact
+			}
+		case 'f':
+			if i, err = literal(b, i, "false"); err != nil {
+				return 0, 0, errCompact
+			}
+		case 'n':
+			if i, err = literal(b, i, "null"); err != nil {
+				return 0, 0, errCompact
+			}
+		default:
+			// -?(0|[1-9][0-9]*)(\.[0-9]+)?, then the exponent, if any,
+			// by scanNumber.
+			j := i
+			if c == '-' {
+				j++
+			}
+			switch {
+			case j < len(b) && b[j] == '0':
+				j++
+			case j < len(b) && b[j]-'1' < 9:
+				j = digits(b, j+1)
+			default:
+				return 0, 0, errCompact
+			}
+			if j < len(b) && b[j] == '.' {
+				d := j + 1
+				if j = digits(b, d); j == d {
+					return 0, 0, errCompact
+				}
+			}
+			if j < len(b) && b[j]|0x20 == 'e' {
+				if j, err = scanNumber(b, i); err != nil {
+					return 0, 0, errCompact
+				}
+			}
+			i = j
+		}
+		// A value ended at i: close containers or move to the next element.
+		for {
+			if len(stack) == 0 {
+				return start, i, nil
+			}
+			if i >= len(b) {
+				return 0, 0, errCompact
+			}
+			top := stack[len(stack)-1]
+			c := b[i]
+			i++
+			if c == top {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c != ',' {
+				return 0, 0, errCompact
+			}
+			if top == '}' {
+				if j := plainKey(b, i); j >= 0 {
+					i = j
+				} else if i, err = s.keySlow(i); err != nil {
+					return 0, 0, errCompact
+				}
+			}
+			break
+		}
+	}
+}
+
 // key validates `"key" :` at i and returns the offset after the colon.
+// Most names take plainKey's way, a leaf function without a frame; the
+// hottest callers call it themselves and keySlow only when it declines.
 func (s *scan) key(i int) (int, error) {
+	if j := plainKey(s.b, i); j >= 0 {
+		return j, nil
+	}
+	return s.keySlow(i)
+}
+
+// plainKey reads a short plain member name and its colon at b[i], and
+// returns the offset after the colon, or -1 for any other name. Most
+// member names are short and plain, and in compact text the colon
+// follows the closing quote: such a name (up to fifteen bytes) is read
+// from one or two words, without the call of scanString, whose loop and
+// checks cost more than the name itself (a third of a record's member
+// names are "x", "y" and "z"). The lowest byte stringSpecial flags is
+// exact, so when it is the quote every byte before it is plain (and when
+// it flags none, no byte is); a byte of 0x80 or above among them leaves
+// the name to scanString, which checks UTF-8.
+func plainKey(b []byte, i int) int {
+	if i < 0 || i+19 > len(b) {
+		return -1
+	}
+	t := (*[19]byte)(b[i : i+19]) // t[k] and t[k+1] need no bounds checks
+	if t[0] != '"' {
+		return -1
+	}
+	w := binary.LittleEndian.Uint64(t[1:])
+	if m := stringSpecial(w); m != 0 {
+		k := bits.TrailingZeros64(m)/8 + 1
+		if t[k] == '"' && t[k+1] == ':' && w&(1<<(8*k-8)-1)&0x8080808080808080 == 0 {
+			return i + k + 2
+		}
+		return -1
+	}
+	if w&0x8080808080808080 != 0 {
+		return -1
+	}
+	// Eight plain bytes ("position", "rotation", "children",
+	// "components"): the same test on the next word.
+	w = binary.LittleEndian.Uint64(t[9:])
+	if m := stringSpecial(w); m != 0 {
+		k := bits.TrailingZeros64(m)/8 + 9
+		if t[k] == '"' && t[k+1] == ':' && w&(1<<(8*k-72)-1)&0x8080808080808080 == 0 {
+			return i + k + 2
+		}
+	}
+	return -1
+}
+
+// keySlow is key for the names plainKey leaves: long ones, escaped ones,
+// ones with bytes of 0x80 and above, white space before the colon, and
+// everything that is not a name.
+func (s *scan) keySlow(i int) (int, error) {
 	b := s.b
 	if i >= len(b) {
 		return 0, syntaxf(i, "unexpected end of file (the file is truncated)")
@@ -494,23 +669,6 @@ func (s *scan) key(i int) (int, error) {
 			return 0, syntaxf(i, "trailing comma before '}'")
 		}
 		return 0, notUTF8Or(b, i, syntaxf(i, "expected a double-quoted member name"))
-	}
-	// Most member names are short and plain, and in compact text the
-	// colon follows the closing quote: such a name is read from one word,
-	// without the call of scanString, whose loop and checks cost more
-	// than the name itself (a third of a record's member names are "x",
-	// "y" and "z"). The lowest byte stringSpecial flags is exact, so when
-	// it is the quote every byte before it is plain; a byte of 0x80 or
-	// above among them leaves the name to scanString, which checks UTF-8.
-	if i+11 <= len(b) {
-		t := b[i+1 : i+11] // ten bytes: t[k] and t[k+1] need no bounds checks
-		w := binary.LittleEndian.Uint64(t)
-		if m := stringSpecial(w); m != 0 {
-			k := bits.TrailingZeros64(m) / 8
-			if t[k] == '"' && t[k+1] == ':' && w&(1<<(8*k)-1)&0x8080808080808080 == 0 {
-				return i + k + 3, nil
-			}
-		}
 	}
 	i, _, err := scanString(b, i)
 	if err != nil {
@@ -647,6 +805,21 @@ var errNotInteger = errors.New("not an integer")
 // Int reads a validated JSON number that must be an integer in int64 range
 // (5 and 5.0 are accepted, 5.5 is not).
 func Int(v []byte) (int64, error) {
+	// Ids are short runs of digits: up to eighteen of them cannot
+	// overflow, and are added up here without strconv's checks and calls.
+	if len(v) > 0 && len(v) <= 18 && v[0]-'1' < 9 {
+		n := int64(0)
+		for _, c := range v {
+			if c-'0' > 9 {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			return n, nil
+		}
+	}
 	if KindOf(v) != Number {
 		return 0, fmt.Errorf("is %s %s, not an integer", article(KindOf(v)), clip(v))
 	}

@@ -136,9 +136,11 @@ func fixFor(msg string) string {
 // member validates the member name at b[i] and its colon, and returns
 // the raw name (escapes undecoded) and the offset where the value starts.
 func (s *scan) member(i int) (key []byte, value int, err error) {
-	ke, err := s.key(i)
-	if err != nil {
-		return nil, 0, err
+	ke := plainKey(s.b, i)
+	if ke < 0 {
+		if ke, err = s.keySlow(i); err != nil {
+			return nil, 0, err
+		}
 	}
 	// ke is just past the colon; in compact text the closing quote is
 	// right before it (no other byte before a colon can be a quote).
