@@ -52,7 +52,9 @@ demo: build
 # Everything CI checks: formatting, vet, staticcheck, a tidy go.mod, the
 # import layers, the tests under the race detector, the parse without its
 # vector kernel, the memory guard, and a short run of every fuzz target.
-test: lint race purego perf-guard fuzz
+# The race run, the longest, comes first so that make -j2 (as CI runs it,
+# with --output-sync) keeps it going beside the rest.
+test: race lint purego perf-guard fuzz
 
 lint: fmt-check conflict-check size-check vet staticcheck tidy-check layers
 
