@@ -145,29 +145,35 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string, 
 	}
 	bar := newTuneProgress(streams, cfg)
 	o.Events = bar.event
+	// With --diff, stdout is the diff alone, ready for git apply.
+	report := streams.Out
+	if cfg.Tune.Diff {
+		report = streams.Err
+	}
+	// The JSON report is written as the search goes, each candidate's
+	// line as its batch finishes: a search keeps no list of them.
+	var js *reportWriter
+	if cfg.JSON {
+		js = &reportWriter{w: report}
+		o.JSON = js
+	}
 	res, err := tune.Run(ctx, s, o)
 	bar.finish()
+	if js != nil && js.err != nil {
+		return fmt.Errorf("writing the report: %v", js.err)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return inputErr(fmt.Errorf("tune was interrupted before a candidate ran: %v", err))
 		}
 		return inputErr(worldAdvice(opts, err))
 	}
-	if !cfg.Quiet || cfg.JSON {
-		write := tune.WriteText
-		if cfg.JSON {
-			write = tune.WriteJSON
-		}
-		// With --diff, stdout is the diff alone, ready for git apply.
-		report := streams.Out
-		if cfg.Tune.Diff {
-			report = streams.Err
-		}
-		if err := write(report, res); err != nil {
+	if !cfg.Quiet && !cfg.JSON {
+		if err := tune.WriteText(report, res); err != nil {
 			return fmt.Errorf("writing the report: %v", err)
 		}
 	}
-	if (cfg.Tune.Diff || cfg.Tune.Write) && res.Best >= 0 && !res.Partial {
+	if (cfg.Tune.Diff || cfg.Tune.Write) && res.Best != nil && !res.Partial {
 		if err := tuneEdit(streams, cfg, res); err != nil {
 			return inputErr(err)
 		}
@@ -179,11 +185,27 @@ func runTune(ctx context.Context, streams IO, cfg *config.Config, world string, 
 	}
 	switch {
 	case res.Partial:
-		return inputErr(fmt.Errorf("tune was interrupted after %d of %d candidates: the report is the best of those", res.Evaluated, len(res.Outcomes)))
-	case res.Best < 0:
+		return inputErr(fmt.Errorf("tune was interrupted after %d of %d candidates: the report is the best of those", res.Evaluated, res.Candidates))
+	case res.Best == nil:
 		return &ExitError{Code: ExitFindings, Err: errors.New("tune: " + res.Infeasible())}
 	}
 	return nil
+}
+
+// reportWriter is the report's stream, remembering the first error
+// writing to it, which is told as the report's and not the world's.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *reportWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
 }
 
 // tuneEdit puts the recommendation on the scene: prints the diff (named

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,7 +41,7 @@ func benchSearch(b *testing.B, plan *searchPlan, e *evaluator, routes []string) 
 	var saved, total int
 	for b.Loop() {
 		c0, t0 := cpuTime(), time.Now()
-		for _, c := range plan.Candidates {
+		for c := range plan.All() {
 			for r := range routes {
 				if _, err := e.eval(ctx, c, r, nil); err != nil {
 					b.Fatal(err)
@@ -61,7 +62,7 @@ func benchSearch(b *testing.B, plan *searchPlan, e *evaluator, routes []string) 
 			b.Fatal(err)
 		}
 		pruned += time.Since(t0)
-		saved, total = res.PrunedRuns, len(plan.Candidates)*len(routes)
+		saved, total = res.PrunedRuns, plan.Count*len(routes)
 		b.ReportMetric(float64(res.PrunedFrames), "frames-saved")
 	}
 	n, cores := float64(b.N), runtime.GOMAXPROCS(0)
@@ -203,9 +204,10 @@ func BenchmarkTuneShared(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if len(plan.Candidates) != 25 {
-		b.Fatalf("%d candidates", len(plan.Candidates))
+	if plan.Count != 25 {
+		b.Fatalf("%d candidates", plan.Count)
 	}
+	cands := slices.Collect(plan.All())
 	if err := freeze(map[float64]*streaming.World{1: w}); err != nil {
 		b.Fatal(err)
 	}
@@ -223,7 +225,7 @@ func BenchmarkTuneShared(b *testing.B) {
 				c0, t0 := cpuTime(), time.Now()
 				alone := &evaluator{base: base, routes: []string{file}, parsed: []*streaming.Route{rt}, gate: holes,
 					worlds: map[float64]*streaming.World{1: w}}
-				_, errs := oneByOne(alone.eval)(ctx, plan.Candidates, 0, make([]stopFunc, len(plan.Candidates)), 2)
+				_, errs := oneByOne(alone.eval)(ctx, cands, 0, make([]stopFunc, len(cands)), 2)
 				for _, err := range errs {
 					if err != nil {
 						b.Fatal(err)

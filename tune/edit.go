@@ -17,14 +17,14 @@ import (
 // stay in the yaml snippet.
 func (r *Result) Edit(name string, write bool) (*initworld.Result, error) {
 	switch {
-	case r.Best < 0:
+	case r.Best == nil:
 		return nil, errors.New("no candidate is feasible: there is no recommendation to put on the scene")
 	case !r.Scene:
 		return nil, fmt.Errorf("%s is a cooked world: --diff and --write edit the scene, so tune the scene itself", r.World)
 	case len(r.Driven) == 0:
 		return nil, fmt.Errorf("%s has no WorldStreamingSource the routes drive to put the radii on; worldcook init gives the main camera one", r.World)
 	}
-	c := r.Outcomes[r.Best].Candidate
+	c := r.Best.Candidate
 	edit := initworld.Retune{Sources: r.Driven, Load: c.Load, Unload: c.Unload, Prefetch: c.Prefetch, Name: name}
 	if r.Authored != nil && c.CellSize != r.Authored.Candidate.CellSize {
 		edit.CellSize = c.CellSize

@@ -3,6 +3,7 @@ package tune
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 
@@ -71,7 +72,8 @@ type jsonTune struct {
 	Infeasible string `json:"infeasible,omitempty"`
 }
 
-func (r *Result) jsonCandidate(out *Outcome) *jsonCandidate {
+// jsonCandidateOf is out's object, its routes named.
+func jsonCandidateOf(routes []string, out *Outcome) *jsonCandidate {
 	c := &jsonCandidate{Settings: out.Candidate, Feasible: out.Feasible, Pruned: out.Pruned,
 		Figures: jsonFigures{out.PeakResidentBytes(), out.MeanResidentBytes(), out.Loads(), out.MaxRequestedBytes(), out.HoleFrames(), out.PopInFrames()},
 		Routes:  make([]jsonRoute, len(out.Routes)), Held: []string{}}
@@ -80,7 +82,7 @@ func (r *Result) jsonCandidate(out *Outcome) *jsonCandidate {
 	}
 	var held []string
 	for k, f := range out.Routes {
-		c.Routes[k] = jsonRoute{r.Routes[k], f}
+		c.Routes[k] = jsonRoute{routes[k], f}
 		for _, h := range f.Held {
 			held = append(held, h.Condition)
 		}
@@ -93,28 +95,56 @@ func (r *Result) jsonCandidate(out *Outcome) *jsonCandidate {
 	return c
 }
 
-// WriteJSON writes one candidate object per candidate run, in the order of
-// the plan, then one tune object.
-func WriteJSON(w io.Writer, r *Result) error {
+// jsonStream writes the JSON report as a search goes (Options.JSON): the
+// warnings first, each candidate's line as its batch finishes (flush),
+// the tune object at the end. A write that fails ends the search with
+// its error.
+type jsonStream struct {
+	bw     *bufio.Writer
+	enc    *json.Encoder
+	routes []string
+	err    error
+}
+
+func newJSONStream(w io.Writer, routes []string) *jsonStream {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	for i := range r.Warnings {
-		if err := enc.Encode(diag.ShortJSONLine("warning", r.Warnings[i])); err != nil {
-			return err
-		}
+	return &jsonStream{bw: bw, enc: enc, routes: routes}
+}
+
+func (j *jsonStream) encode(v any) {
+	if j.err == nil {
+		j.err = j.enc.Encode(v)
 	}
-	for i := range r.Outcomes {
-		out := &r.Outcomes[i]
-		if !out.Run {
-			continue
-		}
-		c := r.jsonCandidate(out)
-		c.MessageType = "candidate"
-		if err := enc.Encode(c); err != nil {
-			return err
-		}
+}
+
+func (j *jsonStream) warnings(ws []streaming.Warning) {
+	for i := range ws {
+		j.encode(diag.ShortJSONLine("warning", ws[i]))
 	}
+}
+
+func (j *jsonStream) candidate(out *Outcome) {
+	c := jsonCandidateOf(j.routes, out)
+	c.MessageType = "candidate"
+	j.encode(c)
+}
+
+// flush writes out what is buffered; it returns the first error of any
+// write so far.
+func (j *jsonStream) flush() error {
+	if j.err == nil {
+		j.err = j.bw.Flush()
+	}
+	if j.err != nil {
+		return fmt.Errorf("writing the report: %w", j.err)
+	}
+	return nil
+}
+
+// finish writes the tune object.
+func (j *jsonStream) finish(r *Result) error {
 	t := jsonTune{MessageType: "tune", Routes: r.Routes, Minimize: r.Objective.String(), Require: r.Require.FailOn,
 		Warmup: r.Require.Warmup, Total: r.Total, Skipped: r.Skipped, Uncovered: r.Uncovered, ViewReach: r.ViewReach, Cover: r.Cover,
 		Evaluated: r.Evaluated, Feasible: r.Feasible,
@@ -123,21 +153,18 @@ func WriteJSON(w io.Writer, r *Result) error {
 	if t.Require == nil {
 		t.Require = []string{}
 	}
-	if r.Best >= 0 {
-		t.Best = r.jsonCandidate(&r.Outcomes[r.Best])
+	if r.Best != nil {
+		t.Best = jsonCandidateOf(r.Routes, r.Best)
 	}
-	for _, i := range r.Top {
-		t.Top = append(t.Top, r.Outcomes[i].Candidate.Index)
+	for _, out := range r.Top {
+		t.Top = append(t.Top, out.Candidate.Index)
 	}
-	for _, i := range r.Pareto {
-		out := &r.Outcomes[i]
+	for _, out := range r.Pareto {
 		t.Pareto = append(t.Pareto, jsonPoint{out.Candidate.Index, out.PeakResidentBytes(), out.Loads()})
 	}
 	if r.Authored != nil {
-		t.Authored = r.jsonCandidate(r.Authored)
+		t.Authored = jsonCandidateOf(r.Routes, r.Authored)
 	}
-	if err := enc.Encode(t); err != nil {
-		return err
-	}
-	return bw.Flush()
+	j.encode(t)
+	return j.flush()
 }

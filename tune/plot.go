@@ -1,9 +1,11 @@
 package tune
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/worldcook/worldcook/internal/english"
 
@@ -19,7 +21,9 @@ const (
 // WritePlot draws the candidates on peak resident × loads: infeasible ones
 // hollow, feasible ones filled, the Pareto front joined, the
 // recommendation ringed and the authored settings marked. Pruned
-// candidates, whose figures are partial, are left out.
+// candidates, whose figures are partial, are left out. Of more than
+// plotSample candidates run to the end, a fixed sample is drawn, with
+// every one on the front and among the top.
 func WritePlot(w io.Writer, r *Result) error {
 	c := drawing.NewCanvas(plotWidth, plotHeight)
 	c.Text(plotLeft, 26, "worldcook tune: peak resident against loads", drawing.Font{Size: 16, Weight: "bold"})
@@ -27,22 +31,17 @@ func WritePlot(w io.Writer, r *Result) error {
 	if r.Pruned > 0 {
 		sub += fmt.Sprintf(" (%d stopped early, not shown)", r.Pruned)
 	}
+	outs := r.plotted()
 	c.Text(plotLeft, 46, sub, drawing.Font{Size: 12, Fill: "#555"})
 
-	var outs []*Outcome
-	for i := range r.Outcomes {
-		if out := &r.Outcomes[i]; out.Run && !out.Pruned {
-			outs = append(outs, out)
-		}
-	}
 	shown := outs
-	if r.Authored != nil {
-		shown = append(shown[:len(shown):len(shown)], r.Authored)
+	if a := r.Authored; a != nil {
+		shown = append(shown[:len(shown):len(shown)], plotPoint{c: a.Candidate, peak: a.PeakResidentBytes(), loads: a.Loads(), feasible: a.Feasible})
 	}
 	var xHi, yHi float64
 	for _, out := range shown {
-		xHi = math.Max(xHi, float64(out.PeakResidentBytes()))
-		yHi = math.Max(yHi, float64(out.Loads()))
+		xHi = math.Max(xHi, float64(out.peak))
+		yHi = math.Max(yHi, float64(out.loads))
 	}
 	xTicks, yTicks := drawing.Ticks(0, math.Max(xHi, 1)*1.05, 6, true), drawing.Ticks(0, math.Max(yHi, 1)*1.05, 6, false)
 	xHi, yHi = math.Max(xHi*1.05, xTicks[len(xTicks)-1]), math.Max(yHi*1.05, yTicks[len(yTicks)-1])
@@ -66,9 +65,9 @@ func WritePlot(w io.Writer, r *Result) error {
 
 	const feasible, infeasible, front, best, authored = "#1f77b4", "#b0b0b0", "#2ca02c", "#d62728", "#ff7f0e"
 	for _, out := range outs {
-		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
-		title := fmt.Sprintf("%s: peak %d B, %d %s", out.Candidate.Describe(), out.PeakResidentBytes(), out.Loads(), english.Plural(out.Loads(), "load"))
-		if out.Feasible {
+		px, py := x(float64(out.peak)), y(float64(out.loads))
+		title := fmt.Sprintf("%s: peak %d B, %d %s", out.c.Describe(), out.peak, out.loads, english.Plural(out.loads, "load"))
+		if out.feasible {
 			c.Circle(px, py, 3.5, drawing.Style{Fill: feasible, FillOpacity: 0.8, Title: title})
 		} else {
 			c.Circle(px, py, 3, drawing.Style{Stroke: infeasible, Width: 1, Title: title + " (infeasible)"})
@@ -76,8 +75,7 @@ func WritePlot(w io.Writer, r *Result) error {
 	}
 	if len(r.Pareto) > 0 {
 		var p drawing.PathBuilder
-		for k, i := range r.Pareto {
-			out := &r.Outcomes[i]
+		for k, out := range r.Pareto {
 			px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
 			if k == 0 {
 				p.M(px, py)
@@ -86,13 +84,11 @@ func WritePlot(w io.Writer, r *Result) error {
 			}
 		}
 		c.Path(&p, drawing.Style{Stroke: front, Width: 2})
-		for _, i := range r.Pareto {
-			out := &r.Outcomes[i]
+		for _, out := range r.Pareto {
 			c.Circle(x(float64(out.PeakResidentBytes())), y(float64(out.Loads())), 4.5, drawing.Style{Stroke: front, Width: 2})
 		}
 	}
-	if r.Best >= 0 {
-		out := &r.Outcomes[r.Best]
+	if out := r.Best; out != nil {
 		px, py := x(float64(out.PeakResidentBytes())), y(float64(out.Loads()))
 		c.Circle(px, py, 9, drawing.Style{Stroke: best, Width: 2.5, Title: "recommended: " + out.Candidate.Describe()})
 		c.Text(px+12, py-10, "recommended", drawing.Font{Size: 12, Fill: best, Weight: "bold", Halo: true})
@@ -128,6 +124,33 @@ func WritePlot(w io.Writer, r *Result) error {
 		c.Text(lx+24, ly+4, item.label, drawing.Font{Size: 12})
 		ly += 24
 	}
+	if r.sampled > len(r.sample) {
+		// Said at the foot of the legend: the subtitle has no room left.
+		c.Text(lx, y0-18, fmt.Sprintf("a sample: %d of the", len(outs)), drawing.Font{Size: 11, Fill: "#555"})
+		c.Text(lx, y0-4, fmt.Sprintf("%d run to the end", r.sampled), drawing.Font{Size: 11, Fill: "#555"})
+	}
 	_, err := c.WriteTo(w)
 	return err
+}
+
+// plotted are the candidates the plot draws, in the plan's order: the
+// sample of those run to the end, and every one on the front and among
+// the top, which the sample may have missed.
+func (r *Result) plotted() []plotPoint {
+	pts := slices.Clone(r.sample)
+	in := map[int]bool{}
+	for _, p := range pts {
+		in[p.c.Index] = true
+	}
+	added := false
+	for _, out := range slices.Concat(r.Pareto, r.Top) {
+		if !in[out.Candidate.Index] {
+			in[out.Candidate.Index], added = true, true
+			pts = append(pts, plotPoint{c: out.Candidate, peak: out.PeakResidentBytes(), loads: out.Loads(), feasible: out.Feasible})
+		}
+	}
+	if added {
+		slices.SortFunc(pts, func(a, b plotPoint) int { return cmp.Compare(a.c.Index, b.c.Index) })
+	}
+	return pts
 }

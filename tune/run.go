@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 		return nil, err
 	}
 	if s.MaxCandidates > MaxCandidatesCeiling {
-		return nil, fmt.Errorf("--max-candidates %d is more than the %d a search may hold (each candidate's outcome is kept); narrow the space, or search it in parts", s.MaxCandidates, MaxCandidatesCeiling)
+		return nil, fmt.Errorf("--max-candidates %d is more than the %d a search may hold (a search runs a simulation per candidate and route); narrow the space, or search it in parts", s.MaxCandidates, MaxCandidatesCeiling)
 	}
 	scene := isScene(s.World)
 	if s.Space.CellSizes != nil && !scene {
@@ -98,7 +99,7 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	if err := plan.CheckRequire(o.Require); err != nil {
 		return nil, err
 	}
-	warnings = append(warnings, overBudget(authoredWorld, plan.Candidates, s.Base.Settings)...)
+	warnings = append(warnings, overBudget(authoredWorld, plan.All(), s.Base.Settings)...)
 	routes := make([]*streaming.Route, len(s.Routes))
 	for i, file := range s.Routes {
 		if routes[i], err = streaming.ReadRoute(file); err != nil {
@@ -119,17 +120,12 @@ func Run(ctx context.Context, s Setup, o Options) (*Result, error) {
 	o.Routes = s.Routes
 	authored := s.authored(authoredWorld)
 	o.Authored = &authored
-	res, err := search(ctx, plan, e.lockstep, o)
-	if res != nil {
-		res.Warnings, res.Uncovered, res.EstellaXY = warnings, plan.Uncovered, estellaXY(s.Base, authoredWorld)
-		res.ViewReach = reach
-		if c := coverOf(reach, s.Base, s.Open.Validate.Levels); c != nil {
-			res.Cover = c(authoredWorld.CellSize)
-		}
-		res.World, res.Scene = s.World, scene
-		res.Driven = driven(routes, authoredWorld.Sources)
+	o.head = Result{Warnings: warnings, Uncovered: plan.Uncovered, EstellaXY: estellaXY(s.Base, authoredWorld), ViewReach: reach,
+		World: s.World, Scene: scene, Driven: driven(routes, authoredWorld.Sources)}
+	if c := coverOf(reach, s.Base, s.Open.Validate.Levels); c != nil {
+		o.head.Cover = c(authoredWorld.CellSize)
 	}
-	return res, err
+	return search(ctx, plan, e.lockstep, o)
 }
 
 // freeze freezes the worlds every candidate runs on, so that the runs
@@ -294,10 +290,9 @@ func driven(routes []*streaming.Route, sources []streaming.Source) []int64 {
 // the authored world's cells larger than the largest budget any candidate
 // of its cell size runs with, which overrun every one of them whenever
 // they load. A candidate with no budget has none to overrun.
-func overBudget(w *streaming.World, cands []Candidate, base streaming.Settings) []streaming.Warning {
+func overBudget(w *streaming.World, cands iter.Seq[Candidate], base streaming.Settings) []streaming.Warning {
 	var largest *int64
-	for i := range cands {
-		c := &cands[i]
+	for c := range cands {
 		if c.CellSize != 0 && c.CellSize != w.CellSize {
 			continue
 		}

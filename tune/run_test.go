@@ -35,11 +35,14 @@ var holes = streaming.Gate{FailOn: []string{streaming.FailHoles}}
 // a simulate.Run of its settings gives, on a world cooked once per cell
 // size, and the authored baseline those of the scene as it is.
 func TestRunMatchesSimulate(t *testing.T) {
-	res, err := Run(context.Background(), demoSetup(t, Spec{CellSize: "700,1000"}), Options{Require: holes, Exhaustive: true})
+	outs := told{}
+	o := Options{Require: holes, Exhaustive: true}
+	outs.watch(&o)
+	res, err := Run(context.Background(), demoSetup(t, Spec{CellSize: "700,1000"}), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Evaluated != 90 || res.Partial || res.Authored == nil {
+	if res.Evaluated != 90 || len(outs) != 90 || res.Partial || res.Authored == nil {
 		t.Fatalf("evaluated %d of 90, partial %v, authored %v", res.Evaluated, res.Partial, res.Authored != nil)
 	}
 	worlds := map[float64]*streaming.World{}
@@ -50,11 +53,10 @@ func TestRunMatchesSimulate(t *testing.T) {
 		}
 		worlds[cs] = w
 	}
-	for i := range res.Outcomes {
+	for i, out := range outs {
 		if i%7 != 0 {
 			continue // a sample: every candidate runs the same code
 		}
-		out := &res.Outcomes[i]
 		c := out.Candidate
 		o := simulate.Options{Route: demoRoute, Gate: holes, Model: streaming.ModelIO{LatencyFrames: 1},
 			Radii:    simulate.Radii{Load: &c.Load, Unload: &c.Unload, Prefetch: &c.Prefetch},
@@ -88,12 +90,14 @@ func TestRunCancelled(t *testing.T) {
 			cancel()
 		}
 	}}
+	var js bytes.Buffer
+	o.JSON = &js
 	res, err := Run(ctx, demoSetup(t, Spec{CellSize: "700,1000"}), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Partial || res.Evaluated == 0 || res.Evaluated >= len(res.Outcomes) {
-		t.Fatalf("partial %v, evaluated %d of %d", res.Partial, res.Evaluated, len(res.Outcomes))
+	if !res.Partial || res.Evaluated == 0 || res.Evaluated >= res.Candidates {
+		t.Fatalf("partial %v, evaluated %d of %d", res.Partial, res.Evaluated, res.Candidates)
 	}
 	var text bytes.Buffer
 	if err := WriteText(&text, res); err != nil {
@@ -101,10 +105,6 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "cancelled: the best of the") {
 		t.Errorf("the report does not say it is partial:\n%s", text.String())
-	}
-	var js bytes.Buffer
-	if err := WriteJSON(&js, res); err != nil {
-		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(js.String()), "\n")
 	if len(lines) != res.Evaluated+1 || !strings.Contains(lines[len(lines)-1], `"partial":true`) {
@@ -177,13 +177,17 @@ func TestSharedRunsMatchSimulate(t *testing.T) {
 			if err := freeze(e.worlds); err != nil {
 				t.Fatal(err)
 			}
-			res, err := search(context.Background(), plan, e.lockstep, Options{Routes: s.Routes, Require: holes, Exhaustive: true})
-			if err != nil {
+			outs := told{}
+			o := Options{Routes: s.Routes, Require: holes, Exhaustive: true}
+			outs.watch(&o)
+			if _, err := search(context.Background(), plan, e.lockstep, o); err != nil {
 				t.Fatal(err)
 			}
 			frames := 0
-			for i := range res.Outcomes {
-				out := &res.Outcomes[i]
+			if len(outs) != plan.Count {
+				t.Fatalf("%d outcomes told of %d candidates", len(outs), plan.Count)
+			}
+			for _, out := range outs {
 				c := out.Candidate
 				o := e.options(&c, 0)
 				alone, err := simulate.Run(context.Background(), e.worlds[c.CellSize], o)
@@ -256,25 +260,29 @@ func TestStopAtBreachEqualsExhaustive(t *testing.T) {
 			if tc.none {
 				s.Base.Model.LatencyFrames = 30
 			}
-			want, err := Run(context.Background(), s, Options{Require: holes, Exhaustive: true})
+			wantOuts, gotOuts := told{}, told{}
+			ow, og := Options{Require: holes, Exhaustive: true}, Options{Require: holes}
+			wantOuts.watch(&ow)
+			gotOuts.watch(&og)
+			want, err := Run(context.Background(), s, ow)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Run(context.Background(), s, Options{Require: holes})
+			got, err := Run(context.Background(), s, og)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Best != want.Best || !reflect.DeepEqual(got.Top, want.Top) || !reflect.DeepEqual(got.Pareto, want.Pareto) ||
-				got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(got, want) != want.Feasible {
+			if bestIndex(got) != bestIndex(want) || !reflect.DeepEqual(indexes(got.Top), indexes(want.Top)) || !reflect.DeepEqual(indexes(got.Pareto), indexes(want.Pareto)) ||
+				got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(gotOuts, wantOuts) != want.Feasible {
 				t.Fatalf("best %d top %v front %v %d/%d, exhaustive best %d top %v front %v %d/%d",
-					got.Best, got.Top, got.Pareto, got.Feasible, got.Evaluated, want.Best, want.Top, want.Pareto, want.Feasible, want.Evaluated)
+					bestIndex(got), indexes(got.Top), indexes(got.Pareto), got.Feasible, got.Evaluated, bestIndex(want), indexes(want.Top), indexes(want.Pareto), want.Feasible, want.Evaluated)
 			}
 			if g, w := got.Infeasible(), want.Infeasible(); g != w || (w != "") != tc.none {
 				t.Fatalf("infeasible %q, exhaustive %q", g, w)
 			}
 			failed := 0
-			for i := range got.Outcomes {
-				g, w := &got.Outcomes[i], &want.Outcomes[i]
+			for i := range gotOuts {
+				g, w := gotOuts[i], wantOuts[i]
 				if g.failed {
 					failed++
 					if w.Feasible || g.Feasible || !g.Pruned || !g.Routes[len(g.Routes)-1].Failed || len(g.Routes[len(g.Routes)-1].Held) == 0 {

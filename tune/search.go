@@ -11,6 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"iter"
 	"runtime"
 	"slices"
 	"sync"
@@ -49,10 +51,19 @@ type Options struct {
 	// Events, when set, is told of the progress after each candidate, one
 	// call at a time.
 	Events func(Event)
+	// JSON, when set, is where the JSON report is written as the search
+	// goes (WriteJSON's, docs/json.md#tune): each candidate's line as its
+	// batch finishes, never held until the end.
+	JSON io.Writer
 
-	// order, when set, replaces evalOrder (tests: any order gives the
-	// same answer).
+	// order, when set, replaces the plan's order (tests: any order gives
+	// the same answer).
 	order func([]Candidate) []int
+	// head are the facts of the world searched, known before the search
+	// (warnings, view, cover, world), which the result carries.
+	head Result
+	// seen, when set, is told of every outcome as JSON writes it (tests).
+	seen func(*Outcome)
 }
 
 // Event is the progress of a search.
@@ -72,8 +83,6 @@ type Outcome struct {
 	// Pruned says the candidate was stopped early: it provably is neither
 	// among the top candidates nor on the Pareto front.
 	Pruned bool `json:"pruned,omitempty"`
-	// Run is false for a candidate a cancelled search never finished.
-	Run bool `json:"-"`
 	// failed says a run was stopped as soon as a --require condition
 	// held (Figures.Failed).
 	failed bool
@@ -235,14 +244,16 @@ type Result struct {
 	// PrunedRuns are the route runs pruning never started, PrunedFrames
 	// the frames it did not step (in those and in the stopped runs).
 	PrunedRuns, PrunedFrames int
-	// Outcomes are every candidate's, in the order of the plan; those a
-	// cancelled search did not finish have Run false.
-	Outcomes []Outcome
-	// Best is the index in Outcomes of the recommendation (-1: none
-	// feasible); Top the feasible candidates in rank order, Pareto the
-	// front on (peak resident, loads) by increasing peak.
-	Best        int
-	Top, Pareto []int
+	// Candidates is how many candidates the plan runs (the authored
+	// settings aside).
+	Candidates int
+	// Best is the recommendation (nil: none is feasible); Top the --top
+	// feasible candidates in rank order, Best first; Pareto the front of
+	// the feasible ones on (peak resident, loads) by increasing peak. A
+	// search keeps these, never every candidate's outcome: those are
+	// written as they are known (Options.JSON).
+	Best        *Outcome
+	Top, Pareto []*Outcome
 	// Authored is the baseline's outcome, when Options.Authored was set.
 	Authored *Outcome
 	// Partial says the search was cancelled: the result is the best of
@@ -267,6 +278,13 @@ type Result struct {
 	World  string
 	Scene  bool
 	Driven []int64
+
+	// sample are the candidates run to the end the plot draws (a bounded
+	// sample of them); failing is what the explanation of an infeasible
+	// search reads (Infeasible).
+	sample  []plotPoint
+	sampled int
+	failing failing
 }
 
 // search runs plan's candidates through eval and ranks them. A candidate
@@ -275,8 +293,9 @@ type Result struct {
 // top ones nor be on the Pareto front, judged against the candidates of
 // the batches already finished, which makes the answer the exhaustive
 // search's, and the output the same on every run and any GOMAXPROCS.
-// Candidates run in evalOrder, batch after batch (runBatch); the result
-// lists them in the plan's order.
+// Candidates run in the plan's Ordered order, batch after batch
+// (runBatch). The search keeps what its outputs read (keeper), never
+// every outcome: each is written to o.JSON as its batch finishes.
 //
 // When ctx is cancelled the search stops and returns the result so far
 // with Partial set (and no error).
@@ -291,11 +310,17 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	res := &Result{Routes: o.Routes, Objective: o.Objective, Require: o.Require,
-		Total: plan.Total, Skipped: plan.Skipped, Dimensions: plan.Dimensions,
-		Outcomes: make([]Outcome, len(plan.Candidates)), Best: -1}
-	s := &searcher{eval: eval, o: o, res: res, workers: workers}
-	s.total = len(plan.Candidates)
+	head := o.head
+	o.head = Result{}
+	res := &head
+	res.Routes, res.Objective, res.Require = o.Routes, o.Objective, o.Require
+	res.Total, res.Skipped, res.Dimensions, res.Candidates = plan.Total, plan.Skipped, plan.Dimensions, plan.Count
+	s := &searcher{eval: eval, o: o, res: res, workers: workers, keep: newKeeper(o, plan.Count)}
+	if o.JSON != nil {
+		s.json = newJSONStream(o.JSON, o.Routes)
+		s.json.warnings(res.Warnings)
+	}
+	s.total = plan.Count
 	// The authored baseline runs to the end in the first batch: judged
 	// against nothing, it needs no batch before it, and it shares the
 	// work of the candidates of its cell size.
@@ -307,96 +332,164 @@ func search(ctx context.Context, plan *searchPlan, eval evaluate, o Options) (*R
 		authored = &a
 	}
 	known := bar{top: o.Top}
-	orderOf := evalOrder
+	order := plan.Ordered()
 	if o.order != nil {
-		orderOf = o.order
+		list := slices.Collect(plan.All())
+		ks := o.order(list)
+		order = func(yield func(Candidate) bool) {
+			for _, k := range ks {
+				if !yield(list[k]) {
+					return
+				}
+			}
+		}
 	}
-	order := orderOf(plan.Candidates)
-	for start := 0; !res.Partial && (start < len(order) || start == 0 && authored != nil); start += batchSize {
-		batch := order[start:min(start+batchSize, len(order))]
+	next, stop := iter.Pull(order)
+	defer stop()
+	for first := true; ; first = false {
+		cands := make([]Candidate, 0, 1+batchSize)
+		extra := 0
+		if first && authored != nil {
+			cands, extra = append(cands, *authored), 1
+		}
+		for len(cands) < extra+batchSize {
+			c, ok := next()
+			if !ok {
+				break
+			}
+			cands = append(cands, c)
+		}
+		if len(cands) == 0 {
+			break
+		}
 		var snap *bar
 		if !o.Exhaustive {
 			snap = &known
 		}
-		cands := make([]Candidate, 0, 1+len(batch))
-		extra := 0
-		if start == 0 && authored != nil {
-			cands, extra = append(cands, *authored), 1
-		}
-		for _, k := range batch {
-			cands = append(cands, plan.Candidates[k])
-		}
+		outs := make([]*Outcome, len(cands))
 		errs := s.runBatch(ctx, cands, extra, snap, func(k int, out *Outcome) {
-			if k < extra {
-				res.Authored = out
-			} else {
-				res.Outcomes[batch[k-extra]] = *out
-			}
+			outs[k] = out
 			s.event(out)
 		})
 		if ctx.Err() != nil {
 			res.Partial = true
-			break
+		} else if err := batchError(cands, extra, errs); err != nil {
+			return nil, err
 		}
-		for k, err := range errs {
+		for k, out := range outs {
 			switch {
-			case err == nil:
+			case out == nil:
 			case k < extra:
-				return nil, fmt.Errorf("the authored settings: %v", err)
+				res.Authored = out
+				s.keep.frames(out)
 			default:
-				c := cands[k]
-				return nil, fmt.Errorf("candidate %d (%s): %v", c.Index, c.Describe(), err)
+				s.record(out, false)
+				if !o.Exhaustive && out.Feasible {
+					known.add(o.Objective, out)
+				}
 			}
 		}
-		for _, k := range batch {
-			if out := &res.Outcomes[k]; out.Run && out.Feasible {
-				known.add(o.Objective, out)
-			}
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+		if res.Partial {
+			break
 		}
 	}
 	if !res.Partial && !o.Exhaustive {
-		if err := s.rerunFailed(ctx); err != nil {
+		if err := s.rerunFailed(ctx, plan); err != nil {
 			return nil, err
 		}
 	}
-	res.conclude(o.Top)
+	s.keep.conclude(res)
+	if s.json != nil {
+		if err := s.json.finish(res); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// batchError is the first error of a batch's candidates, naming it.
+func batchError(cands []Candidate, authored int, errs []error) error {
+	for k, err := range errs {
+		switch {
+		case err == nil:
+		case k < authored:
+			return fmt.Errorf("the authored settings: %v", err)
+		default:
+			c := cands[k]
+			return fmt.Errorf("candidate %d (%s): %v", c.Index, c.Describe(), err)
+		}
+	}
+	return nil
+}
+
+// record keeps what the outputs read of a candidate's outcome and writes
+// its JSON line; rerun says it is a run again to the end of a candidate
+// recorded before (rerunFailed).
+func (s *searcher) record(out *Outcome, rerun bool) {
+	s.keep.add(out, rerun)
+	if s.json != nil {
+		s.json.candidate(out)
+	}
+	if s.o.seen != nil {
+		s.o.seen(out)
+	}
+}
+
+// flush writes out the JSON lines of the batch just recorded.
+func (s *searcher) flush() error {
+	if s.json == nil {
+		return nil
+	}
+	return s.json.flush()
 }
 
 // rerunFailed runs again to the end, when no candidate is feasible, the
 // candidates stopped as soon as a condition held: what failed, and the
 // nearest candidate (Result.Infeasible), is then told from whole runs,
 // as the exhaustive search tells it. With a feasible candidate, they
-// stay stopped.
-func (s *searcher) rerunFailed(ctx context.Context) error {
-	res := s.res
-	var again []int
-	for i := range res.Outcomes {
-		out := &res.Outcomes[i]
-		if out.Run && out.Feasible {
-			return nil
-		}
-		if out.Run && out.failed {
-			again = append(again, i)
-		}
+// stay stopped. They run in the plan's order, and each one's JSON line is
+// written again, the whole run's.
+func (s *searcher) rerunFailed(ctx context.Context, plan *searchPlan) error {
+	if s.keep.feasible > 0 || s.keep.failed == nil {
+		return nil
 	}
-	for start := 0; start < len(again); start += batchSize {
-		batch := again[start:min(start+batchSize, len(again))]
-		cands := make([]Candidate, len(batch))
-		for k, i := range batch {
-			cands[k] = res.Outcomes[i].Candidate
-		}
-		errs := s.runBatch(ctx, cands, len(cands), nil, func(k int, out *Outcome) { res.Outcomes[batch[k]] = *out })
-		if ctx.Err() != nil {
-			res.Partial = true
-			return nil
-		}
-		for k, err := range errs {
-			if err != nil {
-				return fmt.Errorf("candidate %d (%s): %v", cands[k].Index, cands[k].Describe(), err)
+	failed := s.keep.failed
+	next, stop := iter.Pull(plan.All())
+	defer stop()
+	for {
+		var cands []Candidate
+		for len(cands) < batchSize {
+			c, ok := next()
+			if !ok {
+				break
+			}
+			if failed.has(c.Index) {
+				cands = append(cands, c)
 			}
 		}
+		if len(cands) == 0 {
+			break
+		}
+		outs := make([]*Outcome, len(cands))
+		errs := s.runBatch(ctx, cands, len(cands), nil, func(k int, out *Outcome) { outs[k] = out })
+		if ctx.Err() != nil {
+			s.res.Partial = true
+			return nil
+		}
+		if err := batchError(cands, 0, errs); err != nil {
+			return err
+		}
+		for _, out := range outs {
+			s.record(out, true)
+		}
+		if err := s.flush(); err != nil {
+			return err
+		}
 	}
+	s.keep.rerunDone = true
 	return nil
 }
 
@@ -427,7 +520,7 @@ func (s *searcher) runBatch(ctx context.Context, cands []Candidate, free int, b 
 	for _, cs := range sizes {
 		group := groups[cs]
 		for _, k := range group {
-			outs[k] = Outcome{Candidate: cands[k], Routes: make([]Figures, 0, len(s.o.Routes)), Run: true}
+			outs[k] = Outcome{Candidate: cands[k], Routes: make([]Figures, 0, len(s.o.Routes))}
 		}
 		running := group
 		for r := range s.o.Routes {
@@ -506,23 +599,27 @@ func (s *searcher) runBatch(ctx context.Context, cands []Candidate, free int, b 
 // have the smallest peaks and loads; run first, they make the bar the
 // later, larger ones are stopped against. The order decides only which
 // runs stop early, never the answer (every comparison is total), and it
-// is fixed, so the output is the same on every run.
+// is fixed, so the output is the same on every run. A plan enumerates
+// its candidates in this order without sorting them (Ordered).
 func evalOrder(cands []Candidate) []int {
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := &cands[i], &cands[j]
-		return cmp.Or(
-			cmp.Compare(a.Load/a.CellSize, b.Load/b.CellSize),
-			cmp.Compare(a.Prefetch/a.CellSize, b.Prefetch/b.CellSize),
-			cmp.Compare(a.Unload/a.CellSize, b.Unload/b.CellSize),
-			cmpSize(a.Budget, b.Budget),
-			cmpSize(a.MaxResidentBytes, b.MaxResidentBytes),
-		)
-	})
+	slices.SortFunc(order, func(i, j int) int { return evalCompare(&cands[i], &cands[j]) })
 	return order
+}
+
+// evalCompare orders two candidates as they run.
+func evalCompare(a, b *Candidate) int {
+	return cmp.Or(
+		cmp.Compare(a.Load/a.CellSize, b.Load/b.CellSize),
+		cmp.Compare(a.Prefetch/a.CellSize, b.Prefetch/b.CellSize),
+		cmp.Compare(a.Unload/a.CellSize, b.Unload/b.CellSize),
+		cmpSize(a.Budget, b.Budget),
+		cmpSize(a.MaxResidentBytes, b.MaxResidentBytes),
+		cmp.Compare(a.Index, b.Index),
+	)
 }
 
 // searcher is a search under way.
@@ -532,6 +629,8 @@ type searcher struct {
 	res     *Result
 	total   int
 	workers int
+	keep    *keeper
+	json    *jsonStream
 
 	mu                     sync.Mutex
 	done, feasible, pruned int

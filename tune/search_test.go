@@ -112,25 +112,32 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		wantOuts, gotOuts := told{}, told{}
 		o.Exhaustive = true
+		wantOuts.watch(&o)
 		want, err := search(context.Background(), plan, oneByOne(e.eval), o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.Exhaustive = false
+		gotOuts.watch(&o)
 		got, err := search(context.Background(), plan, oneByOne(e.eval), o)
 		if err != nil {
 			t.Fatal(err)
 		}
+		o.seen = nil
 		if want.Pruned != 0 {
 			t.Fatalf("trial %d: the exhaustive search pruned %d", trial, want.Pruned)
 		}
-		if got.Best != want.Best || !slices.Equal(got.Top, want.Top) || !slices.Equal(got.Pareto, want.Pareto) {
+		if bestIndex(got) != bestIndex(want) || !slices.Equal(indexes(got.Top), indexes(want.Top)) || !slices.Equal(indexes(got.Pareto), indexes(want.Pareto)) {
 			t.Fatalf("trial %d (%s, top %d): pruned best %d top %v front %v, exhaustive best %d top %v front %v",
-				trial, o.Objective, o.Top, got.Best, got.Top, got.Pareto, want.Best, want.Top, want.Pareto)
+				trial, o.Objective, o.Top, bestIndex(got), indexes(got.Top), indexes(got.Pareto), bestIndex(want), indexes(want.Top), indexes(want.Pareto))
 		}
-		for i := range got.Outcomes {
-			g, w := &got.Outcomes[i], &want.Outcomes[i]
+		if len(gotOuts) != plan.Count || len(wantOuts) != plan.Count {
+			t.Fatalf("trial %d: %d and %d outcomes told of %d candidates", trial, len(gotOuts), len(wantOuts), plan.Count)
+		}
+		for i := range gotOuts {
+			g, w := gotOuts[i], wantOuts[i]
 			if g.Pruned {
 				continue
 			}
@@ -143,7 +150,7 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 				}
 			}
 		}
-		if got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(got, want) != want.Feasible {
+		if got.Evaluated != want.Evaluated || got.Feasible+countFeasiblePruned(gotOuts, wantOuts) != want.Feasible {
 			t.Fatalf("trial %d: counts %d/%d, exhaustive %d/%d", trial, got.Evaluated, got.Feasible, want.Evaluated, want.Feasible)
 		}
 		pruned += got.Pruned
@@ -153,9 +160,9 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if shuffled.Best != want.Best || !slices.Equal(shuffled.Top, want.Top) || !slices.Equal(shuffled.Pareto, want.Pareto) {
+		if bestIndex(shuffled) != bestIndex(want) || !slices.Equal(indexes(shuffled.Top), indexes(want.Top)) || !slices.Equal(indexes(shuffled.Pareto), indexes(want.Pareto)) {
 			t.Fatalf("trial %d (%s, top %d), random order: best %d top %v front %v, exhaustive best %d top %v front %v",
-				trial, o.Objective, o.Top, shuffled.Best, shuffled.Top, shuffled.Pareto, want.Best, want.Top, want.Pareto)
+				trial, o.Objective, o.Top, bestIndex(shuffled), indexes(shuffled.Top), indexes(shuffled.Pareto), bestIndex(want), indexes(want.Top), indexes(want.Pareto))
 		}
 		inOrder += shuffled.Pruned
 	}
@@ -168,10 +175,10 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 
 // countFeasiblePruned counts the candidates pruned in got that the
 // exhaustive search found feasible.
-func countFeasiblePruned(got, want *Result) int {
+func countFeasiblePruned(got, want told) int {
 	n := 0
-	for i := range got.Outcomes {
-		if got.Outcomes[i].Pruned && want.Outcomes[i].Feasible {
+	for i := range got {
+		if got[i].Pruned && want[i].Feasible {
 			n++
 		}
 	}
@@ -193,8 +200,9 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 	var outs []string
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
+		var js bytes.Buffer
 		res, err := search(context.Background(), plan, oneByOne(e.eval), Options{Routes: []string{"east.csv", "west.csv"}, Require: e.gate,
-			Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}})
+			Authored: &Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8}, JSON: &js})
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +211,8 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 		if err := WriteText(&b, res); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&b, res); err != nil {
+		b.Write(js.Bytes())
+		if err := WritePlot(&b, res); err != nil {
 			t.Fatal(err)
 		}
 		if res.Pruned == 0 {
@@ -233,18 +242,18 @@ func TestCancelReturnsBestSoFar(t *testing.T) {
 			if seen++; ev.Done == 100 {
 				cancel()
 			}
-			if ev.Total != len(plan.Candidates) {
-				t.Errorf("event total %d, want %d", ev.Total, len(plan.Candidates))
+			if ev.Total != plan.Count {
+				t.Errorf("event total %d, want %d", ev.Total, plan.Count)
 			}
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Partial || res.Evaluated < 100 || res.Evaluated >= len(plan.Candidates) || seen != res.Evaluated {
-		t.Errorf("partial %v, evaluated %d of %d, %d events", res.Partial, res.Evaluated, len(plan.Candidates), seen)
+	if !res.Partial || res.Evaluated < 100 || res.Evaluated >= plan.Count || seen != res.Evaluated {
+		t.Errorf("partial %v, evaluated %d of %d, %d events", res.Partial, res.Evaluated, plan.Count, seen)
 	}
-	if res.Best < 0 || !res.Outcomes[res.Best].Run {
-		t.Errorf("no best among the candidates run: %d", res.Best)
+	if res.Best == nil {
+		t.Errorf("no best among the candidates run")
 	}
 	var b bytes.Buffer
 	if err := WriteText(&b, res); err != nil {

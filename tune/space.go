@@ -2,6 +2,7 @@ package tune
 
 import (
 	"fmt"
+	"iter"
 	"math/big"
 	"slices"
 	"strconv"
@@ -15,11 +16,11 @@ import (
 // otherwise (--max-candidates).
 const defaultMaxCandidates = 100000
 
-// MaxCandidatesCeiling is the most --max-candidates may allow. A search
-// holds its plan and every candidate's outcome (a few hundred bytes a
-// candidate and route), so the ceiling bounds what a search may take,
-// about a gigabyte, whatever the limit asked for; such a search runs a
-// simulation per candidate and route, hours on a real world.
+// MaxCandidatesCeiling is the most --max-candidates may allow. A search's
+// memory does not grow with its candidates (it enumerates them, and keeps
+// only what its outputs read), but its time does: such a search runs a
+// simulation per candidate and route, hours on a real world, and the
+// ceiling bounds it whatever the limit asked for.
 const MaxCandidatesCeiling = 1000000
 
 // The default dimensions, in cell sizes (docs/tune.md#the-space): load
@@ -110,16 +111,35 @@ type world struct {
 	Cover func(cellSize float64) float64
 }
 
-// searchPlan is a space laid out for a world: the candidates to run, in the
-// order of enumeration, and what was skipped.
+// searchPlan is a space laid out for a world: how many candidates it
+// runs and what was skipped, and the dimensions to enumerate them from.
+// The candidates are never listed: All and Ordered enumerate them, one
+// at a time, so that a plan of a million candidates takes the memory of
+// its dimensions, not of its candidates.
 type searchPlan struct {
-	Candidates []Candidate
+	// Count is the number of candidates run.
+	Count int
 	// Total is the number of combinations; Skipped of them break the radii
 	// rule (manifest.CheckRadii) and Uncovered have a load radius under
 	// which the view is not covered (world.Cover): neither is run.
 	Total, Skipped, Uncovered int
 	// Dimensions are the sizes of the dimensions, for the report.
 	Dimensions []Dimension
+
+	sp            Space
+	cells         []planCell
+	budgets, caps []*int64
+	// list, when set, are the candidates instead of the dimensions
+	// (tests of the search on candidates drawn by hand).
+	list []Candidate
+}
+
+// planCell is one cell size of a plan: its load radii, the view's cover
+// there, and where its candidates start in the enumeration.
+type planCell struct {
+	size, cover  float64
+	loads        []float64
+	first, count int
 }
 
 // Dimension is one axis of the space: its flag and how many values it has
@@ -198,42 +218,28 @@ func (sp Space) Lay(w world, maxCandidates int) (*searchPlan, error) {
 		return nil, fmt.Errorf("the space holds %s = %s candidates, more than --max-candidates %d: %s",
 			strings.Join(factors, " × "), total.String(), maxCandidates, advice)
 	}
-	p := &searchPlan{Total: int(total.Int64()), Dimensions: dims}
+	p := &searchPlan{Total: int(total.Int64()), Dimensions: dims, sp: sp, budgets: budgets, caps: caps}
+	bc := len(budgets) * len(caps)
 	for k, cs := range cells {
-		cover := w.cover(cs)
-		for _, load := range loadsOf[k] {
-			unloads := sp.Unload
-			if unloads == nil {
-				unloads = scaled(defaultUnload, load, cs)
-			}
-			prefetches := sp.Prefetch
-			if prefetches == nil {
-				prefetches = scaled(defaultPrefetch, load, cs)
-			}
-			for _, unload := range unloads {
-				for _, prefetch := range prefetches {
-					if len(manifest.CheckRadii(prefetch, load, unload)) > 0 {
-						p.Skipped += len(budgets) * len(caps)
-						continue
-					}
-					if load < cover {
-						p.Uncovered += len(budgets) * len(caps)
-						continue
-					}
-					for _, b := range budgets {
-						for _, c := range caps {
-							p.Candidates = append(p.Candidates, Candidate{
-								Index: len(p.Candidates), CellSize: cs,
-								Load: load, Unload: unload, Prefetch: prefetch,
-								Budget: b, MaxResidentBytes: c,
-							})
-						}
+		c := planCell{size: cs, cover: w.cover(cs), loads: loadsOf[k], first: p.Count}
+		for _, load := range c.loads {
+			for _, unload := range p.unloads(load, cs) {
+				for _, prefetch := range p.prefetches(load, cs) {
+					switch {
+					case len(manifest.CheckRadii(prefetch, load, unload)) > 0:
+						p.Skipped += bc
+					case load < c.cover:
+						p.Uncovered += bc
+					default:
+						c.count += bc
 					}
 				}
 			}
 		}
+		p.Count += c.count
+		p.cells = append(p.cells, c)
 	}
-	if len(p.Candidates) == 0 && p.Uncovered > 0 {
+	if p.Count == 0 && p.Uncovered > 0 {
 		return nil, fmt.Errorf("--load-radius: every load radius tried is below %s, the least that covers what the camera shows (its view's reach), so none would be free of pop-in; try load radii from %s (or leave --load-radius out)",
 			num(w.cover(cells[0])), num(w.cover(cells[0])))
 	}
@@ -263,7 +269,7 @@ func defaultLoads(cs, cover float64) []float64 {
 // cook) before the search, once each.
 func (p *searchPlan) CellSizes() []float64 {
 	var out []float64
-	for _, c := range p.Candidates {
+	for c := range p.All() {
 		if n := len(out); n == 0 || out[n-1] != c.CellSize {
 			out = append(out, c.CellSize)
 		}
@@ -277,8 +283,8 @@ func (p *searchPlan) CellSizes() []float64 {
 // cannot break it.)
 func (p *searchPlan) CheckRequire(g streaming.Gate) error {
 	some := func(get func(*Candidate) *int64) bool {
-		for i := range p.Candidates {
-			if get(&p.Candidates[i]) != nil {
+		for c := range p.All() {
+			if get(&c) != nil {
 				return true
 			}
 		}
@@ -316,3 +322,161 @@ func scaled(ks []float64, base, cellSize float64) []float64 {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// unloads are the unload radii tried with load radius load at cell size
+// cs: the given ones, or load + {0.5, 1, 2}·cs.
+func (p *searchPlan) unloads(load, cs float64) []float64 {
+	if p.sp.Unload != nil {
+		return p.sp.Unload
+	}
+	return scaled(defaultUnload, load, cs)
+}
+
+// prefetches are the prefetch radii tried with load radius load at cell
+// size cs: the given ones, or load + {0, 0.5, 1}·cs.
+func (p *searchPlan) prefetches(load, cs float64) []float64 {
+	if p.sp.Prefetch != nil {
+		return p.sp.Prefetch
+	}
+	return scaled(defaultPrefetch, load, cs)
+}
+
+// runs says whether the radii are run at this cell size: within the
+// radii rule, and covering the view.
+func (c *planCell) runs(load, unload, prefetch float64) bool {
+	return len(manifest.CheckRadii(prefetch, load, unload)) == 0 && load >= c.cover
+}
+
+// All enumerates the candidates in the plan's order (Index): cell sizes,
+// load, unload and prefetch radii, budgets, caps, the later varying
+// fastest.
+func (p *searchPlan) All() iter.Seq[Candidate] {
+	return func(yield func(Candidate) bool) {
+		if p.list != nil {
+			for _, c := range p.list {
+				if !yield(c) {
+					return
+				}
+			}
+			return
+		}
+		i := 0
+		for k := range p.cells {
+			c := &p.cells[k]
+			for _, load := range c.loads {
+				us, ps := p.unloads(load, c.size), p.prefetches(load, c.size)
+				for _, unload := range us {
+					for _, prefetch := range ps {
+						if !c.runs(load, unload, prefetch) {
+							continue
+						}
+						for _, b := range p.budgets {
+							for _, cp := range p.caps {
+								if !yield(Candidate{Index: i, CellSize: c.size, Load: load, Unload: unload, Prefetch: prefetch, Budget: b, MaxResidentBytes: cp}) {
+									return
+								}
+								i++
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Ordered enumerates the candidates in the order they run (evalOrder's):
+// at each cell size, by load, then prefetch, then unload radius, then
+// budget and cap, which is the order of their radii in cells; the cell
+// sizes merged on that order. Nothing is sorted, so the order costs no
+// memory whatever the count.
+func (p *searchPlan) Ordered() iter.Seq[Candidate] {
+	if p.list != nil {
+		return func(yield func(Candidate) bool) {
+			for _, k := range evalOrder(p.list) {
+				if !yield(p.list[k]) {
+					return
+				}
+			}
+		}
+	}
+	if len(p.cells) == 1 {
+		return p.cellOrdered(&p.cells[0])
+	}
+	return func(yield func(Candidate) bool) {
+		type head struct {
+			c    Candidate
+			next func() (Candidate, bool)
+		}
+		var heads []head
+		for k := range p.cells {
+			next, stop := iter.Pull(p.cellOrdered(&p.cells[k]))
+			defer stop()
+			if c, ok := next(); ok {
+				heads = append(heads, head{c, next})
+			}
+		}
+		for len(heads) > 0 {
+			m := 0
+			for k := 1; k < len(heads); k++ {
+				if evalCompare(&heads[k].c, &heads[m].c) < 0 {
+					m = k
+				}
+			}
+			if !yield(heads[m].c) {
+				return
+			}
+			c, ok := heads[m].next()
+			if ok {
+				heads[m].c = c
+			} else {
+				heads = slices.Delete(heads, m, m+1)
+			}
+		}
+	}
+}
+
+// cellOrdered enumerates the candidates of one cell size in the order
+// they run: load, prefetch, unload, budget, cap, each ascending; each with
+// its Index in the plan's order (load, unload, prefetch, …), counted from
+// how many candidates each unload radius of the load holds.
+func (p *searchPlan) cellOrdered(c *planCell) iter.Seq[Candidate] {
+	return func(yield func(Candidate) bool) {
+		bc := len(p.budgets) * len(p.caps)
+		first := c.first
+		for _, load := range c.loads {
+			us, ps := p.unloads(load, c.size), p.prefetches(load, c.size)
+			// before[u] is how many radii of the load come before unload
+			// u's first in the plan's order; seen[u] how many of u's have
+			// been enumerated.
+			before, seen := make([]int, len(us)), make([]int, len(us))
+			n := 0
+			for ui, unload := range us {
+				before[ui] = n
+				for _, prefetch := range ps {
+					if c.runs(load, unload, prefetch) {
+						n++
+					}
+				}
+			}
+			for _, prefetch := range ps {
+				for ui, unload := range us {
+					if !c.runs(load, unload, prefetch) {
+						continue
+					}
+					i := first + (before[ui]+seen[ui])*bc
+					seen[ui]++
+					for _, b := range p.budgets {
+						for _, cp := range p.caps {
+							if !yield(Candidate{Index: i, CellSize: c.size, Load: load, Unload: unload, Prefetch: prefetch, Budget: b, MaxResidentBytes: cp}) {
+								return
+							}
+							i++
+						}
+					}
+				}
+			}
+			first += n * bc
+		}
+	}
+}

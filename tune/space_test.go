@@ -152,14 +152,15 @@ func TestLayDefaultsAndSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 5 loads × 3 unloads × 3 prefetches, every one within the rule.
-	if plan.Total != 45 || plan.Skipped != 0 || len(plan.Candidates) != 45 {
-		t.Fatalf("total %d, skipped %d, candidates %d", plan.Total, plan.Skipped, len(plan.Candidates))
+	cands := slices.Collect(plan.All())
+	if plan.Total != 45 || plan.Skipped != 0 || plan.Count != 45 || len(cands) != 45 {
+		t.Fatalf("total %d, skipped %d, candidates %d (%d)", plan.Total, plan.Skipped, plan.Count, len(cands))
 	}
-	first, last := plan.Candidates[0], plan.Candidates[44]
+	first, last := cands[0], cands[44]
 	if first.Load != 4 || first.Unload != 8 || first.Prefetch != 4 || last.Load != 24 || last.Unload != 40 || last.Prefetch != 32 {
 		t.Errorf("first %+v, last %+v", first, last)
 	}
-	for i, c := range plan.Candidates {
+	for i, c := range cands {
 		if c.Index != i || c.CellSize != 8 || c.Budget != nil || c.MaxResidentBytes != nil {
 			t.Errorf("candidate %d: %+v", i, c)
 		}
@@ -177,10 +178,11 @@ func TestLayDefaultsAndSkips(t *testing.T) {
 	}
 	// load 4: 2 unloads × 2 prefetches fit; load 8: unload 8 breaks, and
 	// prefetch 4 breaks: 1 fits. (4+1)·2 budgets = 10; 16 - 10 = 6 skipped.
-	if plan.Total != 16 || plan.Skipped != 6 || len(plan.Candidates) != 10 {
-		t.Errorf("total %d, skipped %d, candidates %d", plan.Total, plan.Skipped, len(plan.Candidates))
+	cands = slices.Collect(plan.All())
+	if plan.Total != 16 || plan.Skipped != 6 || plan.Count != 10 || len(cands) != 10 {
+		t.Errorf("total %d, skipped %d, candidates %d (%d)", plan.Total, plan.Skipped, plan.Count, len(cands))
 	}
-	if c := plan.Candidates[len(plan.Candidates)-1]; c.Load != 8 || c.Unload != 12 || c.Prefetch != 8 || c.Budget != nil {
+	if c := cands[len(cands)-1]; c.Load != 8 || c.Unload != 12 || c.Prefetch != 8 || c.Budget != nil {
 		t.Errorf("last candidate %+v", c)
 	}
 }
@@ -220,7 +222,7 @@ func TestLayRefuses(t *testing.T) {
 func TestTies(t *testing.T) {
 	b1, b2 := int64(1024), int64(2048)
 	out := func(peak int64, loads int, c Candidate) Outcome {
-		return Outcome{Candidate: c, Routes: []Figures{{PeakResidentBytes: peak, Loads: loads, MeanResidentBytes: float64(peak) / 2}}, Feasible: true, Run: true}
+		return Outcome{Candidate: c, Routes: []Figures{{PeakResidentBytes: peak, Loads: loads, MeanResidentBytes: float64(peak) / 2}}, Feasible: true}
 	}
 	base := Candidate{CellSize: 8, Load: 8, Unload: 12, Prefetch: 8, Budget: &b1}
 	with := func(f func(*Candidate)) Candidate { c := base; f(&c); return c }
@@ -268,7 +270,7 @@ func TestPareto(t *testing.T) {
 	for i := range pts {
 		cands = append(cands, Candidate{Index: i, CellSize: 8, Load: float64(10 - i), Unload: 20, Prefetch: 10})
 	}
-	plan := &searchPlan{Candidates: cands, Total: len(cands)}
+	plan := &searchPlan{list: cands, Count: len(cands), Total: len(cands)}
 	res, err := search(context.Background(), plan, oneByOne(func(_ context.Context, c Candidate, _ int, _ stopFunc) (Figures, error) {
 		p := pts[c.Index]
 		return Figures{Frames: 1, PeakResidentBytes: int64(p[0]), Loads: p[1]}, nil
@@ -278,11 +280,11 @@ func TestPareto(t *testing.T) {
 	}
 	// (100, 50) twice: candidate 3 has the smaller load radius. (150, 10)
 	// twice: 7.
-	if want := []int{4, 3, 1, 7}; !slices.Equal(res.Pareto, want) {
-		t.Errorf("front %v, want %v", res.Pareto, want)
+	if want := []int{4, 3, 1, 7}; !slices.Equal(indexes(res.Pareto), want) {
+		t.Errorf("front %v, want %v", indexes(res.Pareto), want)
 	}
-	if want := []int{4, 3, 0, 2, 1, 7, 6, 5}; !slices.Equal(res.Top, want) {
-		t.Errorf("top %v, want %v", res.Top, want)
+	if want := []int{4, 3, 0, 2, 1, 7, 6, 5}; !slices.Equal(indexes(res.Top), want) {
+		t.Errorf("top %v, want %v", indexes(res.Top), want)
 	}
 }
 

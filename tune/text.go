@@ -63,10 +63,10 @@ func WriteText(w io.Writer, r *Result) error {
 	}
 	fmt.Fprintln(bw)
 	if r.Partial {
-		fmt.Fprintf(bw, "  cancelled: the best of the %d candidates run, of %d\n", r.Evaluated, len(r.Outcomes))
+		fmt.Fprintf(bw, "  cancelled: the best of the %d candidates run, of %d\n", r.Evaluated, r.Candidates)
 	}
 
-	if r.Best < 0 {
+	if r.Best == nil {
 		fmt.Fprintf(bw, "\n%s\n", r.Infeasible())
 		if r.Authored != nil {
 			r.writeAuthored(bw, nil)
@@ -83,8 +83,7 @@ func WriteText(w io.Writer, r *Result) error {
 		header += "pop-in frames\t"
 	}
 	fmt.Fprintln(tw, header)
-	for rank, i := range r.Top {
-		out := &r.Outcomes[i]
+	for rank, out := range r.Top {
 		c := &out.Candidate
 		settings := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t", rank+1, num(c.CellSize), num(c.Load), num(c.Unload), num(c.Prefetch),
 			sizeText(c.Budget), sizeText(c.MaxResidentBytes))
@@ -104,13 +103,12 @@ func WriteText(w io.Writer, r *Result) error {
 	fmt.Fprintf(bw, "\nPareto front of peak resident against loads (%d, by increasing peak)\n", len(r.Pareto))
 	tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "peak B\tloads\t settings")
-	for _, i := range r.Pareto {
-		out := &r.Outcomes[i]
+	for _, out := range r.Pareto {
 		fmt.Fprintf(tw, "%d\t%d\t %s\n", out.PeakResidentBytes(), out.Loads(), out.Candidate.Describe())
 	}
 	tw.Flush()
 
-	best := &r.Outcomes[r.Best]
+	best := r.Best
 	fmt.Fprintf(bw, "\nrecommended (%s): in worldcook.yaml, for worldcook's simulation\n\n", best.Candidate.Describe())
 	r.writeYAML(bw, &best.Candidate)
 	fmt.Fprintf(bw, "\nThese lines change only what worldcook simulates: the game's runtime reads the radii of the\nscene's WorldStreamingSources. tune --diff prints the edit that puts them there (--write makes it).\n")

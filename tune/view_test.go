@@ -18,22 +18,25 @@ import (
 // from the view's reach on and never recommends one below it; load radii
 // given below it are not run, and a space of only those is refused.
 func TestViewDecidesTheSearch(t *testing.T) {
-	res, err := Run(context.Background(), demoSetup(t, Spec{}), Options{})
+	outs := told{}
+	o := Options{}
+	outs.watch(&o)
+	res, err := Run(context.Background(), demoSetup(t, Spec{}), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(res.Require.FailOn, []string{streaming.FailPopIn}) || len(res.Warnings) != 0 {
 		t.Errorf("default requirement %v, warnings %v; want pop-in, none", res.Require.FailOn, res.Warnings)
 	}
-	if res.ViewReach != 900 || res.Best < 0 {
-		t.Fatalf("reach %v, best %d: %s", res.ViewReach, res.Best, res.Infeasible())
+	if res.ViewReach != 900 || res.Best == nil || len(outs) == 0 {
+		t.Fatalf("reach %v, best %v: %s", res.ViewReach, res.Best != nil, res.Infeasible())
 	}
-	for i := range res.Outcomes {
-		if c := res.Outcomes[i].Candidate; c.Load < 900 {
+	for _, out := range outs {
+		if c := out.Candidate; c.Load < 900 {
 			t.Errorf("candidate %s leaves the view uncovered", c.Describe())
 		}
 	}
-	best := res.Outcomes[res.Best]
+	best := res.Best
 	for _, f := range best.Routes {
 		if len(f.Held) > 0 {
 			t.Errorf("the recommendation %s shows %v", best.Candidate.Describe(), f.Held)
@@ -101,8 +104,8 @@ func TestNoViewAndEstellaXY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := res.Infeasible(); res.Best >= 0 || !strings.Contains(msg, "Estella's runtime samples the streaming sources on X and Z, so on this world cut on X and Y") || !strings.Contains(msg, "no radius changes that") {
-		t.Errorf("estella on xy: best %d, %q", res.Best, msg)
+	if msg := res.Infeasible(); res.Best != nil || !strings.Contains(msg, "Estella's runtime samples the streaming sources on X and Z, so on this world cut on X and Y") || !strings.Contains(msg, "no radius changes that") {
+		t.Errorf("estella on xy: best %d, %q", bestIndex(res), msg)
 	}
 	if w := res.Warnings[0]; w.Code != "xy-plane" || !strings.Contains(w.Message, "no radius makes it stream this world as cut") {
 		t.Errorf("estella on xy: %+v", w)
