@@ -90,8 +90,10 @@ staticcheck:
 	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	"$$(command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck)" ./...
 
+# cmd's tests take minutes under -race; on a loaded machine, and beside
+# the other steps of make -j2 test, more than go test's default 10m.
 race:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # The scene parser has an AVX-512 kernel where the CPU has one; -tags
 # purego builds it without, so both paths are tested on any machine.

@@ -290,7 +290,7 @@ func TestPlotDrawsASample(t *testing.T) {
 		if drawn < plotSample || drawn > plotSample+len(res.Pareto)+len(res.Top) {
 			t.Errorf("%d candidates drawn, want %d and the front's and top's", drawn, plotSample)
 		}
-		if !strings.Contains(svg, fmt.Sprintf("; %d of the 5000 run to the end drawn", drawn)) {
+		if !strings.Contains(svg, fmt.Sprintf("a sample: %d of the", drawn)) || !strings.Contains(svg, "5000 run to the end") {
 			t.Errorf("the plot does not say it is a sample of %d", drawn)
 		}
 		for _, out := range slices.Concat(res.Pareto, res.Top) {

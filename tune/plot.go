@@ -32,9 +32,6 @@ func WritePlot(w io.Writer, r *Result) error {
 		sub += fmt.Sprintf(" (%d stopped early, not shown)", r.Pruned)
 	}
 	outs := r.plotted()
-	if r.sampled > len(r.sample) {
-		sub += fmt.Sprintf("; %d of the %d run to the end drawn", len(outs), r.sampled)
-	}
 	c.Text(plotLeft, 46, sub, drawing.Font{Size: 12, Fill: "#555"})
 
 	shown := outs
@@ -126,6 +123,11 @@ func WritePlot(w io.Writer, r *Result) error {
 		item.draw(lx+8, ly)
 		c.Text(lx+24, ly+4, item.label, drawing.Font{Size: 12})
 		ly += 24
+	}
+	if r.sampled > len(r.sample) {
+		// Said at the foot of the legend: the subtitle has no room left.
+		c.Text(lx, y0-18, fmt.Sprintf("a sample: %d of the", len(outs)), drawing.Font{Size: 11, Fill: "#555"})
+		c.Text(lx, y0-4, fmt.Sprintf("%d run to the end", r.sampled), drawing.Font{Size: 11, Fill: "#555"})
 	}
 	_, err := c.WriteTo(w)
 	return err
