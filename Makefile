@@ -52,9 +52,13 @@ demo: build
 # Everything CI checks: formatting, vet, staticcheck, a tidy go.mod, the
 # import layers, the tests under the race detector, the parse without its
 # vector kernel, the memory guard, and a short run of every fuzz target.
-# The race run, the longest, comes first so that make -j2 (as CI runs it,
-# with --output-sync) keeps it going beside the rest.
-test: race lint purego perf-guard fuzz
+# TEST_JOBS of these steps run at once, each one's output printed whole
+# when it ends: the race run alone leaves a core idle while its last
+# packages finish. It is listed first so the rest runs beside it.
+TEST_JOBS ?= 2
+
+test:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target race lint purego perf-guard fuzz
 
 lint: fmt-check conflict-check size-check vet staticcheck tidy-check layers
 
