@@ -42,6 +42,26 @@ func streamWorld(n int, rng *rand.Rand) *World {
 // divisor of their routes' length, so that the last window is short.
 const windowSize = 7
 
+// streamCase is the frozen n×n world, the route of one or two viewing
+// sources (as seed is even or odd) and those sources that the stream
+// tests draw from seed, salt telling one test's draws from another's;
+// and the generator, for what the test draws next.
+func streamCase(t *testing.T, seed, salt uint64, n, frames int) (*World, [][]Point, []Source, *rand.Rand) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, salt))
+	w := streamWorld(n, rng)
+	if err := w.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	nsrc := 1 + int(seed%2)
+	route := streamRoute(frames, nsrc, n, rng)
+	base := make([]Source, nsrc)
+	for s := range base {
+		base[s] = Source{Name: fmt.Sprintf("src%d", s), Enabled: true, View: &View{HalfWidth: 7, HalfHeight: 5}}
+	}
+	return w, route, base, rng
+}
+
 func streamRoute(frames, sources, n int, rng *rand.Rand) [][]Point {
 	out := make([][]Point, frames)
 	pos := make([]Point, sources)
@@ -77,18 +97,9 @@ func streamRoute(frames, sources, n int, rng *rand.Rand) [][]Point {
 // pass without testing the stream).
 func TestStreamFedRunsAreExact(t *testing.T) {
 	for seed := range uint64(6) {
-		rng := rand.New(rand.NewPCG(seed, 11))
 		const n, frames = 12, 200
-		w := streamWorld(n, rng)
-		if err := w.Freeze(); err != nil {
-			t.Fatal(err)
-		}
-		nsrc := 1 + int(seed%2)
-		route := streamRoute(frames, nsrc, n, rng)
-		base := make([]Source, nsrc)
-		for s := range base {
-			base[s] = Source{Name: fmt.Sprintf("src%d", s), Enabled: true, View: &View{HalfWidth: 7, HalfHeight: 5}}
-		}
+		w, route, base, rng := streamCase(t, seed, 11, n, frames)
+		nsrc := len(base)
 		if seed == 4 {
 			base = append(base, Source{Name: "off", X: 40, Z: 40, Load: 10, Unload: 20, Prefetch: 15})
 		}
@@ -314,18 +325,9 @@ func TestStreamNotReadWhereItDoesNotHold(t *testing.T) {
 // goes back to measuring and stays exact.
 func TestLockstepRunsMatchLoneRuns(t *testing.T) {
 	for seed := range uint64(4) {
-		rng := rand.New(rand.NewPCG(seed, 29))
 		const n, frames, radius = 12, 240, 40
-		w := streamWorld(n, rng)
-		if err := w.Freeze(); err != nil {
-			t.Fatal(err)
-		}
-		nsrc := 1 + int(seed%2)
-		route := streamRoute(frames, nsrc, n, rng)
-		base := make([]Source, nsrc)
-		for s := range base {
-			base[s] = Source{Name: fmt.Sprintf("src%d", s), Enabled: true, View: &View{HalfWidth: 7, HalfHeight: 5}}
-		}
+		w, route, base, rng := streamCase(t, seed, 29, n, frames)
+		nsrc := len(base)
 		mode := DistanceBounds
 		if seed == 3 {
 			mode = DistanceCenter
