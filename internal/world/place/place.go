@@ -193,6 +193,12 @@ type placer struct {
 	stay  []cellAcc
 	cur   int32
 	bound []bool
+	// rec, while measuring (Measure), takes the ranges instead of a cell.
+	rec *traceRun
+	// spanning, for Trace.Span, folds each root's cell into spanRect.
+	spanning bool
+	spanRect grid.Rect
+	spanOK   bool
 }
 
 // place partitions the world. Entities are grouped by root, each group
@@ -202,26 +208,32 @@ type placer struct {
 // footprints promote may need (see keepFootprint) and promote moves the
 // large roots.
 func (pl *Placement) place() error {
+	return pl.cut(nil)
+}
+
+// cut partitions the world, each placer over its run either measuring
+// as it goes (tr nil) or from a trace of an earlier measure (Trace.Place).
+func (pl *Placement) cut(tr *Trace) error {
 	n := len(pl.flags)
-	grouped := pl.groupByRoot()
-	parts := max(1, min(PlacerCount(n), n))
-	bounds := make([]int, 0, parts+1)
-	bounds = append(bounds, 0)
-	for k := 1; k < parts; k++ {
-		j := max(n*k/parts, bounds[len(bounds)-1])
-		for j < n && pl.parent[grouped[j]] >= 0 {
-			j++ // a run starts at a root, so a subtree is never split
-		}
-		bounds = append(bounds, j)
+	var grouped []int32
+	var bounds []int
+	if tr != nil {
+		grouped, bounds = tr.grouped, tr.bounds
+	} else {
+		grouped = pl.groupByRoot()
+		bounds = split(grouped, pl.parent, max(1, min(PlacerCount(n), n)))
 	}
-	bounds = append(bounds, n)
+	parts := len(bounds) - 1
 
 	var bound []bool
 	if pl.opts.Levels > 0 {
 		bound = pl.boundRoots()
 	}
 	pl.doc = make([]int32, n)
-	slot := pl.w.NewSlots()
+	var slot []int32
+	if tr == nil {
+		slot = pl.w.NewSlots()
+	}
 	placers := make([]placer, parts)
 	var wg sync.WaitGroup
 	for k := range placers {
@@ -230,35 +242,38 @@ func (pl *Placement) place() error {
 		w.cellKey = make(map[grid.Key]int32)
 		w.pos = make(map[int32]scene.Vec3)
 		run := grouped[bounds[k]:bounds[k+1]]
+		work := func() {
+			if tr != nil {
+				w.replay(run, &tr.runs[k])
+			} else {
+				w.run(run)
+			}
+		}
 		if parts == 1 {
-			w.run(run)
+			work()
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(run)
+			work()
 		}()
 	}
 	wg.Wait()
 
 	for k := range placers {
 		if placers[k].failed {
-			// Report the first malformed Transform in authored order, so
-			// the error does not depend on which placer met one first.
-			for i := range pl.flags {
-				if pl.flags[i]&world.Transform != 0 && pl.flags[i]&world.Prefab == 0 {
-					if _, _, err := pl.d.Transform(i); err != nil {
-						return err
-					}
-				}
-			}
+			return pl.firstMalformed()
 		}
 	}
 
 	// Merge the placers' cells and renumber every entity's cell.
 	key := make(map[grid.Key]int32)
-	pl.pos = make(map[int32]scene.Vec3)
+	if tr != nil {
+		pl.pos = tr.pos
+	} else {
+		pl.pos = make(map[int32]scene.Vec3)
+	}
 	// With levels, every placer's footprints, in authored order, and
 	// each cell grown over the roots that cannot move.
 	nfps := 0
@@ -293,8 +308,10 @@ func (pl *Placement) place() error {
 				pl.doc[i] = remap[ci]
 			}
 		}
-		for i, p := range w.pos {
-			pl.pos[i] = p
+		if tr == nil {
+			for i, p := range w.pos {
+				pl.pos[i] = p
+			}
 		}
 		for _, f := range w.fps {
 			f.ci = remap[f.ci]
@@ -306,6 +323,37 @@ func (pl *Placement) place() error {
 	}
 	if len(fps) > 0 {
 		pl.promote(fps, stay)
+	}
+	return nil
+}
+
+// split shares grouped (entities grouped by root) out to parts placers in
+// contiguous runs of about equal length, each starting at a root so that
+// a subtree is never split, and returns the runs' bounds.
+func split(grouped, parent []int32, parts int) []int {
+	n := len(grouped)
+	bounds := make([]int, 0, parts+1)
+	bounds = append(bounds, 0)
+	for k := 1; k < parts; k++ {
+		j := max(n*k/parts, bounds[len(bounds)-1])
+		for j < n && parent[grouped[j]] >= 0 {
+			j++
+		}
+		bounds = append(bounds, j)
+	}
+	return append(bounds, n)
+}
+
+// firstMalformed is the error of the first malformed Transform in
+// authored order, so that the error does not depend on which placer met
+// one first.
+func (pl *Placement) firstMalformed() error {
+	for i := range pl.flags {
+		if pl.flags[i]&world.Transform != 0 && pl.flags[i]&world.Prefab == 0 {
+			if _, _, err := pl.d.Transform(i); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -345,7 +393,6 @@ func (a *cellAcc) merge(b *cellAcc) {
 // and is kept only for entities with children.
 func (w *placer) run(run []int32) {
 	pl := w.pl
-	d := pl.d
 	walk := pl.w.Walker(run, w.slot)
 	for _, i := range run {
 		fl := pl.flags[i]
@@ -364,45 +411,54 @@ func (w *placer) run(run []int32) {
 		if hasT && fl&world.NeedPos != 0 {
 			w.pos[i] = m.Origin()
 		}
-		p := pl.parent[i]
-		if p < 0 {
-			pl.doc[i] = w.placeRoot(i, fl, in, hasT, &m)
-			if pl.opts.Levels > 0 {
-				w.keepFootprint()
-				if pl.doc[i] >= 0 {
-					w.fps = append(w.fps, newFootprint(i, pl.doc[i]))
-					w.cur = int32(len(w.fps) - 1)
-				}
-			}
-		} else {
-			pl.doc[i] = pl.doc[pl.root[i]]
-		}
-		ci := pl.doc[i]
-		if ci >= 0 {
-			if id := d.Entities[i].ID; id > w.cells[ci].maxID {
-				w.cells[ci].maxID = id
-			}
-		}
+		u, v := pl.uv(m.Origin())
+		ci := w.assign(i, fl, in, hasT, u, v)
 		if ci < 0 || !hasT {
 			continue
-		}
-		if in == nil {
-			w.addPoint(ci, i, m.Origin())
 		}
 		switch {
 		case in != nil:
 			w.instanceBounds(ci, i, &m, in)
-			continue
 		case fl&world.Extent != 0:
-			w.extents(ci, i, &m, d.Components(int(i)))
+			w.addRange(ci, i, u, u, v, v)
+			w.extents(ci, i, &m, pl.d.Components(int(i)))
+		default:
+			w.addRange(ci, i, u, u, v, v)
 		}
 	}
 	w.keepFootprint()
 }
 
+// assign gives entity i, the next of the placer's run, its cell: a
+// top-level entity the cell its point u, v on the plane falls in
+// (placeRoot), any other its root's. It returns the placer's cell index,
+// -1 for the persistent world.
+func (w *placer) assign(i int32, fl world.Flag, in *expand.Instance, hasT bool, u, v float64) int32 {
+	pl := w.pl
+	if pl.parent[i] < 0 {
+		pl.doc[i] = w.placeRoot(i, fl, in, hasT, u, v)
+		if pl.opts.Levels > 0 {
+			w.keepFootprint()
+			if pl.doc[i] >= 0 {
+				w.fps = append(w.fps, newFootprint(i, pl.doc[i]))
+				w.cur = int32(len(w.fps) - 1)
+			}
+		}
+	} else {
+		pl.doc[i] = pl.doc[pl.root[i]]
+	}
+	ci := pl.doc[i]
+	if ci >= 0 {
+		if id := pl.d.Entities[i].ID; id > w.cells[ci].maxID {
+			w.cells[ci].maxID = id
+		}
+	}
+	return ci
+}
+
 // placeRoot returns the placer's cell index of top-level entity i, or -1
 // for the persistent world.
-func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT bool, m *scene.Affine) int32 {
+func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT bool, u, v float64) int32 {
 	pl := w.pl
 	if !pl.opts.CellsOK || fl&(world.Persistent|world.StreamedWorld) != 0 || int(i) < len(pl.opts.Persistent) && pl.opts.Persistent[i] {
 		return -1
@@ -417,7 +473,6 @@ func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT boo
 	if !hasT {
 		return -1
 	}
-	u, v := pl.uv(m.Origin())
 	cs := pl.opts.CellSize
 	key, g, ok := grid.Locate(u, v, cs)
 	if !ok {
@@ -479,6 +534,10 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 // is not finite (an overflowing transform) never reaches the bounds: it is
 // a Fault, once per entity, instead.
 func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
+	if w.rec != nil {
+		w.rec.ev = append(w.rec.ev, [4]float64{u0, u1, v0, v1})
+		return
+	}
 	if !geometry.Finite(u0) || !geometry.Finite(u1) || !geometry.Finite(v0) || !geometry.Finite(v1) {
 		if !w.nonFinite[i] {
 			if w.nonFinite == nil {

@@ -1,0 +1,260 @@
+package place
+
+import (
+	"github.com/worldcook/worldcook/grid"
+	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/expand"
+	"github.com/worldcook/worldcook/internal/world/geometry"
+)
+
+// Trace is what placing a world measures that does not depend on how the
+// world is cut: each entity's point on the plane, the ranges its content
+// covers there, the world matrices of instance roots and the world
+// positions the rules want. worldcook init cuts one world many times, at
+// several cell sizes and with more roots persistent each round; from a
+// trace each cut is a pass over numbers, reading no Transform or extent
+// again, and gives the placement Place would (TestTraceMatchesPlace).
+type Trace struct {
+	w       *world.World
+	xy      bool
+	grouped []int32
+	bounds  []int
+	runs    []traceRun
+	pos     map[int32]scene.Vec3
+}
+
+// traceRun is one placer's share of a trace, in its run's order.
+type traceRun struct {
+	// nev is, per entity, how many ranges of ev it covers; -1 for an
+	// entity without a Transform.
+	nev []int32
+	// ev are the ranges (u0, u1, v0, v1) entities outside instances
+	// cover: their point, then their components' extents.
+	ev [][4]float64
+	// rootUV is each top-level entity's point on the plane.
+	rootUV [][2]float64
+	// mats are the world matrices of the instance entries with a
+	// Transform: an instance's bounds are grown from its template, which
+	// is in memory, only when it may leave its grid square.
+	mats []scene.Affine
+	// misses are the extents' misses of entities outside instances.
+	misses []geometry.Miss
+}
+
+// Measure measures world w, whose instances are expanded, for placing on
+// the plane opts.XY names (the other options are Trace.Place's). The
+// error is Place's.
+func Measure(w *world.World, opts Options) (*Trace, error) {
+	pl := &Placement{w: w, d: w.Doc(), opts: opts, flags: w.FlagWords(), parent: w.Parents(), root: w.Roots()}
+	n := len(pl.flags)
+	t := &Trace{w: w, xy: opts.XY, grouped: pl.groupByRoot()}
+	t.bounds = split(t.grouped, pl.parent, max(1, min(PlacerCount(n), n)))
+	parts := len(t.bounds) - 1
+	t.runs = make([]traceRun, parts)
+	slot := w.NewSlots()
+	placers := make([]placer, parts)
+	done := make(chan struct{}, parts)
+	for k := range placers {
+		p := &placers[k]
+		p.pl, p.slot, p.cur = pl, slot, -1
+		p.pos = make(map[int32]scene.Vec3)
+		run := t.grouped[t.bounds[k]:t.bounds[k+1]]
+		go func() {
+			p.measure(run, &t.runs[k])
+			done <- struct{}{}
+		}()
+	}
+	for range placers {
+		<-done
+	}
+	t.pos = make(map[int32]scene.Vec3)
+	for k := range placers {
+		if placers[k].failed {
+			return nil, pl.firstMalformed()
+		}
+		for i, p := range placers[k].pos {
+			t.pos[i] = p
+		}
+	}
+	return t, nil
+}
+
+// Place cuts the measured world as Place(w, opts) would.
+func (t *Trace) Place(opts Options) (*Placement, error) {
+	if opts.XY != t.xy {
+		return Place(t.w, opts)
+	}
+	w := t.w
+	pl := &Placement{w: w, d: w.Doc(), opts: opts, flags: w.FlagWords(), parent: w.Parents(), root: w.Roots()}
+	if err := pl.cut(t); err != nil {
+		return nil, err
+	}
+	pl.buildCells()
+	return pl, nil
+}
+
+// measure records run, whole subtrees in parents-first order, as run
+// would place it, without cutting it.
+func (w *placer) measure(run []int32, tr *traceRun) {
+	pl := w.pl
+	walk := pl.w.Walker(run, w.slot)
+	tr.nev = make([]int32, 0, len(run))
+	w.rec = tr
+	for _, i := range run {
+		fl := pl.flags[i]
+		var in *expand.Instance
+		if fl&world.Prefab != 0 {
+			in = pl.w.Instance(i)
+		}
+		m, hasT, err := walk.Next(i)
+		if err != nil {
+			w.failed = true
+			return
+		}
+		if hasT && fl&world.NeedPos != 0 {
+			w.pos[i] = m.Origin()
+		}
+		u, v := pl.uv(m.Origin())
+		if pl.parent[i] < 0 {
+			tr.rootUV = append(tr.rootUV, [2]float64{u, v})
+		}
+		switch {
+		case !hasT:
+			tr.nev = append(tr.nev, -1)
+		case in != nil:
+			tr.mats = append(tr.mats, m)
+			tr.nev = append(tr.nev, 0)
+		default:
+			n0 := len(tr.ev)
+			tr.ev = append(tr.ev, [4]float64{u, u, v, v})
+			if fl&world.Extent != 0 {
+				w.extents(-1, i, &m, pl.d.Components(int(i)))
+			}
+			tr.nev = append(tr.nev, int32(len(tr.ev)-n0))
+		}
+	}
+	tr.misses, w.misses = w.misses, nil
+	w.rec = nil
+}
+
+// replay places run from its trace as run places it.
+func (w *placer) replay(run []int32, tr *traceRun) {
+	pl := w.pl
+	r, e, mk, ms := 0, 0, 0, 0
+	for x, i := range run {
+		fl := pl.flags[i]
+		var in *expand.Instance
+		if fl&world.Prefab != 0 {
+			in = pl.w.Instance(i)
+		}
+		nev := tr.nev[x]
+		hasT := nev >= 0
+		var u, v float64
+		if pl.parent[i] < 0 {
+			u, v = tr.rootUV[r][0], tr.rootUV[r][1]
+			r++
+			if w.spanning {
+				w.fold()
+			}
+		}
+		ci := w.assign(i, fl, in, hasT, u, v)
+		var m *scene.Affine
+		if hasT && in != nil {
+			m = &tr.mats[mk]
+			mk++
+		}
+		evs := tr.ev[e : e+int(max(nev, 0))]
+		e += len(evs)
+		m0 := ms
+		for ms < len(tr.misses) && tr.misses[ms].Ent == i {
+			ms++
+		}
+		if ci < 0 || !hasT {
+			continue
+		}
+		if in != nil {
+			w.instanceBounds(ci, i, m, in)
+			continue
+		}
+		for _, b := range evs {
+			w.addRange(ci, i, b[0], b[1], b[2], b[3])
+		}
+		w.misses = append(w.misses, tr.misses[m0:ms]...)
+	}
+	w.keepFootprint()
+	if w.spanning {
+		w.fold()
+	}
+}
+
+// Span is the union of the bounds of the cells Place(opts) would make:
+// of every placed top-level entity's grid square and of what its subtree
+// covers. Measuring an extent on a grid cut very finely, it makes no
+// cells: each root's is folded into the union as the next root starts.
+// Levels, which move roots to other squares, are cut in full.
+func (t *Trace) Span(opts Options) (grid.Rect, bool, error) {
+	if opts.Levels > 0 || opts.XY != t.xy {
+		pl, err := t.Place(opts)
+		if err != nil {
+			return grid.Rect{}, false, err
+		}
+		return pl.span()
+	}
+	w := t.w
+	pl := &Placement{w: w, d: w.Doc(), opts: opts, flags: w.FlagWords(), parent: w.Parents(), root: w.Roots()}
+	pl.doc = make([]int32, len(pl.flags))
+	parts := len(t.bounds) - 1
+	placers := make([]placer, parts)
+	done := make(chan struct{}, parts)
+	for k := range placers {
+		p := &placers[k]
+		p.pl, p.cur, p.spanning = pl, -1, true
+		p.cellKey = make(map[grid.Key]int32)
+		run := t.grouped[t.bounds[k]:t.bounds[k+1]]
+		go func() {
+			p.replay(run, &t.runs[k])
+			done <- struct{}{}
+		}()
+	}
+	var u grid.Rect
+	ok := false
+	for range placers {
+		<-done
+	}
+	for k := range placers {
+		if p := &placers[k]; p.spanOK {
+			u, ok = unite(u, ok, p.spanRect), true
+		}
+	}
+	return u, ok, nil
+}
+
+// fold adds the cell being grown, the placer's only one while spanning,
+// to its span, and forgets it.
+func (w *placer) fold() {
+	if len(w.cells) == 0 {
+		return
+	}
+	w.spanRect, w.spanOK = unite(w.spanRect, w.spanOK, w.cells[0].bounds), true
+	w.cells = w.cells[:0]
+	clear(w.cellKey)
+}
+
+// span is the union of the placement's cell bounds.
+func (pl *Placement) span() (grid.Rect, bool, error) {
+	var u grid.Rect
+	ok := false
+	for k := range pl.Cells {
+		u, ok = unite(u, ok, pl.Cells[k].Bounds), true
+	}
+	return u, ok, nil
+}
+
+// unite is the union of a (when ok) and b.
+func unite(a grid.Rect, ok bool, b grid.Rect) grid.Rect {
+	if !ok {
+		return b
+	}
+	return a.Union(b)
+}
