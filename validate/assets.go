@@ -72,6 +72,8 @@ func AssetResolver(file string, opts Options) *assets.Resolver {
 func (c *checker) resolver() *assets.Resolver {
 	if c.res == nil {
 		switch {
+		case c.model != nil:
+			c.res = c.modelResolver()
 		case c.opts.AssetGraph != nil:
 			c.res = c.opts.AssetGraph.Resolver()
 		case c.opts.Prefabs != nil:

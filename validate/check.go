@@ -57,6 +57,13 @@ type checker struct {
 	cams     []camera.Camera // the spawned cameras (collectViews)
 
 	fents []int32 // entity index of each finding
+
+	// model, when set, is the model checked (Model.Check), with the
+	// roots persistent marks as if they carried WorldPersistent.
+	model      *Model
+	persistent []bool
+	settings   *Settings
+	source     bool
 }
 
 // Check partitions doc into its persistent world and cells, grows each
@@ -92,9 +99,12 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 }
 
 func (c *checker) run() error {
-	w, err := world.Build(c.d, world.Options{Components: c.opts.Components, Prefabs: c.opts.Prefabs, Resolver: c.resolver})
-	if err != nil {
-		return err
+	w := c.modelWorld()
+	if w == nil {
+		var err error
+		if w, err = world.Build(c.d, world.Options{Components: c.opts.Components, Prefabs: c.opts.Prefabs, Resolver: c.resolver}); err != nil {
+			return err
+		}
 	}
 	c.w, c.plan.world = w, w
 	c.flags, c.parent, c.root = w.FlagWords(), w.Parents(), w.Roots()

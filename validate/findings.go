@@ -19,11 +19,15 @@ func (c *checker) add(i int32, f Finding) {
 // finding completes f with the file and entity i's id and name, and
 // with its rule's severity when it states none.
 func (c *checker) finding(i int32, f Finding) Finding {
-	e := &c.d.Entities[i]
-	id := e.ID
+	var id int64
+	if c.settingsEntity(i) {
+		id, f.EntityName = c.settings.ID, c.settings.Name
+	} else {
+		e := &c.d.Entities[i]
+		id, f.EntityName = e.ID, e.Name
+	}
 	f.File = c.d.Path
 	f.Entity = &id
-	f.EntityName = e.Name
 	if f.Severity == "" {
 		f.Severity = levelOf[f.Code]
 	}
@@ -51,11 +55,14 @@ func (c *checker) finish() {
 		return fs[perm[a]].Code < fs[perm[b]].Code
 	})
 	out := make([]Finding, len(fs))
+	ents := make([]int32, len(fs))
 	for k, p := range perm {
-		out[k] = fs[p]
-		locate(c.d, int(c.fents[p]), &out[k])
+		out[k], ents[k] = fs[p], c.fents[p]
+		if !c.settingsEntity(ents[k]) {
+			locate(c.d, int(ents[k]), &out[k])
+		}
 	}
-	c.plan.Findings = out
+	c.plan.Findings, c.plan.fents = out, ents
 }
 
 // locate gives a finding about entity i the position of its field's key,

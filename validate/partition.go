@@ -20,8 +20,8 @@ import (
 func (c *checker) partition() error {
 	d := c.d
 	c.plan.Streamed = true
-	sw := c.w.Worlds()[0]
-	for _, w := range c.w.Worlds()[1:] {
+	sw, _ := c.worldEntity()
+	for _, w := range c.w.Worlds()[min(1, len(c.w.Worlds())):] {
 		c.add(w, Finding{Diagnostic: diag.Diagnostic{
 			Code:    CodeMultipleStreamedWorld,
 			Message: fmt.Sprintf("%s carries a second StreamedWorld; the first, on %s, decides the cell size", c.who(w), c.who(sw)),
@@ -44,7 +44,7 @@ func (c *checker) partition() error {
 		return err
 	}
 
-	pl, err := place.Place(c.w, place.Options{SceneName: c.opts.SceneName, CellSize: cellSize, CellsOK: cellsOK, XY: c.xy, Levels: c.opts.Levels})
+	pl, err := c.place(place.Options{SceneName: c.opts.SceneName, CellSize: cellSize, CellsOK: cellsOK, XY: c.xy, Levels: c.opts.Levels})
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,9 @@ func prefabRef(d *scene.Document, i int32) string {
 // readCellSize reads StreamedWorld.cellSize of entity sw.
 func (c *checker) readCellSize(sw int32) (float64, bool) {
 	if c.opts.CellSize > 0 {
-		return c.opts.CellSize, true
+		// A model's cell size is the one its StreamedWorld would say,
+		// which the engine keeps in a 32-bit float (below).
+		return c.opts.CellSize, c.model == nil || c.opts.CellSize <= math.MaxFloat32
 	}
 	data, _ := c.d.Component(int(sw), "StreamedWorld")
 	v, ok := scene.Field(data, "cellSize")

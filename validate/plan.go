@@ -112,6 +112,8 @@ type Plan struct {
 	// keeps its CutParent.
 	world *world.World
 	cut   []bool
+	// fents is the entity index of each finding (Relocate).
+	fents []int32
 }
 
 // Cell is one grid cell with content.

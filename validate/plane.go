@@ -33,6 +33,11 @@ func (c *checker) layout() *manifest.Layout {
 	if c.plan.Layout != nil {
 		return c.plan.Layout
 	}
+	if c.model != nil && c.model.layout != nil {
+		// The layout does not depend on the cut: one per model.
+		c.plan.Layout = c.model.layout
+		return c.plan.Layout
+	}
 	w := c.w
 	l := &manifest.Layout{Cameras: len(c.cams)}
 	for _, cam := range c.cams {
@@ -84,6 +89,9 @@ func (c *checker) layout() *manifest.Layout {
 		}
 	}
 	c.plan.Layout = l
+	if c.model != nil {
+		c.model.layout = l
+	}
 	return l
 }
 
@@ -132,7 +140,11 @@ func (c *checker) checkPlane() {
 	if from := c.opts.PlaneFrom; from != "" {
 		set = fmt.Sprintf("%s sets plane %s: make it %s", from, c.plan.Plane, other)
 	}
-	c.add(c.w.Worlds()[0], Finding{Diagnostic: diag.Diagnostic{
+	sw, ok := c.worldEntity()
+	if !ok {
+		return // a model checked without its StreamedWorld (Model)
+	}
+	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodePlaneMismatch,
 		Message: "the world " + says,
 		Hint:    set,

@@ -23,7 +23,11 @@ func (c *checker) checkNothingStreams() {
 	if msg == "" {
 		return
 	}
-	c.add(c.w.Worlds()[0], Finding{Diagnostic: diag.Diagnostic{
+	sw, ok := c.worldEntity()
+	if !ok {
+		return // a model checked without its StreamedWorld (Model)
+	}
+	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeNothingStreams,
 		Message: msg,
 		Hint:    hint,
@@ -36,6 +40,9 @@ func (c *checker) checkNothingStreams() {
 // of it would ever load in the game (and simulate assumes a source at the
 // route's positions with the default radii).
 func (c *checker) checkStreamingSource() {
+	if c.assumedSource() {
+		return
+	}
 	for _, s := range c.plan.Sources {
 		if s.Enabled {
 			return
@@ -45,7 +52,11 @@ func (c *checker) checkStreamingSource() {
 	if n := len(c.plan.Sources); n > 0 {
 		msg = fmt.Sprintf("every WorldStreamingSource of the world is disabled (%d, enabled: false): Estella's runtime streams the cells around enabled sources, so none of its cells would ever load", n)
 	}
-	c.add(c.w.Worlds()[0], Finding{Diagnostic: diag.Diagnostic{
+	sw, ok := c.worldEntity()
+	if !ok {
+		return // a model checked without its StreamedWorld (Model)
+	}
+	c.add(sw, Finding{Diagnostic: diag.Diagnostic{
 		Code:    CodeNoStreamingSource,
 		Message: msg,
 		Hint:    "add a WorldStreamingSource to the entity the game moves (the main camera or the player), marked WorldPersistent; worldcook init adds one to the main camera",

@@ -171,6 +171,11 @@ func viewCellSize(v *manifest.View) float64 {
 	return max(1, readable(side))
 }
 
+// modelRounds has the rounds before the last check the scene's model
+// (validate.Model) rather than the edited scene; a test turns it off to
+// prove the result the same (TestModelRoundsMatchEditRounds).
+var modelRounds = true
+
 // worldName names the settings entity init adds.
 const worldName = "StreamedWorld"
 
@@ -200,6 +205,11 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	m.opts.Plane = plane
 	m.opts.Check.Plane = plane
 	r.World = freeID(doc)
+	if modelRounds {
+		if m.model, err = validate.NewModel(doc, m.opts.Check, &validate.Settings{ID: r.World, Name: worldName}); err != nil {
+			return nil, err
+		}
+	}
 
 	// Roles first: whether a root must be persistent because of what it
 	// is does not depend on the cell size, and what it leaves streaming
@@ -245,6 +255,14 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		}
 	}
 	m.view = sourceView(plan)
+	if v := m.view; m.model != nil && m.set && v != nil && v == plan.View && v.Camera == m.d.Entities[m.cam].ID {
+		// The model has not the source init adds: its view is the main
+		// camera's, which the source shows as its own (validate reads a
+		// Camera on the source's entity first).
+		own := *v
+		own.Via = "own"
+		m.view = &own
+	}
 	r.View = m.view
 	if opts.CellSize == 0 {
 		ext, ok, err := m.extent(plan, early)
@@ -264,6 +282,21 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	// Then the references the cut at that size would break.
 	if plan, err = m.settle(r.CellSize, true); err != nil {
 		return nil, err
+	}
+	if m.model != nil {
+		// The model was checked as the edit makes the scene: the edited
+		// scene is read only where the edit changed it, for the
+		// positions its findings have there.
+		// The model and its measures are let go before the edited scene
+		// is made.
+		m.model, m.last = nil, nil
+		plan.ReleaseWorld()
+		doc, err := m.edited(m.r.ins)
+		if err != nil {
+			return nil, err
+		}
+		plan.Relocate(doc)
+		m.r.After = doc.Src
 	}
 	m.finish(plan)
 	if m.set {
@@ -299,6 +332,10 @@ type maker struct {
 	// edit.
 	last    *validate.Plan
 	lastIns []insertion
+	// model is the scene's model, which the rounds check as the edit
+	// would make it (validate.Model) until the last, which checks the
+	// edit itself; nil then.
+	model *validate.Model
 }
 
 // root returns the top-level entity whose subtree holds entity i, as the
@@ -396,11 +433,17 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	// The last edit's scene and model are let go before this one's are
 	// made.
 	m.last, m.lastIns, m.r.After = nil, nil, nil
-	out := apply(m.d.Src, slices.Clone(ins))
-	// The scene is read again only where the edit changed it.
-	doc, err := m.d.Inserted(out, inserted(m.d.Src, ins))
+	if m.model != nil {
+		plan, err := m.model.Check(validate.Assume{CellSize: m.cutSize(s), Persistent: m.persistent(), Source: m.set})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		m.last, m.lastIns = plan, ins
+		return plan, ins, nil, nil
+	}
+	doc, err := m.edited(ins)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
+		return nil, nil, nil, err
 	}
 	plan, err := validate.Check(doc, m.opts.Check)
 	if err != nil {
@@ -408,6 +451,17 @@ func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, 
 	}
 	m.last, m.lastIns = plan, ins
 	return plan, ins, doc, nil
+}
+
+// edited is the scene with the edit ins made, read again only where the
+// edit changed it.
+func (m *maker) edited(ins []insertion) (*scene.Document, error) {
+	out := apply(m.d.Src, slices.Clone(ins))
+	doc, err := m.d.Inserted(out, inserted(m.d.Src, ins))
+	if err != nil {
+		return nil, fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", m.d.Path, err)
+	}
+	return doc, nil
 }
 
 // settle marks roots until the scene edited for cell size s checks clean
@@ -430,7 +484,10 @@ func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	m.r.ins, m.r.After = ins, doc.Src
+	m.r.ins = ins
+	if doc != nil {
+		m.r.After = doc.Src
+	}
 	news := false
 	for _, f := range plan.Findings {
 		i, ok := m.index(f.Entity)
@@ -557,15 +614,11 @@ func (m *maker) extent(coarse *validate.Plan, unmarked bool) (validate.Rect, boo
 	var keep []bool
 	u, ok := union(coarse)
 	if unmarked {
-		keep = make([]bool, len(m.d.Entities))
-		for i := range m.marks {
-			keep[i] = !m.d.Entities[i].IsPrefab() // as build writes them
-		}
-		pl, err := m.place(coarse, m.r.CellSize, keep)
-		if err != nil {
+		keep = m.persistent()
+		var err error
+		if u, ok, err = m.span(coarse, m.r.CellSize, keep); err != nil {
 			return u, false, err
 		}
-		u, ok = unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds })
 	}
 	if !ok {
 		return u, false, nil
@@ -579,11 +632,11 @@ func (m *maker) extent(coarse *validate.Plan, unmarked bool) (validate.Rect, boo
 	// size but for the cell size it is cut by, so its model is the coarse
 	// plan's: only the placement is made again, as validate makes it
 	// for a StreamedWorld of that cellSize.
-	pl, err := m.place(coarse, fine, keep)
+	f, ok, err := m.span(coarse, fine, keep)
 	if err != nil {
 		return u, false, err
 	}
-	if f, ok := unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds }); ok {
+	if ok {
 		u = f
 	}
 	// What fits in one fine square or two is a point: it has no extent to
@@ -594,14 +647,46 @@ func (m *maker) extent(coarse *validate.Plan, unmarked bool) (validate.Rect, boo
 	return u, true, nil
 }
 
+// span is the union of the cells' bounds of plan p's scene cut at cell
+// size s, with the roots keep names persistent.
+func (m *maker) span(p *validate.Plan, s float64, keep []bool) (validate.Rect, bool, error) {
+	if m.model != nil {
+		// The model carries no mark: they are all assumed.
+		return m.model.Span(validate.Assume{CellSize: m.cutSize(s), Persistent: m.persistent()})
+	}
+	pl, err := m.place(p, s, keep)
+	if err != nil {
+		return validate.Rect{}, false, err
+	}
+	u, ok := unionOf(len(pl.Cells), func(k int) validate.Rect { return pl.Cells[k].Bounds })
+	return u, ok, nil
+}
+
 // place cuts the model of plan p at cell size s as validate cuts a scene
 // whose StreamedWorld says s, with the roots keep names persistent.
 func (m *maker) place(p *validate.Plan, s float64, keep []bool) (*place.Placement, error) {
-	if m.opts.Check.CellSize > 0 {
-		s = m.opts.Check.CellSize // validate cuts by it, whatever the scene says
-	}
+	s = m.cutSize(s)
 	return place.Place(p.World(), place.Options{SceneName: p.SceneName, CellSize: s, CellsOK: s <= math.MaxFloat32,
 		XY: m.opts.Plane == manifest.PlaneXY, Levels: m.opts.Check.Levels, Persistent: keep})
+}
+
+// cutSize is the cell size validate cuts a scene whose StreamedWorld says
+// s by: the one the check's options give, whatever the scene says.
+func (m *maker) cutSize(s float64) float64 {
+	if m.opts.Check.CellSize > 0 {
+		return m.opts.Check.CellSize
+	}
+	return s
+}
+
+// persistent marks the roots the edit makes persistent, as build writes
+// them: an instance entry gets no WorldPersistent.
+func (m *maker) persistent() []bool {
+	keep := make([]bool, len(m.d.Entities))
+	for i := range m.marks {
+		keep[i] = !m.d.Entities[i].IsPrefab()
+	}
+	return keep
 }
 
 // union is the union of a plan's cell bounds.

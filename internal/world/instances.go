@@ -274,6 +274,7 @@ func (w *World) generatedIDs() {
 	for k := range w.d.Entities {
 		w.maxID = max(w.maxID, w.d.Entities[k].ID)
 	}
+	w.maxID = max(w.maxID, w.opts.AddedID)
 	next := w.maxID
 	for k := range w.prefabIdx {
 		if w.inst == nil {

@@ -61,6 +61,14 @@ type Options struct {
 	// (else Prefabs' is); it is called at most once, when it is first
 	// needed.
 	Resolver func() *assets.Resolver
+	// Streamed models the scene as a streamed world though no entity
+	// carries StreamedWorld: worldcook init checks a scene as the
+	// StreamedWorld it is about to add would make it.
+	Streamed bool
+	// AddedID, when above 0, is the id of an entity the edit being
+	// modelled adds (init's settings entity): the engine numbers the ids
+	// it generates above the document's highest, which it may be.
+	AddedID int64
 }
 
 // World is the model of one scene.
@@ -221,7 +229,7 @@ func (w *World) Sources() []int32 { return w.sources }
 func (w *World) Worlds() []int32 { return w.worlds }
 
 // Streamed reports whether the scene is a streamed world.
-func (w *World) Streamed() bool { return len(w.worlds) > 0 }
+func (w *World) Streamed() bool { return len(w.worlds) > 0 || w.opts.Streamed }
 
 // Canvas is the scene's first entity carrying Canvas, -1 for none.
 func (w *World) Canvas() int32 { return w.canvas }

@@ -1,0 +1,172 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
+)
+
+// TestModelMatchesEditedCheck: a Model checked as if a StreamedWorld of
+// some cell size and WorldPersistent on some roots were added gives the
+// plan Check gives for the scene with them written, but for the
+// findings a model leaves to the StreamedWorld entity (Model) and the
+// columns the written components move — at several cell sizes in turn
+// on one model, with levels or none, and with one placer or several.
+func TestModelMatchesEditedCheck(t *testing.T) {
+	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
+	compared, marked, cells, relocated := 0, 0, 0, 0
+	for seed := 0; seed < 300; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 29))
+		w := genWorld(r)
+		for k := range w.es {
+			if r.IntN(4) == 0 {
+				w.es[k].C = append(w.es[k].C, box3(w.cellSize*float64(r.IntN(40))/8, w.cellSize*float64(r.IntN(20))/8))
+			}
+		}
+		o := opts
+		if r.IntN(3) == 0 {
+			o.Levels = 1 + r.IntN(4)
+		}
+		parts := 1 + 2*r.IntN(2)
+		savedParts, savedSplit := place.PlacerCount, world.SplitCount
+		place.PlacerCount = func(int) int { return parts }
+		world.SplitCount = place.PlacerCount
+		// The scene as authored: the StreamedWorld taken off its entity.
+		swc := sw(strconv.FormatFloat(w.cellSize, 'g', -1, 64))
+		authored := slices.Clone(w.es)
+		worldAt := -1
+		for k, e := range authored {
+			if i := slices.Index(e.C, swc); i >= 0 {
+				authored[k].C = slices.Delete(slices.Clone(e.C), i, i+1)
+				worldAt = k
+			}
+		}
+		if worldAt < 0 {
+			t.Fatalf("seed %d: no StreamedWorld in the generated world", seed)
+		}
+		// Every other world gets its StreamedWorld on a settings entity
+		// of its own, appended, as worldcook init writes it: the model
+		// then makes the findings about the whole world too, and its
+		// plan relocated into the edited scene has every position.
+		var settings *Settings
+		if seed%2 == 1 {
+			settings = &Settings{ID: 1 + int64(r.IntN(100)), Name: "StreamedWorld"}
+			for _, e := range authored {
+				if e.ID == settings.ID {
+					settings.ID = 1000 + int64(seed)
+				}
+			}
+		}
+		m, err := NewModel(parse(t, sceneJSON(authored...)), o, settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []float64{w.cellSize, w.cellSize / 2, w.cellSize * 3} {
+			// The edit: the StreamedWorld back on its entity with size,
+			// and WorldPersistent on some roots.
+			edited := slices.Clone(authored)
+			mark := make([]bool, len(edited))
+			for k := range edited {
+				edited[k].C = slices.Clone(edited[k].C)
+			}
+			if settings != nil {
+				edited = append(edited, E{ID: settings.ID, Name: settings.Name, C: []string{sw(strconv.FormatFloat(size, 'g', -1, 64))}})
+			} else {
+				edited[worldAt].C = append(edited[worldAt].C, sw(strconv.FormatFloat(size, 'g', -1, 64)))
+				mark[worldAt] = true
+			}
+			for k, e := range edited[:len(authored)] {
+				if e.Parent == nil && r.IntN(4) == 0 {
+					edited[k].C = append(edited[k].C, persistent)
+					mark[k] = true
+					marked++
+				}
+			}
+			ed := parse(t, sceneJSON(edited...))
+			want, err := Check(ed, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Check(Assume{CellSize: size, Persistent: mark})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if settings != nil {
+				got.Relocate(ed)
+				// The settings entity is persistent; the model's plan
+				// does not list it (NewModel).
+				want.Persistent = slices.DeleteFunc(want.Persistent, func(i int32) bool { return int(i) == len(authored) })
+				want.PersistentSpawnCount--
+				relocated++
+			}
+			if d := planDiff(got, want, settings != nil); d != "" {
+				t.Fatalf("seed %d, cell size %v, levels %d, %d placers: the model's plan differs in %s\n%s", seed, size, o.Levels, parts, d, sceneJSON(edited...))
+			}
+			compared++
+			cells += len(want.Cells)
+		}
+		place.PlacerCount, world.SplitCount = savedParts, savedSplit
+	}
+	if compared < 900 || marked < 500 || cells < 2000 || relocated < 400 {
+		t.Fatalf("weak test: %d plans compared, %d roots marked, %d cells, %d relocated", compared, marked, cells, relocated)
+	}
+}
+
+// planDiff names the first part in which a model's plan differs from
+// the plan of the scene edited as it assumed ("" for none); relocated,
+// the model's plan was relocated into the edited scene, and has every
+// finding at its position.
+func planDiff(got, want *Plan, relocated bool) string {
+	kept := func(fs []Finding) []Finding {
+		if relocated {
+			return fs
+		}
+		var out []Finding
+		for _, f := range fs {
+			switch f.Code {
+			case CodeNothingStreams, CodePlaneMismatch, CodeNoStreamingSource:
+				continue // attached to the StreamedWorld entity
+			}
+			f.Column, f.LineText = 0, ""
+			out = append(out, f)
+		}
+		return out
+	}
+	for _, p := range []struct {
+		name      string
+		got, want any
+	}{
+		{"streamed", got.Streamed, want.Streamed},
+		{"cell size", got.CellSize, want.CellSize},
+		{"persistent world", got.Persistent, want.Persistent},
+		{"cells", got.Cells, want.Cells},
+		{"promotions", got.Promotions, want.Promotions},
+		{"persistent refs", got.PersistentRefs, want.PersistentRefs},
+		{"sources", got.Sources, want.Sources},
+		{"view", got.View, want.View},
+		{"layout", got.Layout, want.Layout},
+		{"findings", kept(got.Findings), kept(want.Findings)},
+		{"assets", got.Assets, want.Assets},
+		{"spawn counts", got.PersistentSpawnCount, want.PersistentSpawnCount},
+	} {
+		if !reflect.DeepEqual(p.got, p.want) {
+			return p.name + ":\n got  " + fmtAny(p.got) + "\n want " + fmtAny(p.want)
+		}
+	}
+	return ""
+}
+
+func fmtAny(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%+v", v)
+	}
+	return string(b)
+}
