@@ -161,6 +161,11 @@ func (c *checker) assumedSource() bool {
 	return c.model != nil && c.source
 }
 
+// EntityOf is the index of the entity finding k of a plan is about:
+// for a model's plan (Model.Check), the index after the last entity is
+// the settings entity's.
+func (p *Plan) EntityOf(k int) int { return int(p.fents[k]) }
+
 // Relocate gives the findings of a model's plan (Model.Check) the
 // positions they have in doc, the scene edited as the check assumed: the
 // same entities at the same indices, then the settings entity. The plan

@@ -50,11 +50,12 @@ func BenchmarkMake(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			after := r.After()
 			b.Run(fmt.Sprintf("validate-floor/entities=%d/cellSize=%v", n, size), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					d, err := scene.Parse("world.esscene", r.After)
+					d, err := scene.Parse("world.esscene", after)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -3,6 +3,7 @@ package initworld
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,21 +36,48 @@ func apply(src []byte, ins []insertion) []byte {
 	for _, e := range ins {
 		n += len(e.Text) - e.Cut
 	}
-	out := make([]byte, 0, n)
+	var out bytes.Buffer
+	out.Grow(n)
+	writeApplied(&out, src, ins)
+	return out.Bytes()
+}
+
+// writeApplied writes src with the insertions made (sorted by At; the
+// cuts must not overlap) to w, without holding the result.
+func writeApplied(w io.Writer, src []byte, ins []insertion) error {
 	prev := 0
 	crlf := usesCRLF(src)
 	for _, e := range ins {
-		out = append(out, src[prev:e.At]...)
-		text := e.Text
-		if crlf {
-			// Inserted lines end as the scene's do: an editor on
-			// Windows (or git's autocrlf) wrote CRLF.
-			text = strings.ReplaceAll(text, "\n", "\r\n")
+		if _, err := w.Write(src[prev:e.At]); err != nil {
+			return err
 		}
-		out = append(out, text...)
+		if _, err := io.WriteString(w, lineEnds(e.Text, crlf)); err != nil {
+			return err
+		}
 		prev = e.At + e.Cut
 	}
-	return append(out, src[prev:]...)
+	_, err := w.Write(src[prev:])
+	return err
+}
+
+// lineEnds gives inserted text the scene's line breaks: an editor on
+// Windows (or git's autocrlf) wrote CRLF.
+func lineEnds(text string, crlf bool) string {
+	if crlf {
+		return strings.ReplaceAll(text, "\n", "\r\n")
+	}
+	return text
+}
+
+// edits are the insertions ins (sorted by At) as they are made in src,
+// line breaks as the scene's, for positions in the edited scene.
+func edits(src []byte, ins []insertion) []scene.Edit {
+	crlf := usesCRLF(src)
+	out := make([]scene.Edit, len(ins))
+	for k, e := range ins {
+		out[k] = scene.Edit{At: e.At, Text: lineEnds(e.Text, crlf)}
+	}
+	return out
 }
 
 // inserted is where ins put text into src, and how much, as apply makes
@@ -247,8 +275,7 @@ func (res *Result) edit(name string, ins []insertion) (applyIn string, err error
 		return "", nil
 	}
 	res.ins = ins
-	res.After = apply(res.Before, slices.Clone(ins))
-	if _, err := scene.Parse(res.File, res.After); err != nil {
+	if _, err := scene.Parse(res.File, res.After()); err != nil {
 		return "", fmt.Errorf("%s: the edited scene does not parse (%v); report this with the scene", res.File, err)
 	}
 	if name == "" {

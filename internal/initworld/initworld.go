@@ -6,9 +6,12 @@
 // them or across a cell border), and, when the scene has no streaming
 // source, gives its main camera one.
 //
-// Which roots need marking is decided by validate itself: the edited
-// scene is checked, and the roots its findings name are marked, until it
-// checks clean of them. Every edit is an insertion into the authored
+// Which roots need marking is decided by validate itself: the scene is
+// checked as the edit makes it, and the roots its findings name are
+// marked, until it checks clean of them. The checks are of one model of
+// the scene (validate.Model), parsed, modelled and measured once, so that
+// init costs about what validating the result does; the edited scene is
+// made only to be written. Every edit is an insertion into the authored
 // text (edit.go), so the result keeps every byte of the scene; it is
 // shown as a unified diff (diff.go) and written, on request, atomically
 // (write.go).
@@ -16,6 +19,7 @@ package initworld
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,7 +101,8 @@ type Result struct {
 	// a thin extent does.
 	Mismatch bool
 
-	Before, After []byte
+	// Before is the scene as read; After makes the scene as edited.
+	Before []byte
 	// Diff is the unified diff from Before to After, with a/ and b/
 	// prefixes on the scene's path as DiffPath says.
 	Diff []byte
@@ -107,6 +112,27 @@ type Result struct {
 	ApplyIn string
 
 	ins []insertion
+}
+
+// After is the scene as edited: Before with the edit made (Before itself
+// when there is none). It is made when asked for: Write streams it.
+func (r *Result) After() []byte {
+	if len(r.ins) == 0 {
+		return r.Before
+	}
+	return apply(r.Before, slices.Clone(r.ins))
+}
+
+// WriteAfter writes the scene as edited (After) to w, without holding it.
+func (r *Result) WriteAfter(w io.Writer) error {
+	return writeApplied(w, r.Before, sortedIns(r.ins))
+}
+
+// sortedIns is ins sorted by At (stable), as apply makes them.
+func sortedIns(ins []insertion) []insertion {
+	ins = slices.Clone(ins)
+	slices.SortStableFunc(ins, func(a, b insertion) int { return a.At - b.At })
+	return ins
 }
 
 // The radii a new streaming source gets without a view, in cells: the
@@ -194,7 +220,7 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{File: file, Before: src, After: src, Plane: plane}
+	r := &Result{File: file, Before: src, Plane: plane}
 	for i := range doc.Entities {
 		if doc.Has(i, "StreamedWorld") {
 			r.Streamed = true
@@ -284,19 +310,14 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if m.model != nil {
-		// The model was checked as the edit makes the scene: the edited
-		// scene is read only where the edit changed it, for the
-		// positions its findings have there.
-		// The model and its measures are let go before the edited scene
-		// is made.
+		// The model was checked as the edit makes the scene: what is
+		// reported of it gets the position it has in the edited scene,
+		// which is made only when written (Result.After).
 		m.model, m.last = nil, nil
 		plan.ReleaseWorld()
-		doc, err := m.edited(m.r.ins)
-		if err != nil {
+		if err := m.relocate(plan); err != nil {
 			return nil, err
 		}
-		plan.Relocate(doc)
-		m.r.After = doc.Src
 	}
 	m.finish(plan)
 	if m.set {
@@ -421,36 +442,106 @@ func (m *maker) build(s float64) ([]insertion, error) {
 }
 
 // check validates the scene edited for cell size s.
-func (m *maker) check(s float64) (*validate.Plan, []insertion, *scene.Document, error) {
+func (m *maker) check(s float64) (*validate.Plan, []insertion, error) {
 	ins, err := m.build(s)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if m.last != nil && slices.Equal(ins, m.lastIns) {
 		// The very edit checked last: its plan stands.
-		return m.last, ins, m.last.Doc, nil
+		return m.last, ins, nil
 	}
 	// The last edit's scene and model are let go before this one's are
 	// made.
-	m.last, m.lastIns, m.r.After = nil, nil, nil
+	m.last, m.lastIns = nil, nil
 	if m.model != nil {
 		plan, err := m.model.Check(validate.Assume{CellSize: m.cutSize(s), Persistent: m.persistent(), Source: m.set})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		m.last, m.lastIns = plan, ins
-		return plan, ins, nil, nil
+		return plan, ins, nil
 	}
 	doc, err := m.edited(ins)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	plan, err := validate.Check(doc, m.opts.Check)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	m.last, m.lastIns = plan, ins
-	return plan, ins, doc, nil
+	return plan, ins, nil
+}
+
+// noted reports whether finish makes finding f a note: what marking
+// cannot fix, and what the result says of the whole world.
+func noted(f *validate.Finding) bool {
+	switch {
+	case f.Severity == validate.SeverityError,
+		f.Code == validate.CodeCameraInCell, f.Code == validate.CodeUIRootInCell,
+		f.Code == validate.CodePlaneMismatch, f.Code == validate.CodeNothingStreams:
+		return true
+	}
+	return false
+}
+
+// relocate gives the findings of plan, a check of the scene's model as
+// the last edit makes it, that finish notes the positions they have in
+// the edited scene: entities keep their indices there, and the settings
+// entity follows the last.
+func (m *maker) relocate(plan *validate.Plan) error {
+	d := m.d
+	if len(d.Entities) == 0 {
+		// The settings entity opens an empty list: read the edit.
+		doc, err := m.edited(m.r.ins)
+		if err != nil {
+			return err
+		}
+		plan.Relocate(doc)
+		return nil
+	}
+	ins := sortedIns(m.r.ins)
+	var world insertion
+	others := ins[:0:0]
+	for _, e := range ins {
+		if e.At == d.Offset(len(d.Entities)-1)+len(d.Authored(len(d.Entities)-1)) && strings.Contains(e.Text, `"`+worldName+`"`) {
+			world = e
+			continue
+		}
+		others = append(others, e)
+	}
+	ed := scene.NewEdits(edits(d.Src, others))
+	last := len(d.Entities) - 1
+	for k := range plan.Findings {
+		f := &plan.Findings[k]
+		if !noted(f) {
+			continue
+		}
+		i := plan.EntityOf(k)
+		if i < len(d.Entities) {
+			at, ok := d.FieldAt(i, f.Field)
+			if !ok {
+				at = 0 // the record, as validate locates it
+			}
+			f.Line, f.Column = d.PositionAfter(i, at, ed, "")
+			continue
+		}
+		// In the settings entity's record, which the edit appends after
+		// the last record.
+		text := lineEnds(world.Text, usesCRLF(d.Src))
+		start := strings.IndexByte(text, '{')
+		rec, err := scene.Parse(d.Path, []byte(`{"entities": [`+text[start:]+`]}`))
+		if start < 0 || err != nil || len(rec.Entities) != 1 {
+			return fmt.Errorf("%s: the settings entity does not parse (%v); report this with the scene", d.Path, err)
+		}
+		at, ok := rec.FieldAt(0, f.Field)
+		if !ok {
+			at = 0
+		}
+		f.Line, f.Column = d.PositionAfter(last, len(d.Authored(last)), ed, text[:start+at])
+	}
+	return nil
 }
 
 // edited is the scene with the edit ins made, read again only where the
@@ -480,14 +571,11 @@ func (m *maker) settle(s float64, refs bool) (*validate.Plan, error) {
 // round checks the scene edited for cell size s and marks the roots its
 // findings name (settle); news says it marked one.
 func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
-	plan, ins, doc, err := m.check(s)
+	plan, ins, err := m.check(s)
 	if err != nil {
 		return nil, false, err
 	}
 	m.r.ins = ins
-	if doc != nil {
-		m.r.After = doc.Src
-	}
 	news := false
 	for _, f := range plan.Findings {
 		i, ok := m.index(f.Entity)
@@ -734,11 +822,8 @@ func (m *maker) finish(plan *validate.Plan) {
 	}
 	errs, _ := plan.Counts()
 	r.Errors = errs
-	for _, f := range plan.Findings {
-		switch {
-		case f.Severity == validate.SeverityError,
-			f.Code == validate.CodeCameraInCell, f.Code == validate.CodeUIRootInCell,
-			f.Code == validate.CodePlaneMismatch, f.Code == validate.CodeNothingStreams:
+	for k := range plan.Findings {
+		if f := &plan.Findings[k]; noted(f) {
 			r.Notes = append(r.Notes, f.String())
 			r.Mismatch = r.Mismatch || f.Code == validate.CodePlaneMismatch
 		}

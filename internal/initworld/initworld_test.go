@@ -55,11 +55,11 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden.Compare(t, filepath.Join("testdata", tc.name+".golden"), append([]byte(summary(r)+"\n"), r.Diff...))
-			if !bytes.Equal(without(r.After, r.ins), src) {
+			if !bytes.Equal(without(r.After(), r.ins), src) {
 				t.Error("removing the inserted text does not give the original scene")
 			}
 			checkApplies(t, map[string]bool{"patch": has("patch"), "git": has("git")}, file, r)
-			doc, err := scene.Parse(file, r.After)
+			doc, err := scene.Parse(file, r.After())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestAlreadyStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Streamed || r.Diff != nil || !bytes.Equal(r.After, src) {
+	if !r.Streamed || r.Diff != nil || !bytes.Equal(r.After(), src) {
 		t.Errorf("a streamed world was edited: streamed %v, diff %q", r.Streamed, r.Diff)
 	}
 }
@@ -176,7 +176,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, r.After) {
+	if !bytes.Equal(got, r.After()) {
 		t.Error("--write did not write the result")
 	}
 	if st, _ := os.Stat(file); st.Mode().Perm() != 0o640 {
@@ -308,10 +308,10 @@ func TestKeepsCRLF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.After) == len(crlf) {
+	if len(r.After()) == len(crlf) {
 		t.Fatal("nothing inserted")
 	}
-	if n, m := bytes.Count(r.After, []byte("\n")), bytes.Count(r.After, []byte("\r\n")); n != m {
+	if n, m := bytes.Count(r.After(), []byte("\n")), bytes.Count(r.After(), []byte("\r\n")); n != m {
 		t.Errorf("%d line breaks, %d of them CR LF", n, m)
 	}
 }
@@ -342,8 +342,8 @@ func TestPersistentCameraGetsNoSecondMark(t *testing.T) {
 	if r.Source == nil || r.Source.Entity != 1 {
 		t.Fatalf("source %+v, want the camera", r.Source)
 	}
-	if n := bytes.Count(r.After, []byte(`"WorldPersistent"`)); n != 1 || !bytes.Contains(r.After, []byte(`"WorldStreamingSource"`)) {
-		t.Errorf("%d WorldPersistent in the scene (want the camera's one), and a source?\n%s", n, r.After)
+	if n := bytes.Count(r.After(), []byte(`"WorldPersistent"`)); n != 1 || !bytes.Contains(r.After(), []byte(`"WorldStreamingSource"`)) {
+		t.Errorf("%d WorldPersistent in the scene (want the camera's one), and a source?\n%s", n, r.After())
 	}
 }
 
@@ -421,7 +421,7 @@ func TestDiffNamesApply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, r.After) {
+		if !bytes.Equal(got, r.After()) {
 			t.Errorf("%q: the applied diff differs from the scene init writes", name)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 1 {

@@ -49,6 +49,10 @@ func TestModelRoundsMatchEditRounds(t *testing.T) {
 		}
 		inputs = append(inputs, input{fmt.Sprintf("generated-%d.esscene", seed), buf.Bytes()})
 	}
+	// Scenes written with CRLF line breaks, whose edits insert CRLF too.
+	for _, in := range inputs[:min(len(inputs), 12)] {
+		inputs = append(inputs, input{in.name + ".crlf", bytes.ReplaceAll(in.src, []byte("\n"), []byte("\r\n"))})
+	}
 	compared, marked := 0, 0
 	for _, in := range inputs {
 		for _, opts := range []Options{{}, {Plane: manifest.PlaneXY}, {CellSize: 500}} {

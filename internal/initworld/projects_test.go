@@ -83,11 +83,11 @@ func TestRealScenes(t *testing.T) {
 				streamed++
 				return
 			}
-			if !bytes.Equal(without(r.After, r.ins), src) {
+			if !bytes.Equal(without(r.After(), r.ins), src) {
 				t.Fatal("removing the inserted text does not give the original scene")
 			}
 			checkApplies(t, tools, file, r)
-			doc, err := scene.Parse(file, r.After)
+			doc, err := scene.Parse(file, r.After())
 			if err != nil {
 				t.Fatalf("result does not parse: %v", err)
 			}
@@ -183,7 +183,7 @@ func checkApplies(t *testing.T, tools map[string]bool, file string, r *Result) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, r.After) {
+		if !bytes.Equal(got, r.After()) {
 			t.Fatalf("%s applied the diff to something else than the result", tool)
 		}
 	}

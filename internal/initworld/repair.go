@@ -63,7 +63,7 @@ func MakeRepair(file string, src []byte, r Repair) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: file, Before: src, After: src, Streamed: true}
+	res := &Result{File: file, Before: src, Streamed: true}
 	var ins []insertion
 	lookup := func(id int64) (int, error) {
 		i, ok := d.Lookup(id)

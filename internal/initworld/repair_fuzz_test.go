@@ -57,7 +57,7 @@ func FuzzMakeRepair(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if _, err := scene.Parse("fuzz.esscene", res.After); err != nil {
+			if _, err := scene.Parse("fuzz.esscene", res.After()); err != nil {
 				t.Fatalf("the edit does not parse: %v", err)
 			}
 		}

@@ -60,7 +60,7 @@ func MakeRetune(file string, src []byte, r Retune) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: file, Before: src, After: src, Streamed: true}
+	res := &Result{File: file, Before: src, Streamed: true}
 	var ins []insertion
 	set := func(i int, comp string, fields [][2]string) error {
 		in, err := setFields(d, i, comp, fields)

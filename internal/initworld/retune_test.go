@@ -37,7 +37,7 @@ func TestRetune(t *testing.T) {
 				return
 			}
 			checkApplies(t, map[string]bool{"patch": has("patch"), "git": has("git")}, file, r)
-			if _, err := scene.Parse(file, r.After); err != nil {
+			if _, err := scene.Parse(file, r.After()); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -48,8 +48,8 @@ func TestRetune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"version":1,"entities":[{"id":1,"components":[{"type":"StreamedWorld","data":{"cellSize":20}}]},{"id":2,"components":[{"type":"WorldStreamingSource","data":{"loadRadius":7,"prefetchRadius":8,"unloadRadius":9}}]}]}` + "\n"; string(r.After) != want {
-		t.Errorf("compact:\n got %s\nwant %s", r.After, want)
+	if want := `{"version":1,"entities":[{"id":1,"components":[{"type":"StreamedWorld","data":{"cellSize":20}}]},{"id":2,"components":[{"type":"WorldStreamingSource","data":{"loadRadius":7,"prefetchRadius":8,"unloadRadius":9}}]}]}` + "\n"; string(r.After()) != want {
+		t.Errorf("compact:\n got %s\nwant %s", r.After(), want)
 	}
 	if _, err := MakeRetune(file, src, Retune{Sources: []int64{99}, Load: 1, Unload: 2, Prefetch: 1}); err == nil || !strings.Contains(err.Error(), "no entity 99") {
 		t.Errorf("a source that is not there: %v", err)
@@ -112,8 +112,8 @@ func TestInitFromTheView(t *testing.T) {
 			if r.CellSize != tc.cell || r.Radii != tc.radii || r.View == nil {
 				t.Errorf("cell size %v, radii %v, view %+v; want %v, %v", r.CellSize, r.Radii, r.View, tc.cell, tc.radii)
 			}
-			if !strings.Contains(string(r.After), `"loadRadius": `+formatNum(tc.radii[0])) {
-				t.Errorf("the source added has not the radii:\n%s", r.After)
+			if !strings.Contains(string(r.After()), `"loadRadius": `+formatNum(tc.radii[0])) {
+				t.Errorf("the source added has not the radii:\n%s", r.After())
 			}
 			if s := strings.Join(r.Summary(), "\n"); !strings.Contains(s, "assumes the view of entity 1 \"Cam\"") {
 				t.Errorf("the summary does not say what it assumed:\n%s", s)

@@ -1,9 +1,11 @@
 package initworld
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,7 +99,11 @@ func Write(r *Result) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(r.After); err != nil {
+	buf := bufio.NewWriterSize(tmp, 1<<20)
+	if err := r.WriteAfter(buf); err != nil {
+		return fmt.Errorf("cannot write beside %s: %v", file, err)
+	}
+	if err := buf.Flush(); err != nil {
 		return fmt.Errorf("cannot write beside %s: %v", file, err)
 	}
 	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
@@ -109,11 +115,11 @@ func Write(r *Result) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write beside %s: %v", file, err)
 	}
-	now, err := regular.ReadFile(file, "scene")
+	same, err := holds(file, r.Before)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(now, r.Before) {
+	if !same {
 		return fmt.Errorf("%s changed while init read it; run worldcook init again", file)
 	}
 	if err := os.Rename(tmp.Name(), file); err != nil {
@@ -126,3 +132,30 @@ func Write(r *Result) error {
 // Writable refuses a scene an edit cannot replace as a plain file (a
 // link, a special file) or that is read-only, as init --write does.
 func Writable(file string) error { return writable(file) }
+
+// holds reports whether file holds want, read a piece at a time rather
+// than whole beside it.
+func holds(file string, want []byte) (bool, error) {
+	f, size, err := regular.Open(file, "scene")
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if size != int64(len(want)) {
+		return false, nil
+	}
+	buf := make([]byte, 1<<20)
+	for off := 0; ; {
+		n, err := f.Read(buf)
+		if n > len(want)-off || !bytes.Equal(buf[:n], want[off:off+n]) {
+			return false, nil
+		}
+		off += n
+		if err == io.EOF {
+			return off == len(want), nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("cannot read scene %s: %v", file, errors.Unwrap(err))
+		}
+	}
+}

@@ -53,7 +53,7 @@ func TestInstancesAgainstTheEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, _, _, err := cook.OpenSource(context.Background(), file, res.After, o.Open)
+			p, _, _, err := cook.OpenSource(context.Background(), file, res.After(), o.Open)
 			if err != nil {
 				t.Fatal(err)
 			}

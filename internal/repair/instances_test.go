@@ -47,7 +47,7 @@ func TestInstances(t *testing.T) {
 				t.Fatalf("%s: %v", c.Repair, err)
 			}
 			diffs[c.Repair] = string(res.Diff)
-			p, _, _, err := cook.OpenSource(context.Background(), file, res.After, o.Open)
+			p, _, _, err := cook.OpenSource(context.Background(), file, res.After(), o.Open)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestInstances(t *testing.T) {
 					t.Errorf("%s leaves %s", c.Repair, f.Message)
 				}
 			}
-			sameWorld(t, file, o, src, res.After)
+			sameWorld(t, file, o, src, res.After())
 			named := map[int64]bool{}
 			for _, id := range c.edit.Persist {
 				named[id] = true
@@ -68,7 +68,7 @@ func TestInstances(t *testing.T) {
 			for _, m := range c.edit.Moves {
 				named[m.Entity], named[m.Under] = true, true
 			}
-			keptElse(t, src, res.After, named)
+			keptElse(t, src, res.After(), named)
 		}
 	}
 	// The overrides, as the engine's prefab core applies them: a

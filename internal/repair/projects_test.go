@@ -68,7 +68,7 @@ func TestRealProjects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if more := variants(t, mine, in.After, o); len(more) > len(vs) {
+				if more := variants(t, mine, in.After(), o); len(more) > len(vs) {
 					vs = more
 				}
 				size = in.CellSize / 4
@@ -110,7 +110,7 @@ func TestRealProjects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(after, r.Edit.After) {
+				if !bytes.Equal(after, r.Edit.After()) {
 					t.Fatalf("variant %d (%s): --write wrote something else than the edit", v, va.what)
 				}
 				p, _, _, err := cook.OpenSource(context.Background(), mine, after, o.Open)
@@ -348,8 +348,8 @@ func applies(t *testing.T, file string, r *initworld.Result) {
 			t.Fatalf("%s does not apply the diff: %v\n%s\n%s", tool, err, out, r.Diff)
 		}
 		got, _ := os.ReadFile(target)
-		if !bytes.Equal(got, r.After) {
-			t.Fatalf("%s made something else of the scene than the repair:\n%s\n---\n%q\n---\n%q", tool, r.Diff, got, r.After)
+		if !bytes.Equal(got, r.After()) {
+			t.Fatalf("%s made something else of the scene than the repair:\n%s\n---\n%q\n---\n%q", tool, r.Diff, got, r.After())
 		}
 	}
 }

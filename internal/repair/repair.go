@@ -266,7 +266,7 @@ func (s *state) evaluate(edit initworld.Repair, routes bool) (*validate.Plan, *m
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		src = r.After
+		src = r.After()
 	}
 	p, m, w, err := cook.OpenSource(s.ctx, s.file, src, s.o.Open)
 	if err != nil {

@@ -148,7 +148,7 @@ func TestChoosesTheCheapest(t *testing.T) {
 				so = add(so, fx.Candidates[fx.Chosen])
 			}
 		}
-		after := r.Edit.After
+		after := r.Edit.After()
 		p, _, _, err := cook.OpenSource(context.Background(), file, after, o.Open)
 		if err != nil {
 			t.Fatalf("scene %d: the repaired scene: %v", k, err)
@@ -209,7 +209,7 @@ func independent(t *testing.T, file string, src []byte, so initworld.Repair, c *
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, m, w, err := cook.OpenSource(context.Background(), file, res.After, o.Open)
+	p, m, w, err := cook.OpenSource(context.Background(), file, res.After(), o.Open)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func independent(t *testing.T, file string, src []byte, so initworld.Repair, c *
 		if err != nil {
 			t.Fatal(err)
 		}
-		bp, _, _, err := cook.OpenSource(context.Background(), file, base.After, o.Open)
+		bp, _, _, err := cook.OpenSource(context.Background(), file, base.After(), o.Open)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -29,9 +30,20 @@ import (
 // false when not even the first part is in the record, or the document no
 // longer holds its source (after Detach).
 func (d *Document) FieldPosition(i int, path string) (line, col int, ok bool) {
+	at, ok := d.FieldAt(i, path)
+	if !ok {
+		return 0, 0, false
+	}
+	line, col = d.positionIn(i, d.Authored(i), at)
+	return line, col, true
+}
+
+// FieldAt is where FieldPosition's field starts: its offset in entity
+// i's record as authored (Authored).
+func (d *Document) FieldAt(i int, path string) (at int, ok bool) {
 	rec := d.Authored(i)
 	if rec == nil || path == "" {
-		return 0, 0, false
+		return 0, false
 	}
 	parts := strings.Split(path, ".")
 	last := len(parts) - 1
@@ -39,7 +51,7 @@ func (d *Document) FieldPosition(i int, path string) (line, col int, ok bool) {
 	if name, n, found := cutIndex(parts[last]); found {
 		parts[last], index = name, n
 	}
-	at := -1
+	at = -1
 	var val []byte
 	// The first part: a member of the record, or a component type.
 	if k, v, found := member(rec, parts[0]); found {
@@ -52,7 +64,7 @@ func (d *Document) FieldPosition(i int, path string) (line, col int, ok bool) {
 			val = nil
 		}
 	} else {
-		return 0, 0, false
+		return 0, false
 	}
 	for p := 1; p < len(parts) && val != nil; p++ {
 		k, v, found := member(val, parts[p])
@@ -73,8 +85,7 @@ func (d *Document) FieldPosition(i int, path string) (line, col int, ok bool) {
 			return true
 		})
 	}
-	line, col = d.positionIn(i, rec, at)
-	return line, col, true
+	return at, true
 }
 
 // cutIndex splits "joints[3]" into "joints" and 3.
@@ -163,6 +174,57 @@ func (d *Document) positionIn(i int, rec []byte, at int) (line, col int) {
 	// that line in the file.
 	_, runes := d.lineStart(d.Offset(i))
 	return line, 1 + runes + utf8.RuneCount(before)
+}
+
+// Edit is text inserted before byte At of a document's source.
+type Edit struct {
+	At   int
+	Text string
+}
+
+// Edits are the edits of a document's source, sorted by At, with what
+// PositionAfter needs to find a position among many of them quickly.
+type Edits struct {
+	list []Edit
+	nl   []int // nl[k]: the line breaks list[:k] insert
+}
+
+// NewEdits returns list, which must be sorted by At, ready for
+// PositionAfter.
+func NewEdits(list []Edit) *Edits {
+	e := &Edits{list: list, nl: make([]int, len(list)+1)}
+	for k, x := range list {
+		e.nl[k+1] = e.nl[k] + strings.Count(x.Text, "\n")
+	}
+	return e
+}
+
+// PositionAfter is the line and column (as Position counts them) that the
+// byte at offset at of entity i's record (at may be the record's length:
+// just after it) has once the edits are made. With lead, the position is
+// of the end of lead, text inserted there after the edits: a point inside
+// an inserted text. Only the record's line is read.
+func (d *Document) PositionAfter(i, at int, edits *Edits, lead string) (line, col int) {
+	line, _ = d.positionIn(i, d.Authored(i), at)
+	off := d.Offset(i) + at
+	start, _ := d.lineStart(off)
+	list := edits.list
+	k := sort.Search(len(list), func(k int) bool { return list[k].At > off })
+	line += edits.nl[k] + strings.Count(lead, "\n")
+	// The line's text before the point, as edited.
+	var text []byte
+	prev := start
+	for _, e := range list[sort.Search(k, func(j int) bool { return list[j].At >= start }):k] {
+		text = append(text, d.Src[prev:e.At]...)
+		text = append(text, e.Text...)
+		prev = e.At
+	}
+	text = append(text, d.Src[prev:off]...)
+	text = append(text, lead...)
+	if nl := bytes.LastIndexByte(text, '\n'); nl >= 0 {
+		text = text[nl+1:]
+	}
+	return line, 1 + utf8.RuneCount(text)
 }
 
 // MaxSourceLine is the longest line SourceLine returns, in bytes.

@@ -31,7 +31,7 @@ type traceRun struct {
 	nev []int32
 	// ev are the ranges (u0, u1, v0, v1) entities outside instances
 	// cover: their point, then their components' extents.
-	ev [][4]float64
+	ev rangeLog
 	// rootUV is each top-level entity's point on the plane.
 	rootUV [][2]float64
 	// mats are the world matrices of the instance entries with a
@@ -100,6 +100,13 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 	pl := w.pl
 	walk := pl.w.Walker(run, w.slot)
 	tr.nev = make([]int32, 0, len(run))
+	roots := 0
+	for _, i := range run {
+		if pl.parent[i] < 0 {
+			roots++
+		}
+	}
+	tr.rootUV = make([][2]float64, 0, roots)
 	w.rec = tr
 	for _, i := range run {
 		fl := pl.flags[i]
@@ -126,12 +133,12 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 			tr.mats = append(tr.mats, m)
 			tr.nev = append(tr.nev, 0)
 		default:
-			n0 := len(tr.ev)
-			tr.ev = append(tr.ev, [4]float64{u, u, v, v})
+			n0 := tr.ev.n
+			tr.ev.add([4]float64{u, u, v, v})
 			if fl&world.Extent != 0 {
 				w.extents(-1, i, &m, pl.d.Components(int(i)))
 			}
-			tr.nev = append(tr.nev, int32(len(tr.ev)-n0))
+			tr.nev = append(tr.nev, int32(tr.ev.n-n0))
 		}
 	}
 	tr.misses, w.misses = w.misses, nil
@@ -141,7 +148,8 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 // replay places run from its trace as run places it.
 func (w *placer) replay(run []int32, tr *traceRun) {
 	pl := w.pl
-	r, e, mk, ms := 0, 0, 0, 0
+	r, mk, ms := 0, 0, 0
+	ev := tr.ev.read()
 	for x, i := range run {
 		fl := pl.flags[i]
 		var in *expand.Instance
@@ -164,20 +172,20 @@ func (w *placer) replay(run []int32, tr *traceRun) {
 			m = &tr.mats[mk]
 			mk++
 		}
-		evs := tr.ev[e : e+int(max(nev, 0))]
-		e += len(evs)
 		m0 := ms
 		for ms < len(tr.misses) && tr.misses[ms].Ent == i {
 			ms++
 		}
 		if ci < 0 || !hasT {
+			ev.skip(int(max(nev, 0)))
 			continue
 		}
 		if in != nil {
 			w.instanceBounds(ci, i, m, in)
 			continue
 		}
-		for _, b := range evs {
+		for range nev {
+			b := ev.next()
 			w.addRange(ci, i, b[0], b[1], b[2], b[3])
 		}
 		w.misses = append(w.misses, tr.misses[m0:ms]...)
@@ -257,4 +265,52 @@ func unite(a grid.Rect, ok bool, b grid.Rect) grid.Rect {
 		return b
 	}
 	return a.Union(b)
+}
+
+// rangeLog is an append-only list of ranges kept in blocks, so that a
+// trace of millions of them is never copied to grow.
+type rangeLog struct {
+	blocks [][][4]float64
+	n      int
+}
+
+// rangeBlock is how many ranges a block of a rangeLog holds.
+const rangeBlock = 1 << 12
+
+func (l *rangeLog) add(r [4]float64) {
+	if k := len(l.blocks); k == 0 || len(l.blocks[k-1]) == rangeBlock {
+		l.blocks = append(l.blocks, make([][4]float64, 0, rangeBlock))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, r)
+	l.n++
+}
+
+// read returns a reader of the log from its start.
+func (l *rangeLog) read() *rangeReader { return &rangeReader{l: l} }
+
+// rangeReader reads a rangeLog in order.
+type rangeReader struct {
+	l    *rangeLog
+	b, k int
+}
+
+func (r *rangeReader) next() [4]float64 {
+	if r.k == len(r.l.blocks[r.b]) {
+		r.b, r.k = r.b+1, 0
+	}
+	v := r.l.blocks[r.b][r.k]
+	r.k++
+	return v
+}
+
+func (r *rangeReader) skip(n int) {
+	for n > 0 {
+		if r.k == len(r.l.blocks[r.b]) {
+			r.b, r.k = r.b+1, 0
+		}
+		step := min(n, len(r.l.blocks[r.b])-r.k)
+		r.k += step
+		n -= step
+	}
 }
