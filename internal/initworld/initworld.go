@@ -867,9 +867,13 @@ func who(id *int64, name string) string {
 // generates for prefab instances' internals (above the document's highest
 // id), which references and persistentRefs may name.
 func freeID(d *scene.Document) int64 {
-	used := make(map[int64]bool, len(d.Entities))
+	// Of n entities, at most n ids lie in 1..n: one of 1..n+1 is free.
+	n := len(d.Entities)
+	used := make([]bool, n+2)
 	for _, e := range d.Entities {
-		used[e.ID] = true
+		if e.ID >= 1 && e.ID <= int64(n+1) {
+			used[e.ID] = true
+		}
 	}
 	id := int64(1)
 	for used[id] {

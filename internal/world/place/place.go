@@ -479,6 +479,11 @@ func (w *placer) placeRoot(i int32, fl world.Flag, in *expand.Instance, hasT boo
 		w.faults = append(w.faults, Fault{Kind: OutOfRange, I: i, U: u, V: v})
 		return -1
 	}
+	if w.spanning {
+		// The only cell, folded into the span when the next root starts.
+		w.cells = append(w.cells[:0], cellAcc{key: key, grid: g, bounds: g, over: -1, roots: 1})
+		return 0
+	}
 	ci, ok := w.cellKey[key]
 	if !ok {
 		ci = int32(len(w.cells))

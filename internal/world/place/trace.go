@@ -218,7 +218,6 @@ func (t *Trace) Span(opts Options) (grid.Rect, bool, error) {
 	for k := range placers {
 		p := &placers[k]
 		p.pl, p.cur, p.spanning = pl, -1, true
-		p.cellKey = make(map[grid.Key]int32)
 		run := t.grouped[t.bounds[k]:t.bounds[k+1]]
 		go func() {
 			p.replay(run, &t.runs[k])
@@ -246,7 +245,6 @@ func (w *placer) fold() {
 	}
 	w.spanRect, w.spanOK = unite(w.spanRect, w.spanOK, w.cells[0].bounds), true
 	w.cells = w.cells[:0]
-	clear(w.cellKey)
 }
 
 // span is the union of the placement's cell bounds.
