@@ -46,6 +46,10 @@ type Options struct {
 	// Check configures the validation of the edited scene (project
 	// components, asset folders); its Plane is set from Plane.
 	Check validate.Options
+
+	// release hands back the pages of a mapped scene the parse is done
+	// with (Run).
+	release func(from, to int)
 }
 
 // Mark is one root marked WorldPersistent, or the camera given a source.
@@ -115,7 +119,8 @@ type Result struct {
 }
 
 // After is the scene as edited: Before with the edit made (Before itself
-// when there is none). It is made when asked for: Write streams it.
+// when there is none; nil for Run's result, which keeps no text). It is
+// made when asked for: Write streams it.
 func (r *Result) After() []byte {
 	if len(r.ins) == 0 {
 		return r.Before
@@ -216,7 +221,7 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	if opts.CellSize < 0 || math.IsNaN(opts.CellSize) || math.IsInf(opts.CellSize, 0) {
 		return nil, fmt.Errorf("cell size %v is not a positive number; pass a size such as 100", opts.CellSize)
 	}
-	doc, err := scene.Parse(file, src)
+	doc, err := scene.ParseWith(file, src, scene.Options{Release: opts.release})
 	if err != nil {
 		return nil, err
 	}

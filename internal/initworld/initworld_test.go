@@ -172,11 +172,18 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r.Before != nil || r.After() != nil {
+		t.Error("Run's result keeps the scene's text")
+	}
+	want, err := Make(file, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, r.After()) {
+	if !bytes.Equal(got, want.After()) || !bytes.Equal(r.Diff, want.Diff) {
 		t.Error("--write did not write the result")
 	}
 	if st, _ := os.Stat(file); st.Mode().Perm() != 0o640 {
@@ -203,6 +210,46 @@ func TestWrite(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(orig); !bytes.Equal(got, src) {
 		t.Error("the file behind a refused link changed")
+	}
+}
+
+// TestRunKeepsASaveMadeMeanwhile: a scene saved while init --write ran
+// (written in place, or another file renamed over it, as editors save) is
+// kept, and init says so: the mapped scene is checked to be the one the
+// path names, unchanged, before the edit replaces it.
+func TestRunKeepsASaveMadeMeanwhile(t *testing.T) {
+	src, err := os.ReadFile("testdata/door.esscene")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := append(bytes.Clone(src), ' ')
+	for _, how := range []string{"in place", "renamed over"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "door.esscene")
+			if err := os.WriteFile(file, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			beforeReplace = func(file string) {
+				if how == "in place" {
+					os.WriteFile(file, saved, 0o644)
+					return
+				}
+				tmp := filepath.Join(dir, "save.tmp")
+				os.WriteFile(tmp, saved, 0o644)
+				os.Rename(tmp, file)
+			}
+			defer func() { beforeReplace = func(string) {} }()
+			if _, err := Run(file, Options{}, true); err == nil || !strings.Contains(err.Error(), "changed while init read it") {
+				t.Errorf("err %v, want the scene changed", err)
+			}
+			if got, _ := os.ReadFile(file); !bytes.Equal(got, saved) {
+				t.Error("the scene saved meanwhile was replaced")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("files left beside the scene: %v", entries)
+			}
+		})
 	}
 }
 

@@ -11,34 +11,67 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/worldcook/worldcook/internal/gcpause"
+	"github.com/worldcook/worldcook/internal/mapped"
 	"github.com/worldcook/worldcook/internal/regular"
 	"github.com/worldcook/worldcook/internal/sidefile"
 )
 
 // Run reads the scene at file and returns the edit that makes it a
 // streamed world (Make); with write it also replaces the file by the
-// result (Write). It is the one call `worldcook init` makes.
+// result (Write). It is the one call `worldcook init` makes. The scene
+// is mapped and read as validate reads it (internal/mapped), and its text
+// goes with Run: the result's Before and After are nil.
 func Run(file string, opts Options, write bool) (*Result, error) {
 	if write {
 		if err := writable(file); err != nil {
 			return nil, err
 		}
 	}
-	src, err := regular.ReadFile(file, "scene")
+	in, err := mapped.Open(file, "scene")
 	if err != nil {
 		return nil, err
 	}
-	r, err := Make(file, src, opts)
+	defer in.Close()
+	// The scene's model stays live until the edit is made.
+	resume := gcpause.Job(len(in.Data))
+	var r *Result
+	opts.release = in.Release
+	err = mapped.Guard(func() (err error) {
+		r, err = Make(file, in.Data, opts)
+		return err
+	})
+	resume()
+	if errors.Is(err, mapped.ErrChanged) || err == nil && in.Changed() {
+		return nil, fmt.Errorf("%s changed while init read it; run worldcook init again", file)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if write && len(r.Diff) > 0 {
-		if err := Write(r); err != nil {
+		beforeReplace(file)
+		err := mapped.Guard(func() error {
+			return replace(r, func() (bool, error) {
+				if same, ok := in.Names(file); ok {
+					return same, nil
+				}
+				return holds(file, r.Before)
+			})
+		})
+		if errors.Is(err, mapped.ErrChanged) {
+			err = fmt.Errorf("%s changed while init read it; run worldcook init again", file)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
+	r.Before, r.ins = nil, nil
 	return r, nil
 }
+
+// beforeReplace runs between making the edit and writing it: a test
+// saves the scene there, as an editor would while init runs.
+var beforeReplace = func(file string) {}
 
 // writable refuses a scene that cannot be replaced as a plain file: a
 // symbolic link (replacing it would cut the link, not edit what it names),
@@ -79,6 +112,12 @@ func removeLeftovers(file string) {
 // renamed over the scene only if the scene still holds r.Before, so that
 // an edit made meanwhile is never lost. Nothing else is written.
 func Write(r *Result) error {
+	return replace(r, func() (bool, error) { return holds(r.File, r.Before) })
+}
+
+// replace is Write, with unchanged saying whether the scene on disk is
+// still the one r was made from.
+func replace(r *Result, unchanged func() (bool, error)) error {
 	file := r.File
 	if err := writable(file); err != nil {
 		return err
@@ -115,7 +154,7 @@ func Write(r *Result) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write beside %s: %v", file, err)
 	}
-	same, err := holds(file, r.Before)
+	same, err := unchanged()
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,17 @@ func (f *File) Changed() bool {
 	return err != nil || st.Size() != f.stat.Size() || !st.ModTime().Equal(f.stat.ModTime())
 }
 
+// Names reports whether path still names the file that was opened, as
+// it was: a file renamed over it (an editor's save) or written meanwhile
+// is another. For a copy read into memory it is unknown: ok is false.
+func (f *File) Names(path string) (same, ok bool) {
+	if !f.mapped {
+		return false, false
+	}
+	st, err := os.Stat(path)
+	return err == nil && os.SameFile(st, f.stat) && !f.Changed(), true
+}
+
 // Mapped reports whether Data is a mapping (rather than a copy).
 func (f *File) Mapped() bool { return f.mapped }
 

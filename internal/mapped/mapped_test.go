@@ -135,3 +135,27 @@ func TestChanged(t *testing.T) {
 		t.Fatal("a file written in place did not report changed")
 	}
 }
+
+// TestNames: a path still names the mapped file until another is renamed
+// over it (an editor's save) or it is written in place.
+func TestNames(t *testing.T) {
+	p := write(t, bytes.Repeat([]byte("a"), 10000))
+	f := openMapped(t, p)
+	if same, ok := f.Names(p); !same || !ok {
+		t.Fatalf("an untouched file: same %v, ok %v", same, ok)
+	}
+	q := write(t, bytes.Repeat([]byte("a"), 10000))
+	if err := os.Rename(q, p); err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := f.Names(p); same {
+		t.Fatal("the path names the file renamed over the mapped one, yet Names says it is the same")
+	}
+	g := openMapped(t, p)
+	if err := os.WriteFile(p, []byte("newer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := g.Names(p); same {
+		t.Fatal("a file written in place is the same to Names")
+	}
+}
