@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
 )
@@ -169,4 +170,53 @@ func fmtAny(v any) string {
 		return fmt.Sprintf("%+v", v)
 	}
 	return string(b)
+}
+
+// TestModelNumbersGeneratedIDsAboveTheSettings: the ids the engine
+// generates for an instance's entities follow the document's highest id,
+// which the settings entity an edit appends may be (ids 1 to 3 are taken,
+// so init's is 4): the model numbers them above it, as Check of the
+// edited scene does, and a reference to the id that then names the
+// instance's wing is reported.
+func TestModelNumbersGeneratedIDsAboveTheSettings(t *testing.T) {
+	file := expansionProject(t)
+	authored := []E{
+		{ID: 1, C: []string{tr(10, 0, 10)}},
+		entry("assets/House.esprefab", `[`+rootAt("100", "100")+`]`, `[]`, `[]`),
+		{ID: 3, C: []string{tr(50, 0, 50), joint("6")}},
+	}
+	settings := &Settings{ID: 4, Name: "StreamedWorld"}
+	opts := Options{SceneName: "test"}
+	d, err := scene.Parse(file, []byte(sceneJSON(authored...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(d, opts, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Check(Assume{CellSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := append(slices.Clone(authored), E{ID: 4, Name: "StreamedWorld", C: []string{sw("1000")}})
+	ed, err := scene.Parse(file, []byte(sceneJSON(edited...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Check(ed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Relocate(ed)
+	// The settings entity is persistent; the model's plan does not list
+	// it (NewModel).
+	want.Persistent = slices.DeleteFunc(want.Persistent, func(i int32) bool { return int(i) == len(authored) })
+	want.PersistentSpawnCount--
+	if !slices.Contains(codes(want), "ref-to-generated-id@3:RevoluteJoint.connectedEntity") {
+		t.Fatalf("weak test: the edited scene's findings %v", codes(want))
+	}
+	if d := planDiff(got, want, true); d != "" {
+		t.Fatalf("the model's plan differs in %s", d)
+	}
 }
