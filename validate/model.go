@@ -3,8 +3,6 @@ package validate
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
@@ -65,17 +63,11 @@ type Settings struct {
 // numbered above its id too; the plan's persistent world does not list
 // it. The error is Check's.
 func NewModel(doc *scene.Document, opts Options, settings *Settings) (*Model, error) {
-	if doc == nil {
-		return nil, fmt.Errorf("validate: no document")
-	}
-	plane, err := manifest.ParsePlane(opts.Plane)
+	opts, err := resolved(doc, opts)
 	if err != nil {
 		return nil, err
 	}
-	opts.Plane = plane
-	if opts.SceneName == "" {
-		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
-	}
+	plane := opts.Plane
 	m := &Model{doc: doc, opts: opts, build: &checker{d: doc, opts: opts}, settings: settings}
 	var added int64
 	if settings != nil {
