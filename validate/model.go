@@ -111,6 +111,10 @@ func (m *Model) Check(a Assume) (*Plan, error) {
 	return c.plan, nil
 }
 
+// World is the model's world: its entities, hierarchy, instances and
+// what each entity carries, as the checks read them.
+func (m *Model) World() *world.World { return m.w }
+
 // modelWorld is the model's world, nil for a Check of a document.
 func (c *checker) modelWorld() *world.World {
 	if c.model == nil {
