@@ -1,8 +1,8 @@
 package scene
 
 import (
-	"sort"
 	"bytes"
+	"sort"
 	"sync"
 	"unicode/utf8"
 )
