@@ -34,6 +34,19 @@ type Model struct {
 	settings *Settings
 	// layout, once a check has measured it, is every check's.
 	layout *manifest.Layout
+	// spawns is each entity's world.SpawnCount, once asked.
+	spawns []int32
+}
+
+// spawnCounts is each entity's spawn count (world.World.SpawnCount).
+func (m *Model) spawnCounts() []int32 {
+	if m.spawns == nil {
+		m.spawns = make([]int32, m.w.Len())
+		for i := range m.spawns {
+			m.spawns[i] = int32(m.w.SpawnCount(int32(i)))
+		}
+	}
+	return m.spawns
 }
 
 // Assume is the edit a Model is checked as if it were made.
