@@ -75,16 +75,9 @@ type checker struct {
 // A scene without StreamedWorld yields Plan{Streamed: false}: only its
 // structure (ids, hierarchy, references) is checked.
 func Check(doc *scene.Document, opts Options) (*Plan, error) {
-	if doc == nil {
-		return nil, fmt.Errorf("validate: no document")
-	}
-	plane, err := manifest.ParsePlane(opts.Plane)
+	opts, err := resolved(doc, opts)
 	if err != nil {
 		return nil, err
-	}
-	opts.Plane = plane
-	if opts.SceneName == "" {
-		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
 	}
 	c := &checker{
 		d:    doc,
@@ -96,6 +89,23 @@ func Check(doc *scene.Document, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	return c.plan, nil
+}
+
+// resolved checks that there is a document and fills in what opts leave
+// to it: the plane parsed, the scene's name from its file.
+func resolved(doc *scene.Document, opts Options) (Options, error) {
+	if doc == nil {
+		return opts, fmt.Errorf("validate: no document")
+	}
+	plane, err := manifest.ParsePlane(opts.Plane)
+	if err != nil {
+		return opts, err
+	}
+	opts.Plane = plane
+	if opts.SceneName == "" {
+		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
+	}
+	return opts, nil
 }
 
 func (c *checker) run() error {

@@ -244,10 +244,17 @@ func (c *checker) globalLightFinding(i int32, path, kind, cell, field string) Fi
 // its prefab cannot be found, and an entity with "visible": false is not
 // spawned at all.
 func (c *checker) spawnCounts() {
+	spawn := c.w.SpawnCount
+	if c.model != nil {
+		// What an entity spawns does not depend on the cut: a model
+		// counts it once for all its checks.
+		counts := c.model.spawnCounts()
+		spawn = func(i int32) int { return int(counts[i]) }
+	}
 	count := func(list []int32) int {
 		n := 0
 		for _, i := range list {
-			n += c.w.SpawnCount(i)
+			n += spawn(i)
 		}
 		return n
 	}

@@ -3,8 +3,6 @@ package validate
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"github.com/worldcook/worldcook/internal/assets"
 	"github.com/worldcook/worldcook/internal/scene"
@@ -36,6 +34,19 @@ type Model struct {
 	settings *Settings
 	// layout, once a check has measured it, is every check's.
 	layout *manifest.Layout
+	// spawns is each entity's world.SpawnCount, once asked.
+	spawns []int32
+}
+
+// spawnCounts is each entity's spawn count (world.World.SpawnCount).
+func (m *Model) spawnCounts() []int32 {
+	if m.spawns == nil {
+		m.spawns = make([]int32, m.w.Len())
+		for i := range m.spawns {
+			m.spawns[i] = int32(m.w.SpawnCount(int32(i)))
+		}
+	}
+	return m.spawns
 }
 
 // Assume is the edit a Model is checked as if it were made.
@@ -65,17 +76,11 @@ type Settings struct {
 // numbered above its id too; the plan's persistent world does not list
 // it. The error is Check's.
 func NewModel(doc *scene.Document, opts Options, settings *Settings) (*Model, error) {
-	if doc == nil {
-		return nil, fmt.Errorf("validate: no document")
-	}
-	plane, err := manifest.ParsePlane(opts.Plane)
+	opts, err := resolved(doc, opts)
 	if err != nil {
 		return nil, err
 	}
-	opts.Plane = plane
-	if opts.SceneName == "" {
-		opts.SceneName = strings.TrimSuffix(filepath.Base(doc.Path), SceneExt)
-	}
+	plane := opts.Plane
 	m := &Model{doc: doc, opts: opts, build: &checker{d: doc, opts: opts}, settings: settings}
 	var added int64
 	if settings != nil {
@@ -118,6 +123,10 @@ func (m *Model) Check(a Assume) (*Plan, error) {
 	}
 	return c.plan, nil
 }
+
+// World is the model's world: its entities, hierarchy, instances and
+// what each entity carries, as the checks read them.
+func (m *Model) World() *world.World { return m.w }
 
 // modelWorld is the model's world, nil for a Check of a document.
 func (c *checker) modelWorld() *world.World {

@@ -3,6 +3,7 @@ package initworld
 import (
 	"bytes"
 	"fmt"
+	"github.com/worldcook/worldcook/internal/scene"
 	"sort"
 	"strings"
 )
@@ -66,6 +67,20 @@ func (c *lineCursor) at(off int) (line, start int) {
 	return c.line, c.start
 }
 
+// liner finds the line (0-based) holding an offset, and where it starts,
+// for offsets asked in increasing order.
+type liner interface {
+	at(off int) (line, start int)
+}
+
+// docLines finds lines by the document's records (scene.Document.LineAt).
+type docLines struct{ d *scene.Document }
+
+func (l docLines) at(off int) (line, start int) {
+	line, start = l.d.LineAt(off)
+	return line - 1, start
+}
+
 // lineEnd is where the line starting at start ends, its line break
 // included.
 func lineEnd(src []byte, start int) int {
@@ -84,17 +99,30 @@ func lineBefore(src []byte, start int) int {
 // file called name, with a/ and b/ prefixes so that `patch -p1` and
 // `git apply` apply it from the file's folder. No insertions, no diff.
 func unifiedDiff(name string, src []byte, ins []insertion) []byte {
+	return unifiedDiffBy(name, src, ins, nil)
+}
+
+// unifiedDiffBy is unifiedDiff with doc, when given, the document of src:
+// the lines of the edits are then counted from its records' lines
+// (scene.Document.LineAt) rather than from the start of the file.
+func unifiedDiffBy(name string, src []byte, ins []insertion, doc *scene.Document) []byte {
 	if len(ins) == 0 {
 		return nil
 	}
 	sort.SliceStable(ins, func(a, b int) bool { return ins[a].At < ins[b].At })
 	crlf := usesCRLF(src)
 	// lines is how many lines src has, the last without a line break too.
-	lines := bytes.Count(src, []byte{'\n'})
+	var cur liner = &lineCursor{src: src}
+	var lines int
+	if doc != nil {
+		cur = docLines{doc}
+		lines, _ = cur.at(len(src))
+	} else {
+		lines = bytes.Count(src, []byte{'\n'})
+	}
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
 	}
-	cur := &lineCursor{src: src}
 	var blocks []block
 	for k := 0; k < len(ins); {
 		// The lines from the first edit's to the last byte any edit

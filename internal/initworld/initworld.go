@@ -29,6 +29,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/camera"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
 	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
@@ -627,6 +628,11 @@ func (m *maker) round(s float64, refs bool) (*validate.Plan, bool, error) {
 // mayHaveSource reports whether the scene may hold a streaming source:
 // an entity writes one, or a prefab instance may bring one.
 func (m *maker) mayHaveSource() bool {
+	if m.model != nil {
+		// The model has read which entities carry what.
+		w := m.model.World()
+		return len(w.Instances()) > 0 || len(w.Sources()) > 0
+	}
 	for i := range m.d.Entities {
 		if m.d.Entities[i].IsPrefab() || m.d.Has(i, "WorldStreamingSource") {
 			return true
@@ -648,7 +654,7 @@ func (m *maker) mayHaveSource() bool {
 func (m *maker) camera(plan *validate.Plan, mark bool) bool {
 	best := -1
 	if plan == nil {
-		best = mainCamera(m.d)
+		best = mainCamera(m.d, m.cameras())
 	} else if v := plan.View; v != nil {
 		const how = "which has no components list to add a WorldStreamingSource to; add a component_added WorldStreamingSource override on"
 		i, ok := m.d.Lookup(v.Camera)
@@ -679,10 +685,13 @@ func (m *maker) camera(plan *validate.Plan, mark bool) bool {
 // instances, -1 for none: of the cameras the scene spawns (not those with
 // "visible": false), in authored order, the one the engine's camera
 // director makes the main one (camera.Main).
-func mainCamera(d *scene.Document) int {
+func mainCamera(d *scene.Document, carries func(i int) bool) int {
 	var cams []camera.Camera
 	var at []int
 	for i := range d.Entities {
+		if !carries(i) {
+			continue
+		}
 		e := &d.Entities[i]
 		data, ok := d.Component(i, "Camera")
 		if !ok || e.Hidden {
@@ -695,6 +704,16 @@ func mainCamera(d *scene.Document) int {
 		return at[k]
 	}
 	return -1
+}
+
+// cameras says which entities may carry a Camera: those the model saw
+// carry one, or, without a model, every entity.
+func (m *maker) cameras() func(i int) bool {
+	if m.model == nil {
+		return func(int) bool { return true }
+	}
+	w := m.model.World()
+	return func(i int) bool { return w.Flags(int32(i))&world.Camera != 0 }
 }
 
 // extent measures what streams of the scene edited so far: the union of
@@ -835,7 +854,7 @@ func (m *maker) finish(plan *validate.Plan) {
 	}
 	var name string
 	name, r.ApplyIn = DiffPath(r.File)
-	r.Diff = unifiedDiff(name, r.Before, slices.Clone(r.ins))
+	r.Diff = unifiedDiffBy(name, r.Before, slices.Clone(r.ins), m.d)
 }
 
 // DiffPath is the path a diff names the scene at file by: relative to the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/corpus"
@@ -69,6 +70,11 @@ func TestModelRoundsMatchEditRounds(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %+v: the result differs from the one with the edit checked every round\n got  %+v\n want %+v", in.name, opts, resultText(got), resultText(want))
 				continue
+			}
+			// The diff counted from the records' lines is the diff
+			// counted from the start of the file.
+			if name, _ := DiffPath(in.name); !bytes.Equal(got.Diff, unifiedDiff(name, in.src, slices.Clone(got.ins))) {
+				t.Errorf("%s %+v: the diff by the records' lines differs from the one counted through the file", in.name, opts)
 			}
 			compared++
 			marked += len(got.Persistent)

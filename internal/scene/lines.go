@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"sort"
 	"sync"
 	"unicode/utf8"
 )
@@ -63,4 +64,19 @@ func (x *lineIndex) build(src []byte) {
 			x.runes[k] = x.runes[k-1] + utf8.RuneCount(seg)
 		}
 	}
+}
+
+// LineAt returns the line (1-based) holding byte off of Src (len(Src) is
+// on the line after a final line break) and the offset where that line
+// starts. It counts from the nearest record at or before off, whose line
+// the parser counted, so the file is not read up to off.
+func (d *Document) LineAt(off int) (line, start int) {
+	k := sort.Search(len(d.Entities), func(k int) bool { return d.Offset(k) > off }) - 1
+	from, line := 0, 1
+	if k >= 0 {
+		from, line = d.Offset(k), d.Line(k)
+	}
+	line += bytes.Count(d.Src[from:off], []byte{'\n'})
+	start, _ = d.lineStart(off)
+	return line, start
 }

@@ -135,3 +135,20 @@ func FuzzMapBox(f *testing.F) {
 		}
 	})
 }
+
+// TestFinite: finite numbers, the largest and the smallest included,
+// against the infinities and NaN.
+func TestFinite(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want bool
+	}{
+		{0, true}, {math.Copysign(0, -1), true}, {1, true}, {-1e-300, true},
+		{math.MaxFloat64, true}, {-math.MaxFloat64, true}, {math.SmallestNonzeroFloat64, true},
+		{math.Inf(1), false}, {math.Inf(-1), false}, {math.NaN(), false},
+	} {
+		if got := Finite(tc.f); got != tc.want {
+			t.Errorf("Finite(%v) = %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}

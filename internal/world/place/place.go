@@ -395,21 +395,9 @@ func (w *placer) run(run []int32) {
 	pl := w.pl
 	walk := pl.w.Walker(run, w.slot)
 	for _, i := range run {
-		fl := pl.flags[i]
-		var in *expand.Instance
-		if fl&world.Prefab != 0 {
-			in = pl.w.Instance(i)
-		}
-		// An entity without a Transform has no place: it adds nothing to
-		// the bounds, and its children's world transforms are their local
-		// ones (Estella's TransformSystem never composes through it).
-		m, hasT, err := walk.Next(i)
-		if err != nil {
-			w.failed = true
+		fl, in, m, hasT, ok := w.walk(walk, i)
+		if !ok {
 			return
-		}
-		if hasT && fl&world.NeedPos != 0 {
-			w.pos[i] = m.Origin()
 		}
 		u, v := pl.uv(m.Origin())
 		ci := w.assign(i, fl, in, hasT, u, v)
@@ -427,6 +415,30 @@ func (w *placer) run(run []int32) {
 		}
 	}
 	w.keepFootprint()
+}
+
+// walk takes entity i, the next of the placer's run: its flags, its
+// instance (nil for none), its world matrix and whether it has one (a
+// Transform), noting its world position where the rules want it. ok is
+// false, the placer failed, for a malformed Transform.
+func (w *placer) walk(walk *world.Walker, i int32) (fl world.Flag, in *expand.Instance, m scene.Affine, hasT, ok bool) {
+	pl := w.pl
+	fl = pl.flags[i]
+	if fl&world.Prefab != 0 {
+		in = pl.w.Instance(i)
+	}
+	// An entity without a Transform has no place: it adds nothing to
+	// the bounds, and its children's world transforms are their local
+	// ones (Estella's TransformSystem never composes through it).
+	m, hasT, err := walk.Next(i)
+	if err != nil {
+		w.failed = true
+		return fl, in, m, false, false
+	}
+	if hasT && fl&world.NeedPos != 0 {
+		w.pos[i] = m.Origin()
+	}
+	return fl, in, m, hasT, true
 }
 
 // assign gives entity i, the next of the placer's run, its cell: a

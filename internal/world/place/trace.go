@@ -109,18 +109,9 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 	tr.rootUV = make([][2]float64, 0, roots)
 	w.rec = tr
 	for _, i := range run {
-		fl := pl.flags[i]
-		var in *expand.Instance
-		if fl&world.Prefab != 0 {
-			in = pl.w.Instance(i)
-		}
-		m, hasT, err := walk.Next(i)
-		if err != nil {
-			w.failed = true
+		fl, in, m, hasT, ok := w.walk(walk, i)
+		if !ok {
 			return
-		}
-		if hasT && fl&world.NeedPos != 0 {
-			w.pos[i] = m.Origin()
 		}
 		u, v := pl.uv(m.Origin())
 		if pl.parent[i] < 0 {
