@@ -2,6 +2,7 @@ package geometry
 
 import (
 	"bytes"
+	"strings"
 	"unsafe"
 
 	"github.com/worldcook/worldcook/internal/scene"
@@ -344,8 +345,10 @@ func mayHoldKey(b []byte, k string) bool {
 	if k == "" {
 		return false
 	}
-	for {
-		p := bytes.Index(b, []byte(k))
+	for len(b) > 0 {
+		// strings.Index of a view of b: converting k to a []byte for
+		// bytes.Index would copy it into a zeroed buffer at every call.
+		p := strings.Index(unsafe.String(&b[0], len(b)), k)
 		if p < 0 {
 			return false
 		}
@@ -354,6 +357,7 @@ func mayHoldKey(b []byte, k string) bool {
 		}
 		b = b[p+1:]
 	}
+	return false
 }
 
 // slowMembers3 is Members3 for objects with escaped keys.

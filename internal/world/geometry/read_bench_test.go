@@ -2,6 +2,7 @@ package geometry
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/scene"
@@ -48,5 +49,57 @@ func BenchmarkReadTRS(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(c.data)), "ns/transform")
 		})
+	}
+}
+
+// BenchmarkMembers3 reads the extent fields of every component Extents
+// reads them from in a generated world, with the keys Extents.Local asks
+// for: after the Transform, the second reader of every entity's data. The
+// data is compacted, as the cook's parse hands it on.
+func BenchmarkMembers3(b *testing.B) {
+	var src bytes.Buffer
+	if err := testworld.Write(&src, testworld.Options{Entities: 100_000, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := scene.Parse("world.esscene", src.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	type read struct {
+		data       []byte
+		k1, k2, k3 string
+	}
+	var reads []read
+	for i := range d.Entities {
+		for _, c := range d.Components(i) {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, c.Data); err != nil {
+				b.Fatal(err)
+			}
+			c.Data = compact.Bytes()
+			switch c.Type {
+			case "Sprite":
+				reads = append(reads, read{c.Data, "size", "pivot", ""})
+			case "ShapeRenderer":
+				reads = append(reads, read{c.Data, "size", "", ""})
+			case "CharacterController3D", "CapsuleCollider3D":
+				reads = append(reads, read{c.Data, "radius", "halfHeight", ""})
+			case "Mesh2D", "MeshRenderer":
+				reads = append(reads, read{c.Data, "mesh", "", ""})
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		for _, r := range reads {
+			v1, v2, v3 := Members3(r.data, r.k1, r.k2, r.k3)
+			n += len(v1) + len(v2) + len(v3)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reads)), "ns/read")
+	if n == 0 {
+		b.Fatal("no fields read")
 	}
 }
