@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/worldcook/worldcook/internal/world"
-	"github.com/worldcook/worldcook/internal/world/place"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
@@ -301,10 +299,7 @@ func TestPlacementIndependentOfPlacers(t *testing.T) {
 	}
 	d := parse(t, sceneJSON(es...))
 	run := func(parts int) *Plan {
-		saved, split := place.PlacerCount, world.SplitCount
-		place.PlacerCount = func(int) int { return parts }
-		world.SplitCount = place.PlacerCount
-		defer func() { place.PlacerCount, world.SplitCount = saved, split }()
+		defer withPlacers(parts)()
 		p, err := Check(d, Options{})
 		if err != nil {
 			t.Fatal(err)

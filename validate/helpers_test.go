@@ -2,6 +2,8 @@ package validate
 
 import (
 	"fmt"
+	"github.com/worldcook/worldcook/internal/world"
+	"github.com/worldcook/worldcook/internal/world/place"
 	"slices"
 	"sort"
 	"strconv"
@@ -191,4 +193,14 @@ func newPrefabs(dirs []string) *Prefabs {
 		root = dirs[0]
 	}
 	return NewPrefabsFor(assets.NewResolver(root, assets.NewIndex(dirs), assets.Rules{}))
+}
+
+// withPlacers has placement and the reads of the model spread over parts
+// goroutines whatever the world's size, until restore: a test proves a
+// result does not depend on how many ran.
+func withPlacers(parts int) (restore func()) {
+	savedParts, savedSplit := place.PlacerCount, world.SplitCount
+	place.PlacerCount = func(int) int { return parts }
+	world.SplitCount = place.PlacerCount
+	return func() { place.PlacerCount, world.SplitCount = savedParts, savedSplit }
 }

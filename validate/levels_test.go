@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worldcook/worldcook/internal/world"
 	"github.com/worldcook/worldcook/internal/world/place"
 )
 
@@ -300,13 +299,10 @@ func TestLevelsReport(t *testing.T) {
 func TestLevelsDroppedFootprints(t *testing.T) {
 	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
 	check := func(src string, lv, parts int, all bool) *Plan {
-		savedParts, savedSplit, savedAll := place.PlacerCount, world.SplitCount, place.KeepEveryFootprint
-		place.PlacerCount = func(int) int { return parts }
-		world.SplitCount = place.PlacerCount
+		defer withPlacers(parts)()
+		savedAll := place.KeepEveryFootprint
 		place.KeepEveryFootprint = all
-		defer func() {
-			place.PlacerCount, world.SplitCount, place.KeepEveryFootprint = savedParts, savedSplit, savedAll
-		}()
+		defer func() { place.KeepEveryFootprint = savedAll }()
 		o := opts
 		o.Levels = lv
 		p, err := Check(parse(t, src), o)
@@ -319,11 +315,7 @@ func TestLevelsDroppedFootprints(t *testing.T) {
 	for seed := 0; seed < 150; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 12))
 		w := genWorld(r)
-		for k := range w.es {
-			if r.IntN(4) == 0 {
-				w.es[k].C = append(w.es[k].C, box3(w.cellSize*float64(r.IntN(40))/8, w.cellSize*float64(r.IntN(20))/8))
-			}
-		}
+		w.addBoxes(r)
 		src := sceneJSON(w.es...)
 		lv := 1 + r.IntN(5)
 		want := check(src, lv, 1, true)
@@ -346,5 +338,15 @@ func TestLevelsDroppedFootprints(t *testing.T) {
 	}
 	if promoted < 15 || with == 0 {
 		t.Fatalf("weak test: %d worlds promoted, %d drew a bound root along", promoted, with)
+	}
+}
+
+// addBoxes gives about a quarter of w's entities a box extent of up to
+// five cells by two and a half: roots that overhang their cell, some far.
+func (w *randomWorld) addBoxes(r *rand.Rand) {
+	for k := range w.es {
+		if r.IntN(4) == 0 {
+			w.es[k].C = append(w.es[k].C, box3(w.cellSize*float64(r.IntN(40))/8, w.cellSize*float64(r.IntN(20))/8))
+		}
 	}
 }

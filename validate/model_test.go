@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/worldcook/worldcook/internal/scene"
-	"github.com/worldcook/worldcook/internal/world"
-	"github.com/worldcook/worldcook/internal/world/place"
 )
 
 // TestModelMatchesEditedCheck: a Model checked as if a StreamedWorld of
@@ -26,19 +24,13 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 	for seed := 0; seed < 300; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 29))
 		w := genWorld(r)
-		for k := range w.es {
-			if r.IntN(4) == 0 {
-				w.es[k].C = append(w.es[k].C, box3(w.cellSize*float64(r.IntN(40))/8, w.cellSize*float64(r.IntN(20))/8))
-			}
-		}
+		w.addBoxes(r)
 		o := opts
 		if r.IntN(3) == 0 {
 			o.Levels = 1 + r.IntN(4)
 		}
 		parts := 1 + 2*r.IntN(2)
-		savedParts, savedSplit := place.PlacerCount, world.SplitCount
-		place.PlacerCount = func(int) int { return parts }
-		world.SplitCount = place.PlacerCount
+		restore := withPlacers(parts)
 		// The scene as authored: the StreamedWorld taken off its entity.
 		swc := sw(strconv.FormatFloat(w.cellSize, 'g', -1, 64))
 		authored := slices.Clone(w.es)
@@ -113,7 +105,7 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 			compared++
 			cells += len(want.Cells)
 		}
-		place.PlacerCount, world.SplitCount = savedParts, savedSplit
+		restore()
 	}
 	if compared < 900 || marked < 500 || cells < 2000 || relocated < 400 {
 		t.Fatalf("weak test: %d plans compared, %d roots marked, %d cells, %d relocated", compared, marked, cells, relocated)

@@ -15,14 +15,7 @@ import (
 // records as Check meets it; packed reads a copy laid end to end, which
 // the caches hold better, to show the cost of the reading itself.
 func BenchmarkReadTRS(b *testing.B) {
-	var src bytes.Buffer
-	if err := testworld.Write(&src, testworld.Options{Entities: 100_000, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
-		b.Fatal(err)
-	}
-	d, err := scene.Parse("world.esscene", src.Bytes())
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := benchWorld(b)
 	var data, packed [][]byte
 	var buf []byte
 	for i := range d.Entities {
@@ -57,14 +50,7 @@ func BenchmarkReadTRS(b *testing.B) {
 // for: after the Transform, the second reader of every entity's data. The
 // data is compacted, as the cook's parse hands it on.
 func BenchmarkMembers3(b *testing.B) {
-	var src bytes.Buffer
-	if err := testworld.Write(&src, testworld.Options{Entities: 100_000, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
-		b.Fatal(err)
-	}
-	d, err := scene.Parse("world.esscene", src.Bytes())
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := benchWorld(b)
 	type read struct {
 		data       []byte
 		k1, k2, k3 string
@@ -102,4 +88,18 @@ func BenchmarkMembers3(b *testing.B) {
 	if n == 0 {
 		b.Fatal("no fields read")
 	}
+}
+
+// benchWorld is the generated 100,000-entity world the benchmarks read.
+func benchWorld(b *testing.B) *scene.Document {
+	b.Helper()
+	var src bytes.Buffer
+	if err := testworld.Write(&src, testworld.Options{Entities: 100_000, Seed: 1, InvalidRefFraction: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := scene.Parse("world.esscene", src.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
 }

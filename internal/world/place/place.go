@@ -404,14 +404,13 @@ func (w *placer) run(run []int32) {
 		if ci < 0 || !hasT {
 			continue
 		}
-		switch {
-		case in != nil:
+		if in != nil {
 			w.instanceBounds(ci, i, &m, in)
-		case fl&world.Extent != 0:
-			w.addRange(ci, i, u, u, v, v)
+			continue
+		}
+		w.addRange(ci, i, u, u, v, v)
+		if fl&world.Extent != 0 {
 			w.extents(ci, i, &m, pl.d.Components(int(i)))
-		default:
-			w.addRange(ci, i, u, u, v, v)
 		}
 	}
 	w.keepFootprint()
