@@ -4,7 +4,6 @@ import (
 	"math"
 	"reflect"
 	"testing"
-
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
