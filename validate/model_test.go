@@ -20,7 +20,7 @@ import (
 // on one model, with levels or none, and with one placer or several.
 func TestModelMatchesEditedCheck(t *testing.T) {
 	opts := Options{SceneName: "t", Components: map[string]ComponentFields{"FollowTarget": {Entity: []string{"target"}}}}
-	compared, marked, cells, relocated := 0, 0, 0, 0
+	compared, marked, cells, relocated, spans := 0, 0, 0, 0, 0
 	for seed := 0; seed < 300; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 29))
 		w := genWorld(r)
@@ -56,6 +56,13 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 					settings.ID = 1000 + int64(seed)
 				}
 			}
+		}
+		if seed%5 == 2 {
+			// A root whose collider overflows under its scale: its range is
+			// not finite, a fault, in no cell's bounds nor in the span.
+			authored = append(authored, E{ID: 900, Name: "Overflow", C: []string{
+				`{"type": "Transform", "data": {"position": {"x": 10, "y": 0, "z": 10}, "scale": {"x": 1e300, "y": 1, "z": 1}}}`,
+				comp("BoxCollider3D", `{"halfExtents": {"x": 1e10, "y": 1, "z": 1}}`)}})
 		}
 		m, err := NewModel(parse(t, sceneJSON(authored...)), o, settings)
 		if err != nil {
@@ -102,13 +109,29 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 			if d := planDiff(got, want, settings != nil); d != "" {
 				t.Fatalf("seed %d, cell size %v, levels %d, %d placers: the model's plan differs in %s\n%s", seed, size, o.Levels, parts, d, sceneJSON(edited...))
 			}
+			// The span is the union of the edited scene's cells' bounds.
+			span, ok, err := m.Span(Assume{CellSize: size, Persistent: mark})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var u Rect
+			for k, c := range want.Cells {
+				if k == 0 {
+					u = c.Bounds
+				}
+				u = u.Union(c.Bounds)
+			}
+			if ok != (len(want.Cells) > 0) || ok && span != u {
+				t.Fatalf("seed %d, cell size %v, levels %d, %d placers: the model's span is %+v (%v), the cells' bounds span %+v (%d cells)\n%s", seed, size, o.Levels, parts, span, ok, u, len(want.Cells), sceneJSON(edited...))
+			}
+			spans++
 			compared++
 			cells += len(want.Cells)
 		}
 		restore()
 	}
-	if compared < 900 || marked < 500 || cells < 2000 || relocated < 400 {
-		t.Fatalf("weak test: %d plans compared, %d roots marked, %d cells, %d relocated", compared, marked, cells, relocated)
+	if compared < 900 || marked < 500 || cells < 2000 || relocated < 400 || spans < 900 {
+		t.Fatalf("weak test: %d plans compared, %d roots marked, %d cells, %d relocated, %d spans", compared, marked, cells, relocated, spans)
 	}
 }
 

@@ -551,7 +551,7 @@ func (w *placer) project(m *scene.Affine, lo, hi scene.Vec3) (u0, u1, v0, v1 flo
 // a Fault, once per entity, instead.
 func (w *placer) addRange(ci, i int32, u0, u1, v0, v1 float64) {
 	if w.rec != nil {
-		w.rec.ev.add([4]float64{u0, u1, v0, v1})
+		w.rec.add([4]float64{u0, u1, v0, v1})
 		return
 	}
 	if !geometry.Finite(u0) || !geometry.Finite(u1) || !geometry.Finite(v0) || !geometry.Finite(v1) {

@@ -1,6 +1,8 @@
 package place
 
 import (
+	"math"
+
 	"github.com/worldcook/worldcook/grid"
 	"github.com/worldcook/worldcook/internal/scene"
 	"github.com/worldcook/worldcook/internal/world"
@@ -14,7 +16,7 @@ import (
 // positions the rules want. worldcook init cuts one world many times, at
 // several cell sizes and with more roots persistent each round; from a
 // trace each cut is a pass over numbers, reading no Transform or extent
-// again, and gives the placement Place would (TestTraceMatchesPlace).
+// again, and gives the placement Place would (validate's TestModelMatchesEditedCheck).
 type Trace struct {
 	w       *world.World
 	xy      bool
@@ -34,6 +36,11 @@ type traceRun struct {
 	ev rangeLog
 	// rootUV is each top-level entity's point on the plane.
 	rootUV [][2]float64
+	// rootBox is, per top-level entity, the union (u0, u1, v0, v1) of
+	// the finite ranges its subtree covers; a NaN u0 marks a subtree
+	// Span must replay: one holding an instance entry with a Transform,
+	// whose bounds depend on the grid square.
+	rootBox [][4]float64
 	// mats are the world matrices of the instance entries with a
 	// Transform: an instance's bounds are grown from its template, which
 	// is in memory, only when it may leave its grid square.
@@ -107,6 +114,7 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 		}
 	}
 	tr.rootUV = make([][2]float64, 0, roots)
+	tr.rootBox = make([][4]float64, 0, roots)
 	w.rec = tr
 	for _, i := range run {
 		fl, in, m, hasT, ok := w.walk(walk, i)
@@ -116,6 +124,7 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 		u, v := pl.uv(m.Origin())
 		if pl.parent[i] < 0 {
 			tr.rootUV = append(tr.rootUV, [2]float64{u, v})
+			tr.rootBox = append(tr.rootBox, [4]float64{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)})
 		}
 		switch {
 		case !hasT:
@@ -123,9 +132,10 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 		case in != nil:
 			tr.mats = append(tr.mats, m)
 			tr.nev = append(tr.nev, 0)
+			tr.rootBox[len(tr.rootBox)-1][0] = math.NaN()
 		default:
 			n0 := tr.ev.n
-			tr.ev.add([4]float64{u, u, v, v})
+			tr.add([4]float64{u, u, v, v})
 			if fl&world.Extent != 0 {
 				w.extents(-1, i, &m, pl.d.Components(int(i)))
 			}
@@ -136,12 +146,46 @@ func (w *placer) measure(run []int32, tr *traceRun) {
 	w.rec = nil
 }
 
+// add records range b of the entity being measured and grows its root's
+// box over it (rootBox) when it is finite.
+func (tr *traceRun) add(b [4]float64) {
+	tr.ev.add(b)
+	box := &tr.rootBox[len(tr.rootBox)-1]
+	if !geometry.Finite(b[0]) || !geometry.Finite(b[1]) || !geometry.Finite(b[2]) || !geometry.Finite(b[3]) {
+		return // a fault, never in a cell's bounds (addRange)
+	}
+	box[0], box[1], box[2], box[3] = min(box[0], b[0]), max(box[1], b[1]), min(box[2], b[2]), max(box[3], b[3])
+}
+
 // replay places run from its trace as run places it.
 func (w *placer) replay(run []int32, tr *traceRun) {
 	pl := w.pl
 	r, mk, ms := 0, 0, 0
 	ev := tr.ev.read()
-	for x, i := range run {
+	for x := 0; x < len(run); x++ {
+		i := run[x]
+		if w.spanning && pl.parent[i] < 0 && !math.IsNaN(tr.rootBox[r][0]) {
+			// The span needs only the root's grid square and its
+			// subtree's box: the rest of the subtree is skipped.
+			w.fold()
+			ci := w.placeRoot(i, pl.flags[i], nil, tr.nev[x] >= 0, tr.rootUV[r][0], tr.rootUV[r][1])
+			if b := tr.rootBox[r]; ci >= 0 && b[0] <= b[1] {
+				c := &w.cells[ci].bounds
+				c.MinX, c.MaxX, c.MinZ, c.MaxZ = min(c.MinX, b[0]), max(c.MaxX, b[1]), min(c.MinZ, b[2]), max(c.MaxZ, b[3])
+			}
+			r++
+			for {
+				ev.skip(int(max(tr.nev[x], 0)))
+				for ms < len(tr.misses) && tr.misses[ms].Ent == run[x] {
+					ms++
+				}
+				if x+1 == len(run) || pl.parent[run[x+1]] < 0 {
+					break
+				}
+				x++
+			}
+			continue
+		}
 		fl := pl.flags[i]
 		var in *expand.Instance
 		if fl&world.Prefab != 0 {
