@@ -227,11 +227,9 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{File: file, Before: src, Plane: plane}
-	for i := range doc.Entities {
-		if doc.Has(i, "StreamedWorld") {
-			r.Streamed = true
-			return r, nil
-		}
+	if streamed(doc) {
+		r.Streamed = true
+		return r, nil
 	}
 	m := &maker{d: doc, opts: opts, r: r, marks: map[int]string{}}
 	m.opts.Plane = plane
@@ -330,6 +328,22 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 		r.Radii = radiiFor(m.view, r.CellSize)
 	}
 	return r, nil
+}
+
+// streamed reports whether an entity of d carries StreamedWorld. It reads
+// every component of every entity, so it looks at a type's first byte
+// before comparing the whole: "BoxCollider3D" is as long as
+// "StreamedWorld", and a million of them would each cost a compare.
+func streamed(d *scene.Document) bool {
+	const typ = "StreamedWorld"
+	for i := range d.Entities {
+		for _, c := range d.Components(i) {
+			if len(c.Type) == len(typ) && c.Type[0] == typ[0] && c.Type == typ {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sourceView is the view of the first enabled source's camera, else the
