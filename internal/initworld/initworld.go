@@ -200,7 +200,7 @@ func viewCellSize(v *manifest.View) float64 {
 	if !(side > 0) || math.IsInf(side, 0) {
 		return validate.DefaultCellSize
 	}
-	return max(1, readable(side))
+	return min(maxCellSize, max(1, readable(side)))
 }
 
 // modelRounds has the rounds before the last check the scene's model
@@ -221,6 +221,9 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	}
 	if opts.CellSize < 0 || math.IsNaN(opts.CellSize) || math.IsInf(opts.CellSize, 0) {
 		return nil, fmt.Errorf("cell size %v is not a positive number; pass a size such as 100", opts.CellSize)
+	}
+	if opts.CellSize > math.MaxFloat32 {
+		return nil, fmt.Errorf("cell size %v is beyond the 32-bit float range the engine keeps cellSize in; pass at most %v", opts.CellSize, maxCellSize)
 	}
 	doc, err := scene.ParseWith(file, src, scene.Options{Release: opts.release})
 	if err != nil {
@@ -928,11 +931,17 @@ func ChooseCellSize(extent validate.Rect, ok bool) float64 {
 	if !ok || !(span > 0) || math.IsInf(span, 0) {
 		return validate.DefaultCellSize
 	}
-	return max(1, readable(span/cellsAcross))
+	return min(maxCellSize, max(1, readable(span/cellsAcross)))
 }
 
 // cellsAcross is how many cells the chosen size puts across the extent.
 const cellsAcross = 8
+
+// maxCellSize is the largest cell size init chooses: the largest readable
+// number (readable) a 32-bit float holds. The engine keeps cellSize in
+// one, and validate refuses a larger one (bad-cell-size): a view or an
+// extent that wide is cut into cells this size.
+const maxCellSize = 2.5e38
 
 // readable rounds x > 0 to the nearest (on a log scale) of 1, 2, 2.5 and
 // 5 × 10^k.

@@ -3,6 +3,7 @@ package initworld
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/worldcook/worldcook/internal/golden"
 	"github.com/worldcook/worldcook/internal/scene"
+	"github.com/worldcook/worldcook/manifest"
 	"github.com/worldcook/worldcook/validate"
 )
 
@@ -148,6 +150,8 @@ func TestChooseCellSize(t *testing.T) {
 		{3000, true, 500}, // 375: nearer 500 than 250 on a log scale
 		{60329, true, 10000},
 		{4, true, 1}, // the engine's smallest
+		{3e39, true, maxCellSize},  // 3.75e38 would round to 5e38
+		{4e300, true, maxCellSize}, // beyond what the engine keeps
 		{0, true, validate.DefaultCellSize},
 		{100, false, validate.DefaultCellSize},
 	} {
@@ -155,6 +159,35 @@ func TestChooseCellSize(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("span %v: cell size %v, want %v", tc.span, got, tc.want)
 		}
+	}
+}
+
+// TestCellSizeFitsTheEngine: init never writes a cellSize the engine's
+// 32-bit float cannot hold, which validate would then refuse: a view or an
+// extent beyond it is cut at maxCellSize, a size given beyond it refused.
+func TestCellSizeFitsTheEngine(t *testing.T) {
+	if maxCellSize > math.MaxFloat32 || readable(maxCellSize) != maxCellSize || readable(maxCellSize*2) <= math.MaxFloat32 {
+		t.Fatalf("maxCellSize %v is not the largest readable size a float32 holds", maxCellSize)
+	}
+	for _, v := range []manifest.View{
+		{Projection: manifest.Perspective, Distance: 1e300},
+		{Projection: manifest.Orthographic, Width: 1e150, Height: 1e150},
+	} {
+		if got := viewCellSize(&v); got != maxCellSize {
+			t.Errorf("view %+v: cell size %v, want %v", v, got, maxCellSize)
+		}
+	}
+	// A collider as wide as 2e300: the extent asks for cells of 2.5e299.
+	src := []byte(`{"entities":[{"id":4,"parent":null,"components":[{"type":"Transform","data":{}},{"type":"BoxCollider3D","data":{"halfExtents":{"x":1e300,"y":1,"z":1}}}]},{"id":9,"parent":null,"components":[{"type":"Transform","data":{"position":{"x":30}}}]}]}`)
+	r, err := Make("wide.esscene", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.CellSize != maxCellSize || r.Errors > 0 {
+		t.Errorf("cell size %v with %d errors (%q), want %v and none", r.CellSize, r.Errors, r.Notes, maxCellSize)
+	}
+	if _, err := Make("wide.esscene", src, Options{CellSize: 1e39}); err == nil || !strings.Contains(err.Error(), "32-bit float") {
+		t.Errorf("--cell-size 1e39: error %v, want one naming the 32-bit float range", err)
 	}
 }
 
