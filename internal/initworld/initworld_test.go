@@ -149,7 +149,7 @@ func TestChooseCellSize(t *testing.T) {
 		{2000, true, 250}, // 250
 		{3000, true, 500}, // 375: nearer 500 than 250 on a log scale
 		{60329, true, 10000},
-		{4, true, 1}, // the engine's smallest
+		{4, true, 1},               // the engine's smallest
 		{3e39, true, maxCellSize},  // 3.75e38 would round to 5e38
 		{4e300, true, maxCellSize}, // beyond what the engine keeps
 		{0, true, validate.DefaultCellSize},
