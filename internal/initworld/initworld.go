@@ -196,6 +196,10 @@ func viewCellSize(v *manifest.View) float64 {
 	side := v.Distance
 	if v.Projection == manifest.Orthographic {
 		side = math.Sqrt(v.Width*v.Height) / 2
+		if math.IsInf(side, 0) {
+			// Sides near the float range overflow their product.
+			side = math.Sqrt(v.Width) * math.Sqrt(v.Height) / 2
+		}
 	}
 	if !(side > 0) || math.IsInf(side, 0) {
 		return validate.DefaultCellSize

@@ -171,7 +171,7 @@ func TestCellSizeFitsTheEngine(t *testing.T) {
 	}
 	for _, v := range []manifest.View{
 		{Projection: manifest.Perspective, Distance: 1e300},
-		{Projection: manifest.Orthographic, Width: 1e150, Height: 1e150},
+		{Projection: manifest.Orthographic, Width: 1e300, Height: 1e300},
 	} {
 		if got := viewCellSize(&v); got != maxCellSize {
 			t.Errorf("view %+v: cell size %v, want %v", v, got, maxCellSize)
