@@ -64,6 +64,12 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 				`{"type": "Transform", "data": {"position": {"x": 10, "y": 0, "z": 10}, "scale": {"x": 1e300, "y": 1, "z": 1}}}`,
 				comp("BoxCollider3D", `{"halfExtents": {"x": 1e10, "y": 1, "z": 1}}`)}})
 		}
+		if seed%4 == 1 {
+			// A root whose mesh cannot be read: a finding where it is
+			// placed in a cell, none where it is marked persistent.
+			authored = append(authored, E{ID: 901, Name: "Unread", C: []string{tr(20, 0, 30),
+				comp("Mesh2D", `{"mesh": "assets/meshes/missing.esmesh"}`)}})
+		}
 		m, err := NewModel(parse(t, sceneJSON(authored...)), o, settings)
 		if err != nil {
 			t.Fatal(err)
