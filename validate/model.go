@@ -124,6 +124,19 @@ func (m *Model) Check(a Assume) (*Plan, error) {
 	return c.plan, nil
 }
 
+// Targets are the ids the scene's entity references name, those left
+// dangling included: an id the edit gives an entity must not be one.
+func (m *Model) Targets() []int64 {
+	refs := m.w.Refs()
+	out := make([]int64, 0, len(refs))
+	for _, r := range refs {
+		if r.Bad == nil {
+			out = append(out, r.Target)
+		}
+	}
+	return out
+}
+
 // World is the model's world: its entities, hierarchy, instances and
 // what each entity carries, as the checks read them.
 func (m *Model) World() *world.World { return m.w }

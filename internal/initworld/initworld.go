@@ -241,11 +241,22 @@ func Make(file string, src []byte, opts Options) (*Result, error) {
 	m := &maker{d: doc, opts: opts, r: r, marks: map[int]string{}}
 	m.opts.Plane = plane
 	m.opts.Check.Plane = plane
-	r.World = freeID(doc)
-	if modelRounds {
-		if m.model, err = validate.NewModel(doc, m.opts.Check, &validate.Settings{ID: r.World, Name: worldName}); err != nil {
+	// The settings entity's id must name nothing yet: no entity, and no
+	// child, parent or entity reference left dangling, which it would
+	// then resolve to. The references are the world's to read.
+	r.World = freeID(doc, nil)
+	model, err := validate.NewModel(doc, m.opts.Check, &validate.Settings{ID: r.World, Name: worldName})
+	if err != nil {
+		return nil, err
+	}
+	if id := freeID(doc, model.Targets()); id != r.World {
+		r.World = id
+		if model, err = validate.NewModel(doc, m.opts.Check, &validate.Settings{ID: r.World, Name: worldName}); err != nil {
 			return nil, err
 		}
+	}
+	if modelRounds {
+		m.model = model
 	}
 
 	// Roles first: whether a root must be persistent because of what it
@@ -908,17 +919,36 @@ func who(id *int64, name string) string {
 }
 
 // freeID is the id of the settings entity: the smallest positive id no
-// entity has. An id below the highest leaves unchanged the ids the engine
-// generates for prefab instances' internals (above the document's highest
-// id), which references and persistentRefs may name.
-func freeID(d *scene.Document) int64 {
-	// Of n entities, at most n ids lie in 1..n: one of 1..n+1 is free.
-	n := len(d.Entities)
+// entity has and none names, as a child, a parent or one of the
+// references targets lists. An id below the highest leaves unchanged the
+// ids the engine generates for prefab instances' internals (above the
+// document's highest id), which references and persistentRefs may name.
+func freeID(d *scene.Document, targets []int64) int64 {
+	// Of k names, at most k lie in 1..k: one of 1..k+1 is free.
+	n := len(d.Entities) + len(targets)
+	for i := range d.Entities {
+		kids, _ := d.Children(i)
+		n += len(kids) + 1
+	}
 	used := make([]bool, n+2)
-	for _, e := range d.Entities {
-		if e.ID >= 1 && e.ID <= int64(n+1) {
-			used[e.ID] = true
+	take := func(id int64) {
+		if id >= 1 && id <= int64(n+1) {
+			used[id] = true
 		}
+	}
+	for i := range d.Entities {
+		e := &d.Entities[i]
+		take(e.ID)
+		if e.HasParent {
+			take(e.Parent)
+		}
+		kids, _ := d.Children(i)
+		for _, k := range kids {
+			take(k)
+		}
+	}
+	for _, t := range targets {
+		take(t)
 	}
 	id := int64(1)
 	for used[id] {

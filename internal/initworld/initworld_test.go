@@ -554,3 +554,29 @@ func TestMainCameraInInstance(t *testing.T) {
 		t.Errorf("no note names the instance: %q", r.Notes)
 	}
 }
+
+// TestSettingsIDNamesNothing: the id init gives the settings entity is
+// not one a child list, a parent or an entity reference already names,
+// dangling: the added entity would become what they name.
+func TestSettingsIDNamesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want int64
+	}{
+		{"free", `{"entities":[{"id":2,"parent":null,"components":[]}]}`, 1},
+		{"a dangling child", `{"entities":[{"id":4,"parent":null,"children":[1],"components":[]}]}`, 2},
+		{"a dangling parent", `{"entities":[{"id":4,"parent":1,"components":[]}]}`, 2},
+		{"a dangling reference", `{"entities":[{"id":4,"parent":null,"children":[1],"components":[{"type":"Transform","data":{}},{"type":"RevoluteJoint","data":{"connectedEntity":2}}]}]}`, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Make("ids.esscene", []byte(tc.src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.World != tc.want {
+				t.Errorf("settings entity id %d, want %d", r.World, tc.want)
+			}
+		})
+	}
+}
