@@ -166,7 +166,10 @@ func (w *placer) replay(run []int32, tr *traceRun) {
 		i := run[x]
 		if w.spanning && pl.parent[i] < 0 && !math.IsNaN(tr.rootBox[r][0]) {
 			// The span needs only the root's grid square and its
-			// subtree's box: the rest of the subtree is skipped.
+			// subtree's box: the rest of the subtree is skipped. The
+			// root is no instance entry with a Transform (its box would
+			// be NaN); one without stays persistent with or without
+			// its instance, so none is passed.
 			w.fold()
 			ci := w.placeRoot(i, pl.flags[i], nil, tr.nev[x] >= 0, tr.rootUV[r][0], tr.rootUV[r][1])
 			if b := tr.rootBox[r]; ci >= 0 && b[0] <= b[1] {
