@@ -124,6 +124,7 @@ func TestModelMatchesEditedCheck(t *testing.T) {
 			for k, c := range want.Cells {
 				if k == 0 {
 					u = c.Bounds
+					continue
 				}
 				u = u.Union(c.Bounds)
 			}
